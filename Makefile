@@ -1,0 +1,33 @@
+# The two commands a fresh machine needs: `make serve` and `make test` (see README.md).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+HOST   ?= 127.0.0.1:8000
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve test lint build clean
+
+# (Re)install when the venv is missing or pyproject.toml changed.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[docs,dev]"
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/mkdocs serve --dev-addr $(HOST)
+
+build: $(STAMP)
+	$(BIN)/mkdocs build --strict
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m tools.i18n docs
+
+test: lint
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf site .pytest_cache .ruff_cache

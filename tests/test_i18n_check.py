@@ -1,0 +1,127 @@
+"""tools.i18n: the bilingual checker finds missing, misshapen and outdated translations."""
+
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+from tools import i18n
+
+EN = """# Title
+
+## Get it running
+
+```bash
+make test
+```
+
+!!! note "Careful"
+    text
+"""
+
+ZH = """# 标题
+
+## 跑起来 {#get-it-running}
+
+```bash
+make test
+```
+
+!!! note "小心"
+    文字
+"""
+
+
+def write(folder, name, text):
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run_check(folder):
+    return subprocess.run(
+        [sys.executable, "-m", "tools.i18n", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_matching_twins_pass(tmp_path):
+    write(tmp_path, "page.md", EN)
+    write(tmp_path, "page.zh.md", ZH)
+    assert i18n.check(tmp_path) == ([], [])
+    assert run_check(tmp_path).returncode == 0
+
+
+def test_missing_twin_is_named(tmp_path):
+    write(tmp_path, "page.md", EN)
+    write(tmp_path, "alone.zh.md", ZH)
+    result = run_check(tmp_path)
+    assert result.returncode == 1
+    assert "page.md: no translation, expected page.zh.md" in result.stderr
+    assert "alone.zh.md: no translation, expected alone.md" in result.stderr
+
+
+def test_heading_anchor_must_match(tmp_path):
+    write(tmp_path, "page.md", EN)
+    write(tmp_path, "page.zh.md", ZH.replace(" {#get-it-running}", ""))
+    errors, _ = i18n.check(tmp_path)
+    assert len(errors) == 1
+    assert "h2 anchor differs: #get-it-running (en)" in errors[0]
+    assert "{#get-it-running}" in errors[0]
+
+
+def test_code_blocks_headings_and_admonitions_must_match(tmp_path):
+    write(tmp_path, "page.md", EN)
+    broken = ZH.replace("```bash", "```python").replace("!!! note", "!!! warning")
+    write(tmp_path, "page.zh.md", broken + "\n### 多出来的标题 {#extra}\n")
+    errors = "\n".join(i18n.check(tmp_path)[0])
+    assert "code blocks differ: ['bash'] (en) vs ['python'] (zh)" in errors
+    assert "admonitions differ: ['note'] (en) vs ['warning'] (zh)" in errors
+    assert "heading levels differ: [1, 2] (en) vs [1, 2, 3] (zh)" in errors
+
+
+def test_headings_inside_code_blocks_are_not_headings():
+    shape = i18n.shape_of("# T\n\n```bash\n# a shell comment\n```\n")
+    assert shape.heading_levels == [1]
+    assert shape.code_blocks == ["bash"]
+
+
+def test_translation_committed_before_its_source_is_outdated(tmp_path):
+    def git(*args, when):
+        env = {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+            env={**env, "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        )
+
+    git("init", "-q", when="2026-01-01T00:00:00")
+    write(tmp_path, "page.md", EN)
+    write(tmp_path, "page.zh.md", ZH)
+    git("add", ".", when="2026-01-01T00:00:00")
+    git("commit", "-qm", "both", when="2026-01-01T00:00:00")
+    assert i18n.check(tmp_path) == ([], [])
+
+    write(tmp_path, "page.md", EN + "\nMore English.\n")
+    git("commit", "-qam", "English only", when="2026-01-02T00:00:00")
+    errors, outdated = i18n.check(tmp_path)
+    assert errors == []
+    assert outdated == [f"{tmp_path}/page.zh.md: outdated, page.md was committed after it"]
+    result = subprocess.run(
+        [sys.executable, "-m", "tools.i18n", str(tmp_path), "--fail-outdated"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "outdated" in result.stderr
+
+
+def test_the_project_docs_pass():
+    result = run_check(ROOT / "docs")
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,156 @@
+"""The bilingual site: builds strictly, has both languages, loads nothing from other hosts."""
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import ClassVar
+from urllib.parse import urljoin, urlparse
+
+import jieba
+import yaml
+
+from tests.conftest import ROOT
+
+DOCS = ROOT / "docs"
+
+
+def english_pages() -> list[Path]:
+    """Every English source page, relative to docs/."""
+    return sorted(p.relative_to(DOCS) for p in DOCS.rglob("*.md") if not p.name.endswith(".zh.md"))
+
+
+def built_path(page: Path, lang: str) -> Path:
+    """Where mkdocs writes a source page (``use_directory_urls``), under the language's folder."""
+    stem = page.with_suffix("")
+    rel = stem.parent / "index.html" if stem.name == "index" else stem / "index.html"
+    return (Path("zh") / rel) if lang == "zh" else rel
+
+
+class Links(HTMLParser):
+    """Collects what a page *loads* (scripts, styles, images, frames…) and its alternates."""
+
+    LOADING_RELS: ClassVar = {
+        "stylesheet",
+        "icon",
+        "preload",
+        "modulepreload",
+        "prefetch",
+        "manifest",
+    }
+    CONNECT_RELS: ClassVar = {"preconnect", "dns-prefetch"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loaded: list[str] = []
+        self.alternates: dict[str, str] = {}
+        self.html_lang: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "html":
+            self.html_lang = a.get("lang")
+        for name in ("src", "data", "poster"):
+            if a.get(name):
+                self.loaded.append(a[name])
+        if a.get("srcset"):
+            self.loaded.extend(part.split()[0] for part in a["srcset"].split(","))
+        if tag == "link" and a.get("href"):
+            rels = set((a.get("rel") or "").split())
+            if rels & (self.LOADING_RELS | self.CONNECT_RELS):
+                self.loaded.append(a["href"])
+            if "alternate" in rels and a.get("hreflang"):
+                self.alternates[a["hreflang"]] = a["href"]
+        if a.get("style"):
+            self.loaded.extend(re.findall(r"url\(\s*['\"]?([^'\")]+)", a["style"]))
+
+
+def parse(html_file: Path) -> Links:
+    links = Links()
+    links.feed(html_file.read_text(encoding="utf-8"))
+    return links
+
+
+def is_other_host(url: str) -> bool:
+    """True when loading ``url`` would contact a host other than the one serving the site."""
+    parsed = urlparse(url.strip())
+    return bool(parsed.netloc) or parsed.scheme in ("http", "https")
+
+
+def test_both_languages_are_built(built_site):
+    for page in english_pages():
+        en, zh = built_site / built_path(page, "en"), built_site / built_path(page, "zh")
+        assert en.is_file(), f"{page}: English page not built at {en}"
+        assert zh.is_file(), f"{page}: Chinese page not built at {zh}"
+        assert parse(en).html_lang == "en", en
+        assert parse(zh).html_lang == "zh", zh
+        assert re.search(r"[\u4e00-\u9fff]", zh.read_text(encoding="utf-8")), f"{zh} has no Chinese"
+
+
+def test_every_page_has_its_twin():
+    for page in english_pages():
+        twin = DOCS / page.with_name(page.stem + ".zh.md")
+        assert twin.is_file(), f"docs/{page} has no Chinese twin docs/{twin.relative_to(DOCS)}"
+    for zh in DOCS.rglob("*.zh.md"):
+        assert zh.with_name(zh.name.removesuffix(".zh.md") + ".md").is_file(), zh
+
+
+def test_language_switch_keeps_the_page(built_site):
+    for page in english_pages():
+        for lang, other in (("en", "zh"), ("zh", "en")):
+            here = built_path(page, lang)
+            target = parse(built_site / here).alternates.get(other)
+            assert target, f"{here}: no link to the {other} version"
+            resolved = urlparse(urljoin(f"http://site/{here.as_posix()}", target)).path
+            expected = "/" + built_path(page, other).as_posix()
+            assert resolved in (expected, expected.removesuffix("index.html")), (
+                f"{here}: the {other} switch goes to {resolved}, not to the same page {expected}"
+            )
+
+
+def test_no_asset_is_loaded_from_another_host(built_site):
+    offenders = []
+    for html_file in built_site.rglob("*.html"):
+        offenders += [(html_file, u) for u in parse(html_file).loaded if is_other_host(u)]
+    for css in built_site.rglob("*.css"):
+        text = css.read_text(encoding="utf-8")
+        urls = re.findall(r"url\(\s*['\"]?([^'\")]+)", text)
+        urls += re.findall(r"@import\s+['\"]([^'\"]+)", text)
+        offenders += [(css, u) for u in urls if is_other_host(u)]
+    assert not offenders, "assets loaded from other hosts:\n" + "\n".join(
+        f"{f.relative_to(built_site)}: {u}" for f, u in offenders
+    )
+
+
+def test_config_enables_no_feature_that_calls_a_third_party():
+    """Material's JS contacts other hosts only for these settings, which the scan cannot see."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=yaml.BaseLoader)
+    assert config["theme"]["font"] == "false", "theme.font must be false (no Google Fonts)"
+    assert "repo_url" not in config, "repo_url makes every page fetch facts from the host's API"
+    assert "analytics" not in config.get("extra", {}), "no analytics"
+    fences = json.dumps(config["markdown_extensions"])
+    assert "mermaid" not in fences, "mermaid diagrams load their library from a CDN"
+
+
+def tokens(text: str, separator: str) -> list[str]:
+    """Split an indexed field as lunr does with material's ``separator``."""
+    return [t for t in re.split(separator, text.lower()) if t]
+
+
+def test_search_finds_a_word_from_the_middle_of_a_title_in_both_languages(built_site):
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    separator = index["config"]["separator"]
+    assert re.split(separator, "a\u200bb") == ["a", "b"], "the separator must split on \\u200b"
+    assert "zh" in index["config"]["lang"], "Chinese is not among the search languages"
+    titles = {doc["location"]: doc["title"] for doc in index["docs"] if "#" not in doc["location"]}
+    for page in english_pages():
+        for lang in ("en", "zh"):
+            location = built_path(page, lang).parent.as_posix().removeprefix(".")
+            location = f"{location}/" if location else ""
+            assert location in titles, f"{lang} page {page} is not in the search index"
+            title = re.sub(r"<[^>]+>", "", titles[location]).replace("\u200b", "")
+            words = [w for w in jieba.cut(title) if re.match(r"\w", w)]
+            middle = words[len(words) // 2].lower()
+            assert middle in tokens(titles[location], separator), (
+                f"searching {middle!r} would not find the {lang} page {page} ({title!r})"
+            )

@@ -1,0 +1,1 @@
+"""Chapter examples and exercises for minikubelet, with their runner (``python -m walkthrough``)."""
