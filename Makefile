@@ -12,7 +12,7 @@ export NO_MKDOCS_2_WARNING := 1
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[docs,dev]"
+	$(BIN)/python -m pip install --quiet -e ".[docs,dev,xref]"
 	touch $(STAMP)
 
 serve: $(STAMP)

@@ -1,0 +1,1 @@
+"""The piece of client-go's cache that kubelet's config sources use."""

@@ -1,0 +1,68 @@
+"""The API server source: the pods bound to this node, as a watch reports them.
+
+Go: pkg/kubelet/config/apiserver.go
+
+kubelet lists and watches the pods whose ``spec.nodeName`` is its node, keeps them in an
+:class:`~minikubelet.cache.undelta_store.UndeltaStore`, and sends the whole set as a SET on each
+change. The port has no API server: the watch replays a script
+(:mod:`minikubelet.cache.scripted_watch`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from minikubelet import klog
+from minikubelet.api import Pod
+from minikubelet.cache.scripted_watch import WatchEvent, reflector_run
+from minikubelet.cache.undelta_store import UndeltaStore, meta_namespace_key_func
+from minikubelet.go import Second, SendChan, go, sleep
+from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
+
+#: How often to check whether the node has synced. Go: WaitForAPIServerSyncPeriod
+WaitForAPIServerSyncPeriod = 1 * Second
+
+
+def new_source_apiserver(
+    script: list[WatchEvent],
+    script_name: str,
+    node_name: str,
+    node_has_synced: Callable[[], bool],
+    updates: SendChan[Any],
+) -> None:
+    """Start the API server source once the node has synced.
+
+    Go: pkg/kubelet/config/apiserver.go NewSourceApiserver
+
+    Go takes a clientset and builds a ListWatch of this node's pods; the port takes the script
+    that stands in for that watch.
+    """
+    klog.info_s("Waiting for node sync before watching apiserver pods")
+
+    async def wait_then_watch() -> None:
+        while True:
+            if node_has_synced():
+                klog.v(4).info_s("node sync completed")
+                break
+            await sleep(WaitForAPIServerSyncPeriod)
+            klog.v(4).info_s("node sync has not completed yet")
+        klog.info_s("Watching apiserver")
+        new_source_apiserver_from_lw(script, script_name, node_name, updates)
+
+    go(wait_then_watch, name="sourceApiserver")
+
+
+def new_source_apiserver_from_lw(
+    script: list[WatchEvent], script_name: str, node_name: str, updates: SendChan[Any]
+) -> None:
+    """Feed the watch into an UndeltaStore that sends every change as a SET.
+
+    Go: pkg/kubelet/config/apiserver.go newSourceApiserverFromLW
+    """
+
+    async def send(objs: list[Pod]) -> None:
+        await updates.send(PodUpdate(pods=list(objs), op=PodOperation.SET, source=ApiserverSource))
+
+    r = UndeltaStore(send, meta_namespace_key_func)
+    go(reflector_run, script, r, node_name, script_name, name="reflector.Run")

@@ -1,0 +1,126 @@
+"""What kubelet does to every pod from a file or a URL: defaults, a UID, a node-suffixed name.
+
+Go: pkg/kubelet/config/common.go
+
+Decoding and validating a manifest (Go's ``tryDecodeSinglePod`` and ``tryDecodePodList``) is
+:func:`minikubelet.api.load.load_pods_like_kubelet`; :func:`try_decode_pods` adds the step
+between the two that this file owns, :func:`apply_defaults`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from minikubelet import klog
+from minikubelet.api import Pod, PodPhase
+from minikubelet.api.core_v1 import TaintEffect, Toleration, TolerationOperator
+from minikubelet.api.load import ManifestError, load_pods_like_kubelet, pod_to_dict
+from minikubelet.types import ConfigHashAnnotationKey, NamespaceDefault
+
+#: The largest manifest kubelet reads (10 MiB). Go: maxConfigLength
+maxConfigLength = 10 * 1 << 20
+
+
+def generate_pod_name(name: str, node_name: str) -> str:
+    """``<name>-<node name>``: a static pod's name carries its node's.
+
+    Go: pkg/kubelet/config/common.go generatePodName
+    """
+    return f"{name}-{node_name.lower()}"
+
+
+def apply_defaults(pod: Pod, source: str, is_file: bool, node_name: str) -> None:
+    """Give a static pod a UID, its node-suffixed name, a namespace, its node and a hash.
+
+    Go: pkg/kubelet/config/common.go applyDefaults
+
+    Go hashes the decoded Go object (``hash.DeepHashObject``) with the host and file name into
+    an MD5 UID; the port hashes the pod's manifest form (sorted JSON) the same way. The UID is
+    stable for one manifest on one node, as in Go, but not equal to Go's.
+    """
+    if len(pod.metadata.uid) == 0:
+        hasher = hashlib.md5(usedforsecurity=False)
+        hasher.update(json.dumps(pod_to_dict(pod), sort_keys=True).encode())
+        if is_file:
+            hasher.update(f"host:{node_name}".encode())
+            hasher.update(f"file:{source}".encode())
+        else:
+            hasher.update(f"url:{source}".encode())
+        pod.metadata.uid = hasher.hexdigest()
+        klog.v(5).info_s(
+            "Generated UID", pod=klog.kobj(pod), podUID=pod.metadata.uid, source=source
+        )
+
+    pod.metadata.name = generate_pod_name(pod.metadata.name, node_name)
+    klog.v(5).info_s(
+        "Generated pod name", pod=klog.kobj(pod), podUID=pod.metadata.uid, source=source
+    )
+
+    if pod.metadata.namespace == "":
+        pod.metadata.namespace = NamespaceDefault
+    klog.v(5).info_s("Set namespace for pod", pod=klog.kobj(pod), source=source)
+
+    # Set the Host field to indicate this pod is scheduled on the current node.
+    pod.spec.node_name = node_name
+
+    pod.metadata.self_link = get_self_link(pod.metadata.name, pod.metadata.namespace)
+
+    # The generated UID is the hash of the file.
+    pod.metadata.annotations[ConfigHashAnnotationKey] = pod.metadata.uid
+
+    if is_file:
+        # Static pods tolerate every NoExecute taint: they must keep running on their node.
+        add_or_update_toleration_in_pod(
+            pod, Toleration(operator=TolerationOperator.EXISTS, effect=TaintEffect.NO_EXECUTE)
+        )
+
+    # Set the default status to pending.
+    pod.status.phase = PodPhase.PENDING
+
+
+def add_or_update_toleration_in_pod(pod: Pod, toleration: Toleration) -> bool:
+    """Add a toleration unless an equal one is there. Returns whether the pod changed.
+
+    Go: pkg/apis/core/helper/helpers.go AddOrUpdateTolerationInPod
+    """
+    for i, t in enumerate(pod.spec.tolerations):
+        if (t.key, t.operator, t.value, t.effect) == (
+            toleration.key,
+            toleration.operator,
+            toleration.value,
+            toleration.effect,
+        ):
+            if t == toleration:
+                return False
+            pod.spec.tolerations[i] = toleration
+            return True
+    pod.spec.tolerations.append(toleration)
+    return True
+
+
+def get_self_link(name: str, namespace: str) -> str:
+    """Go: pkg/kubelet/config/common.go getSelfLink"""
+    if len(namespace) == 0:
+        namespace = NamespaceDefault
+    return f"/api/v1/namespaces/{namespace}/pods/{name}"
+
+
+def try_decode_pods(
+    text: str, source: str, is_file: bool, node_name: str, *, allow_pod_list: bool
+) -> tuple[list[Pod], list[ManifestError]]:
+    """Decode, default and validate a manifest as kubelet does: every pod of it, or none.
+
+    Go: pkg/kubelet/config/common.go tryDecodeSinglePod
+
+    Go decodes, then applies :func:`apply_defaults` (its ``defaultFn``), then validates; the
+    loader does the same with ``default_fn``. With ``allow_pod_list`` a ``PodList`` is taken
+    too, as the HTTP source takes it (Go's ``tryDecodePodList``).
+    """
+
+    def default_fn(pod: Pod) -> None:
+        apply_defaults(pod, source, is_file, node_name)
+
+    return load_pods_like_kubelet(
+        text, source, allow_pod_list=allow_pod_list, default_fn=default_fn
+    )

@@ -1,0 +1,348 @@
+"""The file source: static pods from a manifest directory (kubelet's ``--pod-manifest-path``).
+
+Go: pkg/kubelet/config/file.go
+Go: pkg/kubelet/config/file_linux.go
+
+Two things keep the source up to date, as in Go: a full listing of the directory every
+``period`` (``--file-check-frequency``, 20 s by default), and a watch that turns each change of a
+file into an event handled at once. Each manifest file holds one pod. The pods are kept in an
+:class:`~minikubelet.cache.undelta_store.UndeltaStore`, which sends the whole set (a SET) to
+PodConfig after every change.
+
+Go watches with inotify (fsnotify). The port polls the directory instead, once per
+``watchPollPeriod`` of the runtime's clock, and produces the same Create/Write/Remove events: it
+needs no extra library, and under the virtual clock a change made by a test at a given virtual
+time is seen at the same point of every run.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from minikubelet import klog
+from minikubelet.api import Pod
+from minikubelet.cache.undelta_store import UndeltaStore, meta_namespace_key_func
+from minikubelet.config.common import maxConfigLength, try_decode_pods
+from minikubelet.config.fsnotify import Create, Event, Remove, Rename, Watcher, Write
+from minikubelet.flowcontrol.backoff import new_back_off
+from minikubelet.go import Chan, Second, SendChan, go, make_chan, new_ticker, now, recv, select
+from minikubelet.types import FileSource, PodOperation, PodUpdate
+from minikubelet.wait import forever
+
+#: Go: eventBufferLen
+eventBufferLen = 10
+#: First retry period of a failed watch. Go: retryPeriod (file_linux.go)
+retryPeriod = 1 * Second
+#: Longest retry period of a failed watch. Go: maxRetryPeriod (file_linux.go)
+maxRetryPeriod = 20 * Second
+
+
+class PodEventType(IntEnum):
+    """Go: pkg/kubelet/config/file.go type podEventType"""
+
+    podAdd = 0
+    podModify = 1
+    podDelete = 2
+
+
+@dataclass(frozen=True)
+class WatchEvent:
+    """A change to one manifest file.
+
+    Go: pkg/kubelet/config/file.go type watchEvent
+    """
+
+    file_name: str
+    event_type: PodEventType
+
+
+class RetryableError(Exception):
+    """A watch error worth retrying at once.
+
+    Go: pkg/kubelet/config/file_linux.go type retryableError
+    """
+
+
+class SourceFile:
+    """Go: pkg/kubelet/config/file.go type sourceFile"""
+
+    def __init__(self, path: str, node_name: str, period: float, updates: SendChan[Any]) -> None:
+        """Go: pkg/kubelet/config/file.go newSourceFile"""
+
+        async def send(objs: list[Pod]) -> None:
+            await updates.send(PodUpdate(pods=list(objs), op=PodOperation.SET, source=FileSource))
+
+        self.path = path
+        self.node_name = node_name
+        self.period = period
+        self.store = UndeltaStore(send, meta_namespace_key_func)
+        #: manifest file → the key of its pod in the store.
+        self.file_key_mapping: dict[str, str] = {}
+        self.updates = updates
+        self.watch_events: Chan[WatchEvent] = make_chan(eventBufferLen, name="watchEvents")
+
+    def run(self) -> None:
+        """Start listing the directory every period and watching it for changes.
+
+        Go: pkg/kubelet/config/file.go (*sourceFile).run
+        """
+        list_ticker = new_ticker(self.period)
+
+        async def list_and_watch_events() -> None:
+            try:
+                await self.list_config()
+            except Exception as err:
+                klog.error_s(err, "Unable to read config path", path=self.path)
+            while True:
+                match await select(recv(list_ticker.c), recv(self.watch_events)):
+                    # Go: case <-listTicker.C:
+                    case 0, _:
+                        try:
+                            await self.list_config()
+                        except Exception as err:
+                            klog.error_s(err, "Unable to read config path", path=self.path)
+                    # Go: case e := <-s.watchEvents:
+                    case 1, (e, _):
+                        try:
+                            await self.consume_watch_event(e)
+                        except Exception as err:
+                            klog.error_s(err, "Unable to process watch event")
+
+        go(list_and_watch_events, name="sourceFile.run")
+        self.start_watch()
+
+    async def list_config(self) -> None:
+        """Read every manifest of the path and replace the store's pods with them.
+
+        Go: pkg/kubelet/config/file.go (*sourceFile).listConfig
+        """
+        path = self.path
+        try:
+            stat_info = os.stat(path)
+        except FileNotFoundError:
+            # Emit an update with an empty PodList to allow FileSource to be marked as seen
+            await self.updates.send(PodUpdate(pods=[], op=PodOperation.SET, source=FileSource))
+            raise FileNotFoundError("path does not exist, ignoring") from None
+
+        # Go: case statInfo.Mode().IsDir():
+        if Path(path).is_dir():
+            pods = self.extract_from_dir(path)
+            if len(pods) == 0:
+                # Emit an update with an empty PodList to allow FileSource to be marked as seen
+                await self.updates.send(
+                    PodUpdate(pods=pods, op=PodOperation.SET, source=FileSource)
+                )
+                return
+            await self.replace_store(*pods)
+        # Go: case statInfo.Mode().IsRegular():
+        elif Path(path).is_file():
+            pod = self.extract_from_file(path)
+            await self.replace_store(pod)
+        # Go: default:
+        else:
+            raise OSError(f"path is not a directory or file (mode {stat_info.st_mode:o})")
+
+    def extract_from_dir(self, name: str) -> list[Pod]:
+        """The pods of every manifest in a directory; a bad manifest is logged and skipped.
+
+        Go: pkg/kubelet/config/file.go (*sourceFile).extractFromDir
+        """
+        # Go globs "[^.]*": every name that does not start with a dot.
+        dirents = sorted(
+            str(Path(name) / entry) for entry in os.listdir(name) if not entry.startswith(".")
+        )
+        pods: list[Pod] = []
+        for path in dirents:
+            try:
+                os.stat(path)
+            except OSError as err:
+                klog.error_s(err, "Could not get metadata", path=path)
+                continue
+
+            # Go: case statInfo.Mode().IsDir():
+            if Path(path).is_dir():
+                klog.error_s(
+                    None,
+                    "Provided manifest path is a directory, not recursing into manifest path",
+                    path=path,
+                )
+            # Go: case statInfo.Mode().IsRegular():
+            elif Path(path).is_file():
+                try:
+                    pod = self.extract_from_file(path)
+                except FileNotFoundError:
+                    pass
+                except Exception as err:
+                    klog.error_s(err, "Could not process manifest file", path=path)
+                else:
+                    pods.append(pod)
+            # Go: default:
+            else:
+                klog.error_s(None, "Manifest path is not a directory or file", path=path)
+        return pods
+
+    def extract_from_file(self, filename: str) -> Pod:
+        """Read, default and validate the pod of one manifest file.
+
+        Go: pkg/kubelet/config/file.go (*sourceFile).extractFromFile
+
+        Raises the file's first :class:`~minikubelet.api.load.ManifestError` (naming the file,
+        the document and the field) when it holds no valid pod. Only the first YAML document of
+        a file counts, as in kubelet; the port warns when there are more.
+        """
+        klog.v(3).info_s("Reading config file", path=filename)
+        with open(filename, "rb") as file:
+            # Go: utilio.ReadAtMost(file, maxConfigLength)
+            data = file.read(maxConfigLength + 1)
+        if len(data) > maxConfigLength:
+            raise ValueError(f"{filename}: larger than {maxConfigLength} bytes")
+        text = data.decode("utf-8", errors="replace")
+
+        pods, errors = try_decode_pods(text, filename, True, self.node_name, allow_pod_list=False)
+        if errors:
+            raise errors[0]
+        pod = pods[0]
+        if count_documents(text) > 1:
+            klog.info_s(
+                "Only the first document of a manifest is read, as kubelet does",
+                path=filename,
+            )
+        # Go records the file → pod key mapping in a deferred function once the pod is read.
+        self.file_key_mapping[filename] = meta_namespace_key_func(pod)
+        return pod
+
+    async def replace_store(self, *pods: Pod) -> None:
+        """Go: pkg/kubelet/config/file.go (*sourceFile).replaceStore"""
+        await self.store.replace(list(pods), "")
+
+    # --- file_linux.go --------------------------------------------------------------------------
+
+    def start_watch(self) -> None:
+        """Keep a watch on the path, restarting it with back-off when it fails.
+
+        Go: pkg/kubelet/config/file_linux.go (*sourceFile).startWatch
+        """
+        back_off = new_back_off(retryPeriod, maxRetryPeriod)
+        back_off_id = "watch"
+
+        async def watch_once() -> None:
+            if back_off.is_in_back_off_since_update(back_off_id, now()):
+                return
+            try:
+                await self.do_watch()
+            except Exception as err:
+                klog.error_s(err, "Unable to read config path", path=self.path)
+                if not isinstance(err, RetryableError):
+                    back_off.next(back_off_id, now())
+
+        go(forever, watch_once, retryPeriod, name="sourceFile.startWatch")
+
+    async def do_watch(self) -> None:
+        """Watch the path and turn each change into a watch event, until an error.
+
+        Go: pkg/kubelet/config/file_linux.go (*sourceFile).doWatch
+        """
+        if not os.path.exists(self.path):
+            # Emit an update with an empty PodList to allow FileSource to be marked as seen
+            await self.updates.send(PodUpdate(pods=[], op=PodOperation.SET, source=FileSource))
+            raise RetryableError("path does not exist, ignoring")
+
+        w = Watcher()
+        try:
+            w.add(self.path)
+            while True:
+                match await select(recv(w.events), recv(w.errors)):
+                    # Go: case event := <-w.Events:
+                    case 0, (event, _):
+                        try:
+                            await self.produce_watch_event(event)
+                        except Exception as err:
+                            raise RuntimeError(
+                                f"error while processing inotify event ({event}): {err}"
+                            ) from err
+                    # Go: case err = <-w.Errors:
+                    case 1, (err, _):
+                        raise RuntimeError(f'error while watching "{self.path}": {err}')
+        finally:
+            w.close()
+
+    async def produce_watch_event(self, e: Event) -> None:
+        """Turn a file-system event into a pod event (dot files are ignored).
+
+        Go: pkg/kubelet/config/file_linux.go (*sourceFile).produceWatchEvent
+        """
+        # Ignore file start with dots
+        if os.path.basename(e.name).startswith("."):
+            klog.v(4).info_s("Ignored pod manifest, because it starts with dots", eventName=e.name)
+            return
+        # Go: case (e.Op & fsnotify.Create) > 0:
+        if e.op & Create:
+            event_type = PodEventType.podAdd
+        # Go: case (e.Op & fsnotify.Write) > 0:
+        elif e.op & Write:
+            event_type = PodEventType.podModify
+        # Go omitted: case (e.Op & fsnotify.Chmod) > 0: -- polling sees contents, not modes
+        # Go: case (e.Op & fsnotify.Remove) > 0:
+        elif e.op & Remove:
+            event_type = PodEventType.podDelete
+        # Go: case (e.Op & fsnotify.Rename) > 0:
+        elif e.op & Rename:
+            event_type = PodEventType.podDelete
+        # Go: default:
+        else:
+            # Ignore rest events
+            return
+
+        await self.watch_events.send(WatchEvent(e.name, event_type))
+
+    async def consume_watch_event(self, e: WatchEvent) -> None:
+        """Apply one pod event to the store (which then sends the new SET).
+
+        Go: pkg/kubelet/config/file_linux.go (*sourceFile).consumeWatchEvent
+        """
+        match e.event_type:
+            # Go: case podAdd, podModify:
+            case PodEventType.podAdd | PodEventType.podModify:
+                try:
+                    pod = self.extract_from_file(e.file_name)
+                except Exception as err:
+                    raise RuntimeError(
+                        f'can\'t process config file "{e.file_name}": {err}'
+                    ) from err
+                await self.store.add(pod)
+            # Go: case podDelete:
+            case PodEventType.podDelete:
+                obj_key = self.file_key_mapping.get(e.file_name)
+                if obj_key is not None:
+                    pod, pod_exist = self.store.get_by_key(obj_key)
+                    if not pod_exist:
+                        raise LookupError(f"the pod with key {obj_key} doesn't exist in cache")
+                    await self.store.delete(pod)  # type: ignore[arg-type]
+                    del self.file_key_mapping[e.file_name]
+
+
+def new_source_file(path: str, node_name: str, period: float, updates: SendChan[Any]) -> None:
+    """Start the file source on ``path``; it sends its pods on ``updates``.
+
+    Go: pkg/kubelet/config/file.go NewSourceFile
+    """
+    # "github.com/sigma/go-inotify" requires a path without trailing "/"
+    path = path.rstrip(os.sep)
+
+    config = SourceFile(path, node_name, period, updates)
+    klog.v(1).info_s("Watching path", path=path)
+    config.run()
+
+
+def count_documents(text: str) -> int:
+    """How many non-empty YAML documents ``text`` holds (to warn about ignored ones)."""
+    try:
+        return sum(1 for d in yaml.safe_load_all(text) if d is not None)
+    except yaml.YAMLError:
+        return 1

@@ -1,0 +1,1 @@
+"""The container runtime's vocabulary, from kubelet's pkg/kubelet/container/ in Go."""

@@ -1,0 +1,349 @@
+"""Helpers around the runtime: should a container be restarted, a container's hash, a pod status
+turned into a running pod, the event recorder that hides implicit containers.
+
+Go: pkg/kubelet/container/helpers.go
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import json
+import re
+from collections.abc import Callable
+from enum import Enum
+from typing import Any, Protocol
+
+from minikubelet import klog
+from minikubelet.api import core_v1 as v1
+from minikubelet.container.ref import ImplicitContainerPrefix, ObjectReference
+from minikubelet.container.runtime import (
+    Container,
+    ContainerID,
+    ContainerStateCreated,
+    ContainerStateExited,
+    ContainerStateRunning,
+    ContainerStateUnknown,
+    EnvVar,
+    Pod,
+    PodStatus,
+    PortMapping,
+    RunContainerOptions,
+    State,
+)
+from minikubelet.cri import api as runtimeapi
+from minikubelet.record import EventRecorder
+
+
+class HandlerRunner(Protocol):
+    """Runs a lifecycle handler (postStart, preStop) of a container.
+
+    Go: pkg/kubelet/container/helpers.go type HandlerRunner
+    """
+
+    async def run(
+        self, container_id: ContainerID, pod: v1.Pod, container: v1.Container, handler: v1.Handler
+    ) -> tuple[str, Exception | None]:
+        """Run the handler; return (message for an event, error) — Go's ``(string, error)``.
+
+        Go: pkg/kubelet/container/helpers.go HandlerRunner.Run
+        """
+        ...
+
+
+class RuntimeHelper(Protocol):
+    """What the runtime asks of kubelet while it creates a pod: options, DNS, hostname, cgroup.
+
+    Go: pkg/kubelet/container/helpers.go type RuntimeHelper
+
+    Go's ``(T, error)`` results are returned as ``T`` here, and errors raised.
+    """
+
+    def generate_run_container_options(
+        self, pod: v1.Pod, container: v1.Container, pod_ip: str, pod_ips: list[str]
+    ) -> tuple[RunContainerOptions, Callable[[], None] | None]:
+        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GenerateRunContainerOptions"""
+        ...
+
+    def get_pod_dns(self, pod: v1.Pod) -> runtimeapi.DNSConfig:
+        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetPodDNS"""
+        ...
+
+    def get_pod_cgroup_parent(self, pod: v1.Pod) -> str:
+        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetPodCgroupParent"""
+        ...
+
+    def get_pod_dir(self, pod_uid: str) -> str:
+        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetPodDir"""
+        ...
+
+    def generate_pod_host_name_and_domain(self, pod: v1.Pod) -> tuple[str, str]:
+        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GeneratePodHostNameAndDomain"""
+        ...
+
+    def get_extra_supplemental_groups_for_pod(self, pod: v1.Pod) -> list[int]:
+        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetExtraSupplementalGroupsForPod"""
+        ...
+
+
+def should_container_be_restarted(
+    container: v1.Container, pod: v1.Pod, pod_status: PodStatus
+) -> bool:
+    """Whether a container that is not running should be (re)started, by the restart policy.
+
+    Go: pkg/kubelet/container/helpers.go ShouldContainerBeRestarted
+    """
+    # Once a pod has been marked deleted, it should not be restarted
+    if pod.metadata.deletion_timestamp is not None:
+        return False
+    # Get latest container status.
+    status = pod_status.find_container_status_by_name(container.name)
+    # If the container was never started before, we should start it.
+    # NOTE(random-liu): If all historical containers were GC'd, we'll also return true here.
+    if status is None:
+        return True
+    # Check whether container is running
+    if status.state == ContainerStateRunning:
+        return False
+    # Always restart container in the unknown, or in the created state.
+    if status.state in (ContainerStateUnknown, ContainerStateCreated):
+        return True
+    # Check RestartPolicy for dead container
+    if pod.spec.restart_policy == v1.RestartPolicyNever:
+        klog.v(4).info_s(
+            "Already ran container, do nothing", pod=klog.kobj(pod), containerName=container.name
+        )
+        return False
+    if pod.spec.restart_policy == v1.RestartPolicyOnFailure:
+        # Check the exit code.
+        if status.exit_code == 0:
+            klog.v(4).info_s(
+                "Already successfully ran container, do nothing",
+                pod=klog.kobj(pod),
+                containerName=container.name,
+            )
+            return False
+    return True
+
+
+def hash_container(container: v1.Container) -> int:
+    """A hash of the container's spec, to tell whether a running container still matches it.
+
+    Go: pkg/kubelet/container/helpers.go HashContainer
+
+    As in Go: FNV-32a over the container as JSON, leaving out empty fields (Go's ``omitempty``).
+    The JSON is Python's (field names in snake_case), so the numbers differ from Go's.
+    """
+    container_json = json.dumps(
+        _omit_empty(container), separators=(",", ":"), default=str, ensure_ascii=False
+    )
+    h = 0x811C9DC5
+    for b in container_json.encode():
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def _omit_empty(value: Any) -> Any:
+    """A JSON-able copy of ``value`` without empty fields (None, "", 0, False, [], {})."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {}
+        for f in dataclasses.fields(value):
+            v = _omit_empty(getattr(value, f.name))
+            if v not in (None, "", 0, False, [], {}):
+                out[f.name] = v
+        return out
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, list | tuple):
+        return [_omit_empty(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _omit_empty(v) for k, v in value.items()}
+    return value
+
+
+def env_vars_to_map(envs: list[EnvVar]) -> dict[str, str]:
+    """Go: pkg/kubelet/container/helpers.go envVarsToMap"""
+    return {env.name: env.value for env in envs}
+
+
+_EXPANSION = re.compile(r"\$\$|\$\(([^)]*)\)")
+
+
+def _expand(s: str, mapping: dict[str, str]) -> str:
+    """``$(VAR)`` → its value (left as written when undefined), ``$$`` → ``$``.
+
+    The rules of third_party/forked/golang/expansion's Expand, for the common cases.
+    """
+
+    def repl(m: re.Match[str]) -> str:
+        if m.group(0) == "$$":
+            return "$"
+        name = m.group(1)
+        return mapping.get(name, m.group(0))
+
+    return _EXPANSION.sub(repl, s)
+
+
+def expand_container_command_and_args(
+    container: v1.Container, envs: list[EnvVar]
+) -> tuple[list[str], list[str]]:
+    """The container's command and args with ``$(VAR)`` references replaced from ``envs``.
+
+    Go: pkg/kubelet/container/helpers.go ExpandContainerCommandAndArgs
+    """
+    mapping = env_vars_to_map(envs)
+    command = [_expand(cmd, mapping) for cmd in container.command]
+    args = [_expand(arg, mapping) for arg in container.args]
+    return command, args
+
+
+def filter_event_recorder(recorder: EventRecorder) -> EventRecorder:
+    """A recorder that drops events about implicitly started containers (and non-references).
+
+    Go: pkg/kubelet/container/helpers.go FilterEventRecorder
+    """
+    return InnerEventRecorder(recorder)
+
+
+class InnerEventRecorder:
+    """Go: pkg/kubelet/container/helpers.go type innerEventRecorder"""
+
+    def __init__(self, recorder: EventRecorder) -> None:
+        self.recorder = recorder
+
+    def should_record_event(self, obj: Any) -> tuple[ObjectReference | None, bool]:
+        """Go: pkg/kubelet/container/helpers.go (*innerEventRecorder).shouldRecordEvent"""
+        if isinstance(obj, ObjectReference) and not obj.field_path.startswith(
+            ImplicitContainerPrefix
+        ):
+            return obj, True
+        return None, False
+
+    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
+        """Go: pkg/kubelet/container/helpers.go (*innerEventRecorder).Eventf"""
+        ref, ok = self.should_record_event(obj)
+        if ok:
+            self.recorder.eventf(ref, event_type, reason, message_fmt, *args)
+
+
+def is_host_network_pod(pod: v1.Pod) -> bool:
+    """Go: pkg/kubelet/container/helpers.go IsHostNetworkPod"""
+    return pod.spec.host_network
+
+
+def convert_pod_status_to_running_pod(runtime_name: str, pod_status: PodStatus) -> Pod:
+    """The running containers and all sandboxes of a pod status, as a :class:`Pod`.
+
+    Go: pkg/kubelet/container/helpers.go ConvertPodStatusToRunningPod
+    """
+    running_pod = Pod(id=pod_status.id, name=pod_status.name, namespace=pod_status.namespace)
+    for container_status in pod_status.container_statuses:
+        if container_status.state != ContainerStateRunning:
+            continue
+        container = Container(
+            id=container_status.id,
+            name=container_status.name,
+            image=container_status.image,
+            image_id=container_status.image_id,
+            hash=container_status.hash,
+            state=container_status.state,
+        )
+        running_pod.containers.append(container)
+
+    # Populate sandboxes in kubecontainer.Pod
+    for sandbox in pod_status.sandbox_statuses:
+        running_pod.sandboxes.append(
+            Container(
+                id=ContainerID(runtime_name, sandbox.id),
+                state=sandbox_to_container_state(sandbox.state),
+            )
+        )
+    return running_pod
+
+
+def sandbox_to_container_state(state: runtimeapi.PodSandboxState) -> State:
+    """A sandbox's state as a container state (ready → running, not ready → exited).
+
+    Go: pkg/kubelet/container/helpers.go SandboxToContainerState
+    """
+    match state:
+        # Go: case runtimeapi.PodSandboxState_SANDBOX_READY:
+        case runtimeapi.PodSandboxState_SANDBOX_READY:
+            return ContainerStateRunning
+        # Go: case runtimeapi.PodSandboxState_SANDBOX_NOTREADY:
+        case runtimeapi.PodSandboxState_SANDBOX_NOTREADY:
+            return ContainerStateExited
+    return ContainerStateUnknown
+
+
+def format_pod(pod: Pod) -> str:
+    """``name_namespace(uid)`` of a running pod.
+
+    Go: pkg/kubelet/container/helpers.go FormatPod
+    """
+    return f"{pod.name}_{pod.namespace}({pod.id})"
+
+
+def get_container_spec(pod: v1.Pod, container_name: str) -> v1.Container | None:
+    """The spec of the (init) container with that name.
+
+    Go: pkg/kubelet/container/helpers.go GetContainerSpec
+    """
+    # Go: podutil.VisitContainers visits init containers first, then containers (then
+    # ephemeral containers, which the API here does not have).
+    for c in pod.spec.init_containers:
+        if c.name == container_name:
+            return c
+    for c in pod.spec.containers:
+        if c.name == container_name:
+            return c
+    return None
+
+
+def has_privileged_container(pod: v1.Pod) -> bool:
+    """Go: pkg/kubelet/container/helpers.go HasPrivilegedContainer"""
+    # The API here has no securityContext, so no container can be privileged.
+    return False
+
+
+def make_port_mappings(container: v1.Container) -> list[PortMapping]:
+    """The container's ports as port mappings, without duplicates.
+
+    Go: pkg/kubelet/container/helpers.go MakePortMappings
+    """
+    ports: list[PortMapping] = []
+    names: set[str] = set()
+    for p in container.ports:
+        pm = PortMapping(
+            host_port=p.host_port,
+            container_port=p.container_port,
+            protocol=p.protocol,
+            host_ip=p.host_ip,
+        )
+
+        # We need to determine the address family this entry applies to. We do this to ensure
+        # duplicate containerPort / protocol rules work across different address families.
+        # https://github.com/kubernetes/kubernetes/issues/82373
+        family = "any"
+        if p.host_ip != "":
+            family = "v6" if _is_ipv6_string(p.host_ip) else "v4"
+
+        name = p.name
+        if name == "":
+            name = f"{family}-{p.protocol}-{p.host_ip}:{p.container_port}:{p.host_port}"
+
+        # Protect against a port name being used more than once in a container.
+        if name in names:
+            klog.info_s("Port name conflicted, it is defined more than once", portName=name)
+            continue
+        ports.append(pm)
+        names.add(name)
+    return ports
+
+
+def _is_ipv6_string(s: str) -> bool:
+    """Go: k8s.io/utils/net IsIPv6String"""
+    try:
+        return ipaddress.ip_address(s).version == 6
+    except ValueError:
+        return False

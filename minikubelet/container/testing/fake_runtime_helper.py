@@ -1,0 +1,71 @@
+"""A :class:`~minikubelet.container.helpers.RuntimeHelper` for running the runtime without kubelet.
+
+Go: pkg/kubelet/container/testing/fake_runtime_helper.go
+
+kubelet implements ``RuntimeHelper`` itself (``GenerateRunContainerOptions``, ``GetPodDNS`` … in
+kubelet_pods.go). This fake answers with fixed, empty values, which is all the fake runtime needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from minikubelet.api import core_v1 as v1
+from minikubelet.container.runtime import RunContainerOptions
+from minikubelet.cri import api as runtimeapi
+
+
+@dataclass
+class FakeRuntimeHelper:
+    """Go: pkg/kubelet/container/testing/fake_runtime_helper.go type FakeRuntimeHelper"""
+
+    dns_servers: list[str] = field(default_factory=list)
+    dns_searches: list[str] = field(default_factory=list)
+    dns_options: list[str] = field(default_factory=list)
+    host_name: str = ""
+    host_domain: str = ""
+    pod_container_dir: str = ""
+    #: When set, the methods that can fail raise it.
+    err: Exception | None = None
+
+    def generate_run_container_options(
+        self, pod: v1.Pod, container: v1.Container, pod_ip: str, pod_ips: list[str]
+    ) -> tuple[RunContainerOptions, Callable[[], None] | None]:
+        """Go: pkg/kubelet/container/testing/fake_runtime_helper.go (*FakeRuntimeHelper).GenerateRunContainerOptions"""
+        opts = RunContainerOptions()
+        if len(container.termination_message_path) != 0:
+            opts.pod_container_dir = self.pod_container_dir
+        return opts, None
+
+    def get_pod_cgroup_parent(self, pod: v1.Pod) -> str:
+        """Go: pkg/kubelet/container/testing/fake_runtime_helper.go (*FakeRuntimeHelper).GetPodCgroupParent"""
+        return ""
+
+    def get_pod_dns(self, pod: v1.Pod) -> runtimeapi.DNSConfig:
+        """Go: pkg/kubelet/container/testing/fake_runtime_helper.go (*FakeRuntimeHelper).GetPodDNS"""
+        if self.err is not None:
+            raise self.err
+        return runtimeapi.DNSConfig(
+            servers=list(self.dns_servers),
+            searches=list(self.dns_searches),
+            options=list(self.dns_options),
+        )
+
+    def generate_pod_host_name_and_domain(self, pod: v1.Pod) -> tuple[str, str]:
+        """Go: pkg/kubelet/container/testing/fake_runtime_helper.go (*FakeRuntimeHelper).GeneratePodHostNameAndDomain
+
+        Go's fake returns its fixed ``HostName``; an empty one is replaced by the pod's name
+        here (what kubelet itself returns), so sandboxes get a readable hostname.
+        """
+        if self.err is not None:
+            raise self.err
+        return self.host_name or pod.spec.hostname or pod.metadata.name, self.host_domain
+
+    def get_pod_dir(self, pod_uid: str) -> str:
+        """Go: pkg/kubelet/container/testing/fake_runtime_helper.go (*FakeRuntimeHelper).GetPodDir"""
+        return "/poddir/" + pod_uid
+
+    def get_extra_supplemental_groups_for_pod(self, pod: v1.Pod) -> list[int]:
+        """Go: pkg/kubelet/container/testing/fake_runtime_helper.go (*FakeRuntimeHelper).GetExtraSupplementalGroupsForPod"""
+        return []

@@ -1,0 +1,1 @@
+"""Rate limiting and back-off, from client-go's util/flowcontrol in Go."""

@@ -1,0 +1,813 @@
+"""The Kubelet: its main loop, the loop's one iteration, and the handlers of pod changes.
+
+Go: pkg/kubelet/kubelet.go
+
+Read it in this order, as kubelet runs it: :meth:`Kubelet.run` starts the background work and
+enters :meth:`Kubelet.sync_loop`; each turn of the loop is one :meth:`Kubelet.sync_loop_iteration`,
+a ``select`` over the config updates, the PLEG's events, the sync and housekeeping tickers and
+the three probe managers; each case hands pods to a :class:`SyncHandler` method, which hands
+each pod to its pod worker (:meth:`Kubelet.dispatch_work`); the pod worker calls
+:meth:`Kubelet.sync_pod`, which calls the container runtime's ``SyncPod``.
+
+What kubelet does here against a real node (cgroups, volumes, the API server, cAdvisor, the
+eviction manager) is left out or simulated; each place says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from minikubelet import klog
+from minikubelet.api import Pod, PodPhase, PodStatus
+from minikubelet.config.sources import SourcesReady
+from minikubelet.container.runtime import PodPair, Pods, get_pod_full_name
+from minikubelet.events import FailedToKillPod, NetworkNotReady
+from minikubelet.go import Clock, Millisecond, RecvChan, Second, go, new_ticker, recv, select, sleep
+from minikubelet.kubelet_pods import KubeletPods, not_running
+from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
+from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
+from minikubelet.pod_workers import NetworkNotReadyErrorMsg, SyncPodOptions, UpdatePodOptions
+from minikubelet.prober.results.results_manager import Result, Update
+from minikubelet.record import EventTypeWarning
+from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
+from minikubelet.types import PodOperation, PodUpdate, SyncPodType, is_mirror_pod, is_static_pod
+from minikubelet.util import format
+from minikubelet.wait import until
+
+#: How long the runtime may go without a successful status check. Go: maxWaitForContainerRuntime
+maxWaitForContainerRuntime = 30 * Second
+#: The longest back-off between container restarts. Go: MaxContainerBackOff
+MaxContainerBackOff = 300 * Second
+#: How often housekeeping runs. Go: housekeepingPeriod
+housekeepingPeriod = 2 * Second
+#: Capacity of the PLEG's event channel. Go: plegChannelCapacity
+plegChannelCapacity = 1000
+#: How often the PLEG relists the runtime. Go: plegRelistPeriod
+plegRelistPeriod = 1 * Second
+#: Back-off after a failed sync, and the base of the container restart back-off. Go: backOffPeriod
+backOffPeriod = 10 * Second
+
+
+class SyncHandler(Protocol):
+    """What the sync loop calls for each kind of pod change.
+
+    Go: pkg/kubelet/kubelet.go type SyncHandler
+
+    The Kubelet implements it; tests pass a recording handler to watch the loop's dispatching.
+    The methods are coroutines because they may send on channels (Go's calls may block too).
+    """
+
+    async def handle_pod_additions(self, pods: list[Pod]) -> None:
+        """Go: pkg/kubelet/kubelet.go SyncHandler.HandlePodAdditions"""
+        ...
+
+    async def handle_pod_updates(self, pods: list[Pod]) -> None:
+        """Go: pkg/kubelet/kubelet.go SyncHandler.HandlePodUpdates"""
+        ...
+
+    async def handle_pod_removes(self, pods: list[Pod]) -> None:
+        """Go: pkg/kubelet/kubelet.go SyncHandler.HandlePodRemoves"""
+        ...
+
+    async def handle_pod_reconcile(self, pods: list[Pod]) -> None:
+        """Go: pkg/kubelet/kubelet.go SyncHandler.HandlePodReconcile"""
+        ...
+
+    async def handle_pod_syncs(self, pods: list[Pod]) -> None:
+        """Go: pkg/kubelet/kubelet.go SyncHandler.HandlePodSyncs"""
+        ...
+
+    async def handle_pod_cleanups(self) -> None:
+        """Go: pkg/kubelet/kubelet.go SyncHandler.HandlePodCleanups
+
+        Raises instead of returning Go's error.
+        """
+        ...
+
+
+@dataclass
+class Kubelet(KubeletPods):
+    """The fields of Go's Kubelet struct that the pod-creation path uses.
+
+    Go: pkg/kubelet/kubelet.go type Kubelet
+
+    Build one with :func:`minikubelet.kubelet_builder.new_main_kubelet`, which wires the
+    pieces as Go's ``NewMainKubelet`` does.
+    """
+
+    node_name: str
+    clock: Clock
+    recorder: Any
+    pod_manager: Any
+    status_manager: Any
+    pod_workers: Any
+    work_queue: Any
+    container_runtime: Any
+    runtime_cache: Any
+    pod_cache: Any
+    pleg: Any
+    runtime_state: Any
+    sources_ready: SourcesReady
+    liveness_manager: Any
+    readiness_manager: Any
+    startup_manager: Any
+    probe_manager: Any
+    reason_cache: Any
+    back_off: Any
+    pod_killer: Any = None
+    volume_manager: Any = None
+    container_deletor: Any = None
+    #: pod UID → when kubelet last saw one of its containers start.
+    last_container_started_time: dict[str, float] = field(default_factory=dict)
+    #: The pod data directories kubelet would have made (it writes nothing to disk here).
+    pod_data_dirs: set[str] = field(default_factory=set)
+    #: When the loop last started or finished an iteration (Go: an atomic.Value).
+    sync_loop_monitor: float | None = None
+    admit_handlers: list[PodAdmitHandler] = field(default_factory=list)
+    soft_admit_handlers: list[PodAdmitHandler] = field(default_factory=list)
+    pod_sync_loop_handlers: list[Any] = field(default_factory=list)
+    pod_sync_handlers: list[Any] = field(default_factory=list)
+
+    # --- running --------------------------------------------------------------------------------
+
+    async def run(self, updates: RecvChan[PodUpdate]) -> None:
+        """Start the background work, then run the sync loop until the updates channel closes.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).Run
+
+        Left out: the log server, cloud resource sync, node status and lease updates (there is no
+        API server), iptables chains, the volume manager's own loop, runtime classes.
+        """
+        klog.info_s("No API server defined - no node status update will be sent")
+        go(until, self.update_runtime_up, 5 * Second, None, name="updateRuntimeUp")
+        go(until, self.pod_killer.perform_pod_killing_work, 1 * Second, None, name="podKiller")
+        self.status_manager.start()
+        self.pleg.start()
+        await self.sync_loop(updates, self)
+
+    async def update_runtime_up(self) -> None:
+        """Ask the runtime for its status; record whether it and its network are ready.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).updateRuntimeUp
+        """
+        try:
+            s = await self.container_runtime.status()
+        except Exception as err:
+            klog.error_s(err, "Container runtime sanity check failed")
+            return
+        if s is None:
+            klog.error_s(None, "Container runtime status is nil")
+            return
+        klog.v(4).info_s("Container runtime status", status=s)
+        network_ready = s.get_runtime_condition("NetworkReady")
+        if network_ready is None or not network_ready.status:
+            klog.error_s(None, "Container runtime network not ready", networkReady=network_ready)
+            self.runtime_state.set_network_state(
+                RuntimeError(f"container runtime network not ready: {network_ready}")
+            )
+        else:
+            self.runtime_state.set_network_state(None)
+        runtime_ready = s.get_runtime_condition("RuntimeReady")
+        if runtime_ready is None or not runtime_ready.status:
+            klog.error_s(None, "Container runtime not ready", runtimeReady=runtime_ready)
+            self.runtime_state.set_runtime_state(
+                RuntimeError(f"container runtime not ready: {runtime_ready}")
+            )
+            return
+        self.runtime_state.set_runtime_state(None)
+        # Go initialises the runtime-dependent modules once here (cAdvisor, container manager,
+        # eviction manager, plugin manager): none of them exists in the port.
+        self.runtime_state.set_runtime_sync(self.clock.now())
+
+    async def sync_loop(self, updates: RecvChan[PodUpdate], handler: SyncHandler) -> None:
+        """The main loop: one :meth:`sync_loop_iteration` after another, until configCh closes.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).syncLoop
+
+        While the runtime reports errors, the loop does not sync pods: it sleeps, doubling the
+        wait from 100 ms up to 5 s, and tries again.
+        """
+        klog.info_s("Starting kubelet main sync loop")
+        # contextlib.ExitStack plays Go's defer: the callbacks run, last first, on return.
+        with contextlib.ExitStack() as defer:
+            # The syncTicker wakes kubelet to check for pod workers that need a sync. A second is
+            # enough: the sync interval defaults to 10 s.
+            sync_ticker = new_ticker(1 * Second)
+            defer.callback(sync_ticker.stop)
+            housekeeping_ticker = new_ticker(housekeepingPeriod)
+            defer.callback(housekeeping_ticker.stop)
+            pleg_ch = self.pleg.watch()
+            base = 100 * Millisecond
+            max_ = 5 * Second
+            factor = 2
+            duration = base
+            # Go checks the limits of resolv.conf here (dnsConfigurer): no DNS here.
+
+            while True:
+                err = self.runtime_state.runtime_errors()
+                if err is not None:
+                    klog.error_s(err, "Skipping pod synchronization")
+                    # exponential backoff
+                    await sleep(duration)
+                    duration = min(max_, factor * duration)
+                    continue
+                # reset backoff if we have a success
+                duration = base
+
+                self.sync_loop_monitor = self.clock.now()
+                if not await self.sync_loop_iteration(
+                    updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
+                ):
+                    break
+                self.sync_loop_monitor = self.clock.now()
+
+    async def sync_loop_iteration(
+        self,
+        config_ch: RecvChan[PodUpdate],
+        handler: SyncHandler,
+        sync_ch: RecvChan[float],
+        housekeeping_ch: RecvChan[float],
+        pleg_ch: RecvChan[PodLifecycleEvent],
+    ) -> bool:
+        """Wait for one event on any of the channels and dispatch it; False ends the loop.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).syncLoopIteration
+
+        The channels: ``config_ch`` (pod changes from the sources, via PodConfig), ``pleg_ch``
+        (container events from the PLEG), ``sync_ch`` (every second: pods whose resync is due),
+        the liveness, readiness and startup managers' updates, and ``housekeeping_ch`` (every
+        2 s: clean up pods that are gone). When several are ready, ``select`` picks one **at
+        random**, as Go's does: no channel has priority, and no order may be assumed.
+        """
+        match await select(
+            recv(config_ch),
+            recv(pleg_ch),
+            recv(sync_ch),
+            recv(self.liveness_manager.updates()),
+            recv(self.readiness_manager.updates()),
+            recv(self.startup_manager.updates()),
+            recv(housekeeping_ch),
+        ):
+            # Go: case u, open := <-configCh:
+            case 0, (u, open_):
+                # Update from a config source; dispatch it to the right handler callback.
+                if not open_:
+                    klog.error_s(None, "Update channel is closed, exiting the sync loop")
+                    return False
+
+                match u.op:
+                    # Go: case kubetypes.ADD:
+                    case PodOperation.ADD:
+                        klog.v(2).info_s("SyncLoop ADD", source=u.source, pods=format.pods(u.pods))
+                        # After a restart kubelet gets every existing pod as an ADD, as if new:
+                        # they go through admission again and *may* be rejected.
+                        await handler.handle_pod_additions(u.pods)
+                    # Go: case kubetypes.UPDATE:
+                    case PodOperation.UPDATE:
+                        klog.v(2).info_s(
+                            "SyncLoop UPDATE", source=u.source, pods=format.pods(u.pods)
+                        )
+                        await handler.handle_pod_updates(u.pods)
+                    # Go: case kubetypes.REMOVE:
+                    case PodOperation.REMOVE:
+                        klog.v(2).info_s(
+                            "SyncLoop REMOVE", source=u.source, pods=format.pods(u.pods)
+                        )
+                        await handler.handle_pod_removes(u.pods)
+                    # Go: case kubetypes.RECONCILE:
+                    case PodOperation.RECONCILE:
+                        klog.v(4).info_s(
+                            "SyncLoop RECONCILE", source=u.source, pods=format.pods(u.pods)
+                        )
+                        await handler.handle_pod_reconcile(u.pods)
+                    # Go: case kubetypes.DELETE:
+                    case PodOperation.DELETE:
+                        klog.v(2).info_s(
+                            "SyncLoop DELETE", source=u.source, pods=format.pods(u.pods)
+                        )
+                        # DELETE is treated as a UPDATE because of graceful deletion.
+                        await handler.handle_pod_updates(u.pods)
+                    # Go: case kubetypes.SET:
+                    case PodOperation.SET:
+                        klog.error_s(None, "Kubelet does not support snapshot update")
+                    # Go: default:
+                    case _:
+                        klog.error_s(None, "Invalid operation type received", operation=u.op)
+
+                self.sources_ready.add_source(u.source)
+
+            # Go: case e := <-plegCh:
+            case 1, (e, _):
+                if e.type == PodLifeCycleEventType.ContainerStarted:
+                    # The most recent time a container of this pod started: deletePod refreshes
+                    # the runtime cache up to it, so no started container misses its graceful stop.
+                    self.last_container_started_time[e.id] = self.clock.now()
+                if is_sync_pod_worthy(e):
+                    # PLEG event for a pod; sync it.
+                    pod, ok = self.pod_manager.get_pod_by_uid(e.id)
+                    if ok:
+                        klog.v(2).info_s(
+                            "SyncLoop (PLEG): event for pod", pod=klog.kobj(pod), event=e
+                        )
+                        await handler.handle_pod_syncs([pod])
+                    else:
+                        # If the pod no longer exists, ignore the event.
+                        klog.v(4).info_s(
+                            "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
+                        )
+
+                if e.type == PodLifeCycleEventType.ContainerDied and isinstance(e.data, str):
+                    await self.clean_up_containers_in_pod(e.id, e.data)
+
+            # Go: case <-syncCh:
+            case 2, _:
+                # Sync pods waiting for sync
+                pods_to_sync = self.get_pods_to_sync()
+                if len(pods_to_sync) > 0:
+                    klog.v(4).info_s(
+                        "SyncLoop (SYNC) pods",
+                        total=len(pods_to_sync),
+                        pods=format.pods(pods_to_sync),
+                    )
+                    await handler.handle_pod_syncs(pods_to_sync)
+
+            # Go: case update := <-kl.livenessManager.Updates():
+            case 3, (update, _):
+                if update.result == Result.Failure:
+                    await handle_probe_sync(self, update, handler, "liveness", "unhealthy")
+
+            # Go: case update := <-kl.readinessManager.Updates():
+            case 4, (update, _):
+                ready = update.result == Result.Success
+                await self.status_manager.set_container_readiness(
+                    update.pod_uid, update.container_id, ready
+                )
+                await handle_probe_sync(
+                    self, update, handler, "readiness", "ready" if ready else ""
+                )
+
+            # Go: case update := <-kl.startupManager.Updates():
+            case 5, (update, _):
+                started = update.result == Result.Success
+                await self.status_manager.set_container_startup(
+                    update.pod_uid, update.container_id, started
+                )
+                status = "started" if started else "unhealthy"
+                await handle_probe_sync(self, update, handler, "startup", status)
+
+            # Go: case <-housekeepingCh:
+            case 6, _:
+                if not self.sources_ready.all_ready():
+                    # Sources not ready yet: skip housekeeping, or it may delete pods of a
+                    # source that has not reported yet.
+                    klog.v(4).info_s("SyncLoop (housekeeping, skipped): sources aren't ready yet")
+                else:
+                    klog.v(4).info_s("SyncLoop (housekeeping)")
+                    try:
+                        await handler.handle_pod_cleanups()
+                    except Exception as err:
+                        klog.error_s(err, "Failed cleaning pods")
+        return True
+
+    # --- dispatching ----------------------------------------------------------------------------
+
+    async def dispatch_work(
+        self, pod: Pod, sync_type: SyncPodType, mirror_pod: Pod | None, start: float
+    ) -> None:
+        """Start the asynchronous sync of a pod in its pod worker (unless it is all done).
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).dispatchWork
+        """
+        # check whether we are ready to delete the pod from the API server (all status up to date)
+        containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
+        if pod.metadata.deletion_timestamp is not None and containers_terminal:
+            klog.v(4).info_s(
+                "Pod has completed execution and should be deleted from the API server",
+                pod=klog.kobj(pod),
+                syncType=sync_type,
+            )
+            await self.status_manager.terminate_pod(pod)
+            return
+
+        # Nothing more can change once the pod is done and its containers are terminated.
+        if pod_worker_terminal and containers_terminal:
+            klog.v(4).info_s(
+                "Pod has completed and its containers have been terminated, "
+                "ignoring remaining sync work",
+                pod=klog.kobj(pod),
+                syncType=sync_type,
+            )
+            return
+
+        # Run the sync in an async worker. (Go's OnCompleteFunc only feeds a metric.)
+        await self.pod_workers.update_pod(
+            UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
+        )
+
+    async def handle_mirror_pod(self, mirror_pod: Pod, start: float) -> None:
+        """A change to a mirror pod is an update of its static pod.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).handleMirrorPod
+        """
+        pod, ok = self.pod_manager.get_pod_by_mirror_pod(mirror_pod)
+        if ok:
+            await self.dispatch_work(pod, SyncPodType.SyncPodUpdate, mirror_pod, start)
+
+    async def handle_pod_additions(self, pods: list[Pod]) -> None:
+        """New pods: oldest first, remember each, admit it or reject it, hand it to a worker.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodAdditions
+        """
+        start = self.clock.now()
+        pods = sort_pods_by_creation_time(pods)
+        for pod in pods:
+            existing_pods = self.pod_manager.get_pods()
+            # Always add the pod to the pod manager: it is kubelet's source of truth for the
+            # desired state. A pod missing there was deleted in the API server.
+            self.pod_manager.add_pod(pod)
+
+            if is_mirror_pod(pod):
+                await self.handle_mirror_pod(pod, start)
+                continue
+
+            if not self.pod_is_terminated(pod):
+                # Only a pod that is not terminated goes through admission. Rejected pods are
+                # failed, so the active pods are exactly the admitted ones still alive.
+                active_pods = self.filter_out_terminated_pods(existing_pods)
+
+                # Check if we can admit the pod; if not, reject it.
+                ok, reason, message = self.can_admit_pod(active_pods, pod)
+                if not ok:
+                    await self.reject_pod(pod, reason, message)
+                    continue
+            mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
+            await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
+            self.probe_manager.add_pod(pod)
+
+    async def handle_pod_updates(self, pods: list[Pod]) -> None:
+        """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodUpdates"""
+        start = self.clock.now()
+        for pod in pods:
+            self.pod_manager.update_pod(pod)
+            if is_mirror_pod(pod):
+                await self.handle_mirror_pod(pod, start)
+                continue
+            mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
+            await self.dispatch_work(pod, SyncPodType.SyncPodUpdate, mirror_pod, start)
+
+    async def handle_pod_removes(self, pods: list[Pod]) -> None:
+        """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodRemoves"""
+        start = self.clock.now()
+        for pod in pods:
+            self.pod_manager.delete_pod(pod)
+            if is_mirror_pod(pod):
+                await self.handle_mirror_pod(pod, start)
+                continue
+            # Deletion may fail: the periodic cleanup will try again.
+            try:
+                await self.delete_pod(pod)
+            except Exception as err:
+                klog.v(2).info_s("Failed to delete pod", pod=klog.kobj(pod), err=err)
+            self.probe_manager.remove_pod(pod)
+
+    async def handle_pod_reconcile(self, pods: list[Pod]) -> None:
+        """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodReconcile"""
+        start = self.clock.now()
+        for pod in pods:
+            # Update the pod in the pod manager; the status manager reconciles from it.
+            self.pod_manager.update_pod(pod)
+
+            # Reconcile Pod "Ready" condition if necessary. Trigger sync pod for reconciliation.
+            if need_to_reconcile_pod_readiness(pod):
+                mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
+                await self.dispatch_work(pod, SyncPodType.SyncPodSync, mirror_pod, start)
+
+            # Go removes the dead containers of an evicted pod here: there is no eviction
+            # manager in the port, so no pod is ever evicted.
+
+    async def handle_pod_syncs(self, pods: list[Pod]) -> None:
+        """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodSyncs"""
+        start = self.clock.now()
+        for pod in pods:
+            mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
+            await self.dispatch_work(pod, SyncPodType.SyncPodSync, mirror_pod, start)
+
+    def get_pods_to_sync(self) -> list[Pod]:
+        """The pods whose resync time has come (and those a sync-loop handler asks for).
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).getPodsToSync
+        """
+        all_pods = self.pod_manager.get_pods()
+        pod_uid_set = set(self.work_queue.get_work())
+        pods_to_sync: list[Pod] = []
+        for pod in all_pods:
+            if pod.metadata.uid in pod_uid_set:
+                # The work of the pod is ready
+                pods_to_sync.append(pod)
+                continue
+            for pod_sync_loop_handler in self.pod_sync_loop_handlers:
+                if pod_sync_loop_handler.should_sync(pod):
+                    pods_to_sync.append(pod)
+                    break
+        return pods_to_sync
+
+    async def delete_pod(self, pod: Pod) -> None:
+        """Stop the pod's worker and hand its running containers to the pod killer.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).deletePod
+
+        Raises where Go returns an error: sources not ready, or the pod not running.
+        """
+        if not self.sources_ready.all_ready():
+            # Deleting now might delete pods of a source that has not reported yet.
+            raise RuntimeError("skipping delete because sources aren't ready yet")
+        self.pod_workers.forget_worker(pod.metadata.uid)
+
+        # Make the runtime cache at least as fresh as the last container start we saw, so
+        # every container we reported started gets its graceful stop.
+        last_container_started = self.last_container_started_time.get(pod.metadata.uid)
+        if last_container_started is not None:
+            try:
+                await self.runtime_cache.force_update_if_older(last_container_started)
+            except Exception as err:
+                raise RuntimeError(f"error updating containers: {err}") from err
+        # The cache may not have the pod yet; the periodic cleanup will try again then.
+        running_pods = await self.runtime_cache.get_pods()
+        running_pod = Pods(running_pods).find_pod("", pod.metadata.uid)
+        if running_pod.is_empty():
+            raise RuntimeError("pod not found")
+        pod_pair = PodPair(api_pod=pod, running_pod=running_pod)
+        await self.pod_killer.kill_pod(pod_pair)
+        # We leave the volume/directory cleanup to the periodic cleanup routine.
+
+    async def reject_pod(self, pod: Pod, reason: str, message: str) -> None:
+        """Fail a pod that admission refused: an event, and the Failed phase.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).rejectPod
+        """
+        self.recorder.eventf(pod, EventTypeWarning, reason, message)
+        await self.status_manager.set_pod_status(
+            pod, PodStatus(phase=PodPhase.FAILED, reason=reason, message="Pod " + message)
+        )
+
+    def can_admit_pod(self, pods: list[Pod], pod: Pod) -> tuple[bool, str, str]:
+        """Ask every admit handler in turn; the first refusal rejects the pod.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).canAdmitPod
+
+        Returns ``(admit, reason, message)``.
+        """
+        attrs = PodAdmitAttributes(pod=pod, other_pods=pods)
+        for pod_admit_handler in self.admit_handlers:
+            result = pod_admit_handler.admit(attrs)
+            if not result.admit:
+                return False, result.reason, result.message
+        return True, "", ""
+
+    def can_run_pod(self, pod: Pod) -> PodAdmitResult:
+        """Whether a pod already admitted may run now (the soft admit handlers).
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).canRunPod
+        """
+        attrs = PodAdmitAttributes(pod=pod)
+        # Get "OtherPods". Rejected pods are failed, so only admitted pods that are alive.
+        attrs.other_pods = self.filter_out_terminated_pods(self.pod_manager.get_pods())
+
+        for handler in self.soft_admit_handlers:
+            result = handler.admit(attrs)
+            if not result.admit:
+                return result
+
+        return PodAdmitResult(admit=True)
+
+    async def clean_up_containers_in_pod(self, pod_id: str, exited_container_id: str) -> None:
+        """Remove the dead containers of a pod beyond the few kept for logs.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).cleanUpContainersInPod
+        """
+        try:
+            pod_status = self.pod_cache.get(pod_id)
+        except Exception:
+            return
+        remove_all = False
+        synced_pod, ok = self.pod_manager.get_pod_by_uid(pod_id)
+        if ok:
+            # Use the cached runtime status to get up-to-date container statuses.
+            api_pod_status = self.generate_api_pod_status(synced_pod, pod_status)
+            # Once a deleted pod has synced, all its containers can go. (No eviction here.)
+            remove_all = synced_pod.metadata.deletion_timestamp is not None and not_running(
+                api_pod_status.container_statuses
+            )
+        if self.container_deletor is not None:
+            await self.container_deletor.delete_containers_in_pod(
+                exited_container_id, pod_status, remove_all
+            )
+
+    # --- syncing one pod ------------------------------------------------------------------------
+
+    async def sync_pod(self, o: SyncPodOptions) -> None:
+        """Bring one pod to its desired state: the work a pod worker does for each update.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).syncPod
+
+        The workflow, in Go's order: a kill request kills the pod; otherwise generate the API
+        status from the runtime's status and hand it to the status manager; kill the pod if it
+        may not run, is being deleted or has failed; wait for the network; (cgroups); create the
+        mirror pod of a static pod; make the pod's data directories; wait for volumes; fetch
+        pull secrets; and call the container runtime's ``SyncPod``. Raises where Go returns an
+        error; the pod worker backs off and retries.
+        """
+        pod = o.pod
+        mirror_pod = o.mirror_pod
+        pod_status = o.pod_status
+        update_type = o.update_type
+
+        # if we want to kill a pod, do it now!
+        if update_type == SyncPodType.SyncPodKill:
+            kill_pod_options = o.kill_pod_options
+            if kill_pod_options is None or kill_pod_options.pod_status_func is None:
+                raise ValueError("kill pod options are required if update type is kill")
+            api_pod_status = kill_pod_options.pod_status_func(pod, pod_status)
+            await self.status_manager.set_pod_status(pod, api_pod_status)
+            # we kill the pod with the specified grace period since this is a termination
+            try:
+                await self.kill_pod(
+                    pod,
+                    None,
+                    pod_status,
+                    kill_pod_options.pod_termination_grace_period_seconds_override,
+                )
+            except Exception as err:
+                self.recorder.eventf(
+                    pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", err
+                )
+                raise
+            return
+
+        # If the pod is a static pod and its mirror pod is still gracefully terminating, we do
+        # not want to start the new static pod until the old static pod is gracefully
+        # terminated.
+        pod_full_name = get_pod_full_name(pod)
+        if self.pod_killer.is_pod_pending_termination_by_pod_name(pod_full_name):
+            raise RuntimeError(f'pod "{pod_full_name}" is pending termination')
+
+        # Go reads the first-seen annotation here for the pod-start latency metrics only.
+        if update_type == SyncPodType.SyncPodCreate and not pod.metadata.annotations.get(
+            "kubernetes.io/config.seen"
+        ):
+            klog.v(3).info_s(
+                "First seen time not recorded for pod", podUID=pod.metadata.uid, pod=klog.kobj(pod)
+            )
+
+        # Generate final API pod status with pod and status manager status
+        api_pod_status = self.generate_api_pod_status(pod, pod_status)
+        # The pod IP may have changed in generateAPIPodStatus if the pod uses host networking.
+        pod_status.ips = [ip.ip for ip in api_pod_status.pod_ips]
+        if len(pod_status.ips) == 0 and api_pod_status.pod_ip:
+            pod_status.ips = [api_pod_status.pod_ip]
+
+        # Kill the pod if it should not be running
+        runnable = self.can_run_pod(pod)
+        if not runnable.admit:
+            # Pod is not runnable; update the Pod and Container statuses to why.
+            api_pod_status.reason = runnable.reason
+            api_pod_status.message = runnable.message
+            # Waiting containers are not creating.
+            waiting_reason = "Blocked"
+            for cs in api_pod_status.init_container_statuses + api_pod_status.container_statuses:
+                if cs.state.waiting is not None:
+                    cs.state.waiting.reason = waiting_reason
+
+        # Update status in the status manager
+        await self.status_manager.set_pod_status(pod, api_pod_status)
+
+        # Kill pod if it should not be running
+        if (
+            not runnable.admit
+            or pod.metadata.deletion_timestamp is not None
+            or api_pod_status.phase == PodPhase.FAILED
+        ):
+            try:
+                await self.kill_pod(pod, None, pod_status, None)
+            except Exception as err:
+                self.recorder.eventf(
+                    pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", err
+                )
+                raise RuntimeError(f"error killing pod: {err}") from err
+            if not runnable.admit:
+                # there was no error killing the pod, but the pod cannot be run.
+                raise RuntimeError(f"pod cannot be run: {runnable.message}")
+            return
+
+        # If the network plugin is not ready, only start the pod if it uses the host network
+        err = self.runtime_state.network_errors()
+        if err is not None and not pod.spec.host_network:
+            self.recorder.eventf(
+                pod, EventTypeWarning, NetworkNotReady, "%s: %s", NetworkNotReadyErrorMsg, err
+            )
+            raise RuntimeError(f"{NetworkNotReadyErrorMsg}: {err}")
+
+        # Go makes sure the pod's cgroups exist here (containerManager.NewPodContainerManager):
+        # the port runs no cgroups.
+
+        # Create Mirror Pod for Static Pod if it doesn't already exist
+        if is_static_pod(pod):
+            deleted = False
+            if mirror_pod is not None and (
+                mirror_pod.metadata.deletion_timestamp is not None
+                or not self.pod_manager.is_mirror_pod_of(mirror_pod, pod)
+            ):
+                # The mirror pod is semantically different from the static pod: remove it.
+                # It will be recreated below.
+                klog.info_s(
+                    "Trying to delete pod", pod=klog.kobj(pod), podUID=mirror_pod.metadata.uid
+                )
+                try:
+                    deleted = self.pod_manager.delete_mirror_pod(
+                        pod_full_name, mirror_pod.metadata.uid
+                    )
+                except Exception as err:
+                    klog.error_s(err, "Failed deleting mirror pod", pod=klog.kobj(mirror_pod))
+                if deleted:
+                    klog.info_s(
+                        "Deleted mirror pod because it is outdated", pod=klog.kobj(mirror_pod)
+                    )
+            if mirror_pod is None or deleted:
+                # Go checks that the node still exists; without an API server it always does.
+                klog.v(4).info_s("Creating a mirror pod for static pod", pod=klog.kobj(pod))
+                try:
+                    self.pod_manager.create_mirror_pod(pod)
+                except Exception as err:
+                    klog.error_s(err, "Failed creating a mirror pod for", pod=klog.kobj(pod))
+
+        # Make data directories for the pod
+        self.make_pod_data_dirs(pod)
+
+        # Volume manager will not mount volumes for terminated pods
+        if not self.pod_is_terminated(pod) and self.volume_manager is not None:
+            # Wait for volumes to attach/mount
+            await self.volume_manager.wait_for_attach_and_mount(pod)
+
+        # Fetch the pull secrets for the pod: there is no secret manager, so none.
+        pull_secrets: list[Any] = []
+
+        # Call the container runtime's SyncPod callback
+        result = await self.container_runtime.sync_pod(pod, pod_status, pull_secrets, self.back_off)
+        self.reason_cache.update(pod.metadata.uid, result)
+        err = result.error()
+        if err is not None:
+            # Do not return an error if the only failures were pods in backoff
+            for r in result.sync_results:
+                if not is_back_off_error(r.error):
+                    raise err
+            return
+
+
+def is_back_off_error(err: Exception | None) -> bool:
+    """True for the back-off errors syncPod does not return (CrashLoopBackOff, ImagePullBackOff)."""
+    from minikubelet.container.sync_result import ErrCrashLoopBackOff
+    from minikubelet.images.types import ErrImagePullBackOff
+
+    return err is ErrCrashLoopBackOff or err is ErrImagePullBackOff
+
+
+async def handle_probe_sync(
+    kl: Kubelet, update: Update, handler: SyncHandler, probe: str, status: str
+) -> None:
+    """Sync the pod a probe result is about (unless it is gone).
+
+    Go: pkg/kubelet/kubelet.go handleProbeSync
+    """
+    # We should not use the pod from manager, because it is never updated after initialization.
+    pod, ok = kl.pod_manager.get_pod_by_uid(update.pod_uid)
+    if not ok:
+        # If the pod no longer exists, ignore the update.
+        klog.v(4).info_s(
+            "SyncLoop (probe): ignore irrelevant update",
+            probe=probe,
+            status=status,
+            update=update,
+        )
+        return
+    klog.v(1).info_s("SyncLoop (probe)", probe=probe, status=status, pod=klog.kobj(pod))
+    await handler.handle_pod_syncs([pod])
+
+
+def is_sync_pod_worthy(event: PodLifecycleEvent) -> bool:
+    """Every PLEG event but ContainerRemoved calls for a sync.
+
+    Go: pkg/kubelet/kubelet.go isSyncPodWorthy
+    """
+    # ContainerRemoved doesn't affect pod state
+    return event.type != PodLifeCycleEventType.ContainerRemoved
+
+
+def sort_pods_by_creation_time(pods: list[Pod]) -> list[Pod]:
+    """Oldest first; pods without a creation time first of all.
+
+    Go sorts with ``sort.Sort(sliceutils.PodsByCreationTime(pods))``, which is not stable;
+    Python's sort is, which keeps the order of equal pods.
+    """
+    return sorted(pods, key=lambda p: p.metadata.creation_timestamp or 0.0)

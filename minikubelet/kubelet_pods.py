@@ -1,0 +1,711 @@
+"""The Kubelet's methods about pods: their API status, termination, killing and cleanup.
+
+Go: pkg/kubelet/kubelet_pods.go
+
+Go spreads the methods of its Kubelet type over several files; Python keeps one class per
+module, so these live in :class:`KubeletPods`, which :class:`minikubelet.kubelet.Kubelet`
+inherits.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+from minikubelet import klog
+from minikubelet.api import (
+    ConditionStatus,
+    ContainerState,
+    ContainerStateRunning,
+    ContainerStateTerminated,
+    ContainerStateWaiting,
+    ContainerStatus,
+    Pod,
+    PodCondition,
+    PodConditionType,
+    PodIP,
+    PodPhase,
+    PodSpec,
+    PodStatus,
+    RestartPolicy,
+)
+from minikubelet.container import runtime as kubecontainer
+from minikubelet.container.helpers import (
+    convert_pod_status_to_running_pod,
+    should_container_be_restarted,
+)
+from minikubelet.container.runtime import PodPair, get_pod_full_name
+from minikubelet.go import Chan, go, make_chan
+from minikubelet.status import generate
+
+if TYPE_CHECKING:
+    from minikubelet.kubelet import Kubelet
+
+#: Capacity of the pod killer's channel. Go: podKillingChannelCapacity
+podKillingChannelCapacity = 50
+#: The waiting reason of containers while init containers run. Go: PodInitializing
+PodInitializing = "PodInitializing"
+#: The waiting reason of containers before they are created. Go: ContainerCreating
+ContainerCreating = "ContainerCreating"
+
+#: The pod conditions kubelet owns. Go: pkg/kubelet/types/pod_status.go PodConditionsByKubelet
+PodConditionsByKubelet = (
+    PodConditionType.POD_SCHEDULED,
+    PodConditionType.READY,
+    PodConditionType.INITIALIZED,
+    PodConditionType.CONTAINERS_READY,
+)
+
+
+class KubeletPods:
+    """The methods of Go's Kubelet defined in kubelet_pods.go."""
+
+    async def kill_pod(
+        self: Kubelet,
+        pod: Pod | None,
+        running_pod: Any,
+        status: Any,
+        grace_period_override: int | None,
+    ) -> None:
+        """Stop every container of a pod through the runtime.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).killPod
+
+        Either ``running_pod`` (a runtime pod) or ``status`` (its runtime status) must be given.
+        """
+        if running_pod is not None:
+            p = running_pod
+        elif status is not None:
+            p = convert_pod_status_to_running_pod(self.container_runtime.type(), status)
+        else:
+            raise ValueError("one of the two arguments must be non-nil: runningPod, status")
+
+        # Call the container runtime KillPod method which stops all running containers of the pod
+        await self.container_runtime.kill_pod(pod, p, grace_period_override)
+        # Go updates the QoS cgroups here: the port runs no cgroups.
+
+    def make_pod_data_dirs(self: Kubelet, pod: Pod) -> None:
+        """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).makePodDataDirs
+
+        Go creates ``<root>/pods/<uid>/`` with ``volumes`` and ``plugins`` in it. The port writes
+        nothing to disk: it records the directories it would have made.
+        """
+        uid = pod.metadata.uid
+        pod_dir = f"/var/lib/kubelet/pods/{uid}"
+        self.pod_data_dirs.update((pod_dir, f"{pod_dir}/volumes", f"{pod_dir}/plugins"))
+
+    def pod_and_containers_are_terminal(self: Kubelet, pod: Pod) -> tuple[bool, bool]:
+        """``(containers_terminal, pod_worker_terminal)``: nothing runs / nothing more to do.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).podAndContainersAreTerminal
+        """
+        status, ok = self.status_manager.get_pod_status(pod.metadata.uid)
+        if not ok:
+            # No cached status yet (kubelet may just have restarted): use the API's.
+            status = pod.status
+        # A pod transitions into failed or succeeded from either container lifecycle (the
+        # RestartPolicy says no more restarts) or the pod lifecycle (deletion, eviction).
+        containers_terminal = not_running(status.container_statuses)
+        pod_worker_terminal = status.phase in (PodPhase.FAILED, PodPhase.SUCCEEDED) or (
+            pod.metadata.deletion_timestamp is not None and containers_terminal
+        )
+        return containers_terminal, pod_worker_terminal
+
+    def pod_is_terminated(self: Kubelet, pod: Pod) -> bool:
+        """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).podIsTerminated"""
+        _, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
+        return pod_worker_terminal
+
+    def is_pod_terminated(self: Kubelet, uid: str) -> bool:
+        """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).IsPodTerminated"""
+        pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
+        if not pod_found:
+            return True
+        return self.pod_is_terminated(pod)
+
+    def pod_resources_are_reclaimed(self: Kubelet, pod: Pod, status: PodStatus) -> bool:
+        """Whether nothing of a terminated pod is left: containers stopped and removed.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).PodResourcesAreReclaimed
+
+        Go also waits for volumes and the pod cgroup; the port has neither.
+        """
+        if not not_running(status.container_statuses):
+            # We shouldn't delete pods that still have running containers
+            klog.v(3).info_s(
+                "Pod is terminated, but some containers are still running", pod=klog.kobj(pod)
+            )
+            return False
+        try:
+            runtime_status = self.pod_cache.get(pod.metadata.uid)
+        except Exception as err:
+            klog.v(3).info_s(
+                "Pod is terminated, Error getting runtimeStatus from the podCache",
+                pod=klog.kobj(pod),
+                err=err,
+            )
+            return False
+        if len(runtime_status.container_statuses) > 0:
+            # We shouldn't delete pods whose containers have not been cleaned up.
+            klog.v(3).info_s(
+                "Pod is terminated, but some containers have not been cleaned up",
+                pod=klog.kobj(pod),
+                status=" ".join(str(s) for s in runtime_status.container_statuses),
+            )
+            return False
+        return True
+
+    def filter_out_terminated_pods(self: Kubelet, pods: list[Pod]) -> list[Pod]:
+        """The pods that are not terminated.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).filterOutTerminatedPods
+        """
+        filtered_pods = []
+        for p in pods:
+            if self.pod_is_terminated(p):
+                continue
+            filtered_pods.append(p)
+        return filtered_pods
+
+    def remove_orphaned_pod_statuses(
+        self: Kubelet, pods: list[Pod], mirror_pods: list[Pod]
+    ) -> None:
+        """Forget the cached statuses of pods that are gone.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).removeOrphanedPodStatuses
+        """
+        pod_uids = {pod.metadata.uid: True for pod in pods}
+        for pod in mirror_pods:
+            pod_uids[pod.metadata.uid] = True
+        self.status_manager.remove_orphaned_statuses(pod_uids)
+
+    def delete_orphaned_mirror_pods(self: Kubelet) -> None:
+        """Delete mirror pods whose static pod is gone.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).deleteOrphanedMirrorPods
+        """
+        pod_full_names = self.pod_manager.get_orphaned_mirror_pod_names()
+        for pod_fullname in pod_full_names:
+            if not self.pod_killer.is_pod_pending_termination_by_pod_name(pod_fullname):
+                try:
+                    self.pod_manager.delete_mirror_pod(pod_fullname, None)
+                except Exception as err:
+                    klog.error_s(
+                        err, "Encountered error when deleting mirror pod", podName=pod_fullname
+                    )
+                else:
+                    klog.v(3).info_s("Deleted pod", podName=pod_fullname)
+
+    async def handle_pod_cleanups(self: Kubelet) -> None:
+        """Housekeeping: stop workers, probes and containers of pods that should not exist.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).HandlePodCleanups
+
+        Go also cleans up orphaned pod directories and cgroups: the port makes neither.
+        """
+        all_pods, mirror_pods = self.pod_manager.get_pods_and_mirror_pods()
+        # Pod phase progresses monotonically. Once a pod has reached a final state, it should
+        # never leave regardless of the restart policy: its workers can go.
+        active_pods = self.filter_out_terminated_pods(all_pods)
+
+        desired_pods = {pod.metadata.uid for pod in active_pods}
+        # Stop the workers for no-longer existing pods.
+        self.pod_workers.forget_non_existing_pod_workers(desired_pods)
+        self.probe_manager.cleanup_pods(desired_pods)
+
+        try:
+            running_pods = await self.runtime_cache.get_pods()
+        except Exception as err:
+            klog.error_s(err, "Error listing containers")
+            raise
+        for pod in running_pods:
+            if pod.id not in desired_pods:
+                await self.pod_killer.kill_pod(PodPair(api_pod=None, running_pod=pod))
+
+        self.remove_orphaned_pod_statuses(all_pods, mirror_pods)
+        # Go lists the runtime's pods again here to clean up orphaned pod directories.
+
+        # Remove any orphaned mirror pods.
+        self.delete_orphaned_mirror_pods()
+
+        self.back_off.gc()
+
+    def generate_api_pod_status(self: Kubelet, pod: Pod, pod_status: Any) -> PodStatus:
+        """The pod's API status, computed from what the runtime reports.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).generateAPIPodStatus
+        """
+        klog.v(3).info_s("Generating pod status", pod=klog.kobj(pod))
+
+        s = self.convert_status_to_api_status(pod, pod_status)
+
+        # Check if an internal module has requested the pod is evicted.
+        for pod_sync_handler in self.pod_sync_handlers:
+            result = pod_sync_handler.should_evict(pod)
+            if result.evict:
+                s.phase = PodPhase.FAILED
+                s.reason = result.reason
+                s.message = result.message
+                return s
+
+        # Assume info is ready to process
+        spec = pod.spec
+        all_status = [*s.container_statuses, *s.init_container_statuses]
+        s.phase = get_phase(spec, all_status)
+        # A pod that has reached a final phase never leaves it.
+        if (
+            pod.status.phase in (PodPhase.FAILED, PodPhase.SUCCEEDED)
+            and s.phase != pod.status.phase
+        ):
+            klog.error_s(
+                None,
+                "Pod attempted illegal phase transition",
+                originalStatusPhase=pod.status.phase,
+                apiStatusPhase=s.phase,
+                apiStatus=s,
+            )
+            # Force back to phase from the API server
+            s.phase = pod.status.phase
+
+        # Ensure the probe managers have up to date status for containers
+        self.probe_manager.update_pod_status(pod.metadata.uid, s)
+        s.conditions.append(
+            generate.generate_pod_initialized_condition(spec, s.init_container_statuses, s.phase)
+        )
+        s.conditions.append(
+            generate.generate_pod_ready_condition(spec, s.conditions, s.container_statuses, s.phase)
+        )
+        s.conditions.append(
+            generate.generate_containers_ready_condition(spec, s.container_statuses, s.phase)
+        )
+        # Status manager will take care of the LastTransitionTimestamp, either preserve from
+        # status or set a new one.
+        s.conditions.append(
+            PodCondition(type=PodConditionType.POD_SCHEDULED, status=ConditionStatus.TRUE)
+        )
+        # Go fills in the host IP from the node object when it has an API server.
+        return s
+
+    def convert_status_to_api_status(self: Kubelet, pod: Pod, pod_status: Any) -> PodStatus:
+        """The API status from the runtime's: IPs, QoS class, container statuses, conditions.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).convertStatusToAPIStatus
+        """
+        api_pod_status = PodStatus()
+
+        # The runtime reports IPv4 addresses only (the node is single-stack IPv4 here).
+        pod_ips = [PodIP(ip=ip) for ip in pod_status.ips[:1]]
+        api_pod_status.pod_ips = pod_ips
+        if len(pod_ips) > 0:
+            api_pod_status.pod_ip = pod_ips[0].ip
+
+        # Go sets the QoS class here (v1qos.GetPodQOS).
+
+        old_pod_status, found = self.status_manager.get_pod_status(pod.metadata.uid)
+        if not found:
+            old_pod_status = pod.status
+
+        api_pod_status.container_statuses = self.convert_to_api_container_statuses(
+            pod,
+            pod_status,
+            old_pod_status.container_statuses,
+            pod.spec.containers,
+            len(pod.spec.init_containers) > 0,
+            False,
+        )
+        api_pod_status.init_container_statuses = self.convert_to_api_container_statuses(
+            pod,
+            pod_status,
+            old_pod_status.init_container_statuses,
+            pod.spec.init_containers,
+            len(pod.spec.init_containers) > 0,
+            True,
+        )
+        # Ephemeral containers are behind a feature gate that is off by default in v1.21.
+
+        # Preserves conditions not controlled by kubelet
+        for c in pod.status.conditions:
+            if c.type not in PodConditionsByKubelet:
+                api_pod_status.conditions.append(c)
+        return api_pod_status
+
+    def convert_to_api_container_statuses(
+        self: Kubelet,
+        pod: Pod,
+        pod_status: Any,
+        previous_status: list[ContainerStatus],
+        containers: list[Any],
+        has_init_containers: bool,
+        is_init_container: bool,
+    ) -> list[ContainerStatus]:
+        """The API statuses of a list of containers, from the runtime's and the previous ones.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).convertToAPIContainerStatuses
+        """
+
+        def convert_container_status(
+            cs: Any, old_status: ContainerStatus | None
+        ) -> ContainerStatus:
+            cid = str(cs.id)
+            status = ContainerStatus(
+                name=cs.name,
+                restart_count=cs.restart_count,
+                image=cs.image,
+                image_id=cs.image_id,
+                container_id=cid,
+            )
+            # Go: case cs.State == kubecontainer.ContainerStateRunning:
+            if cs.state == kubecontainer.ContainerStateRunning:
+                status.state.running = ContainerStateRunning(started_at=cs.started_at)
+            # Go: case cs.State == kubecontainer.ContainerStateCreated:
+            # Go: case cs.State == kubecontainer.ContainerStateExited:
+            elif cs.state in (
+                kubecontainer.ContainerStateCreated,
+                kubecontainer.ContainerStateExited,
+            ):
+                status.state.terminated = ContainerStateTerminated(
+                    exit_code=cs.exit_code,
+                    reason=cs.reason,
+                    message=cs.message,
+                    started_at=cs.started_at,
+                    finished_at=cs.finished_at,
+                    container_id=cid,
+                )
+            # Go: case cs.State == kubecontainer.ContainerStateUnknown && oldStatus != nil && oldStatus.State.Running != nil:
+            elif (
+                cs.state == kubecontainer.ContainerStateUnknown
+                and old_status is not None  # we have an old status
+                and old_status.state.running is not None  # our previous status was running
+            ):
+                # The container was running and is now gone: most likely the node rebooted.
+                status.state.terminated = ContainerStateTerminated(
+                    reason="ContainerStatusUnknown",
+                    message="The container could not be located when the pod was terminated",
+                    exit_code=137,  # this code indicates an error
+                )
+                # The restart count normally comes from the runtime; here the container is gone,
+                # so count this termination as a restart.
+                status.restart_count = old_status.restart_count + 1
+            # Go: default:
+            else:
+                # The container is being created: no more information than that yet.
+                status.state.waiting = ContainerStateWaiting()
+            return status
+
+        # Fetch old containers statuses from old pod status.
+        old_statuses = {status.name: status for status in previous_status}
+
+        # Set all container statuses to default waiting state
+        statuses: dict[str, ContainerStatus] = {}
+        default_reason = PodInitializing if has_init_containers else ContainerCreating
+        for container in containers:
+            status = ContainerStatus(
+                name=container.name,
+                image=container.image,
+                state=ContainerState(waiting=ContainerStateWaiting(reason=default_reason)),
+            )
+            old_status = old_statuses.get(container.name)
+            if old_status is not None:
+                if old_status.state.terminated is not None:
+                    status = copy.deepcopy(old_status)
+                else:
+                    status.restart_count = old_status.restart_count
+                    status.last_state = copy.deepcopy(old_status.last_state)
+            statuses[container.name] = status
+
+        for container in containers:
+            found = any(container.name == cs.name for cs in pod_status.container_statuses)
+            if found:
+                continue
+
+            # A container that was running, is gone from the runtime, while the pod is being
+            # deleted: record that it terminated with an unknown status.
+            old_status = old_statuses.get(container.name)
+            if old_status is None:
+                continue
+            if old_status.state.terminated is not None:
+                continue
+            if old_status.state.running is None:
+                continue
+            if pod.metadata.deletion_timestamp is None:
+                continue
+
+            status = statuses[container.name]
+            waiting = status.state.waiting
+            is_default_waiting_status = waiting is not None and waiting.reason == default_reason
+            if not is_default_waiting_status:
+                # Leave a status already set by the runtime alone.
+                continue
+            if status.last_state.terminated is not None:
+                # If the last termination state is set, it was set by the runtime.
+                continue
+
+            # Setting this value ensures that we show as stopped here, not as waiting.
+            status.last_state.terminated = ContainerStateTerminated(
+                reason="ContainerStatusUnknown",
+                message="The container could not be located when the pod was deleted.  "
+                "The container used to be Running",
+                exit_code=137,
+            )
+            statuses[container.name] = status
+
+        # Newest first: the current container, then the previous one (its last state).
+        runtime_statuses = sorted(
+            pod_status.container_statuses, key=lambda cs: cs.created_at, reverse=True
+        )
+        container_seen: dict[str, int] = {}
+        for c_status in runtime_statuses:
+            c_name = c_status.name
+            if c_name not in statuses:
+                # This would also ignore the infra container.
+                continue
+            if container_seen.get(c_name, 0) >= 2:
+                continue
+            status = convert_container_status(c_status, old_statuses.get(c_name))
+            if container_seen.get(c_name, 0) == 0:
+                statuses[c_name] = status
+            else:
+                statuses[c_name].last_state = status.state
+            container_seen[c_name] = container_seen.get(c_name, 0) + 1
+
+        # Handle the containers failed to be started, which should be in Waiting state.
+        for container in containers:
+            if is_init_container:
+                # If the init container is terminated with exit code 0, it won't be restarted.
+                s = pod_status.find_container_status_by_name(container.name)
+                if (
+                    s is not None
+                    and s.state == kubecontainer.ContainerStateExited
+                    and s.exit_code == 0
+                ):
+                    continue
+            # If the container should not be restarted, its status is final.
+            if not should_container_be_restarted(container, pod, pod_status):
+                continue
+            status = statuses[container.name]
+            reason, ok = self.reason_cache.get(pod.metadata.uid, container.name)
+            if not ok:
+                # No failure recorded for it: keep its status.
+                continue
+            if status.state.terminated is not None:
+                status.last_state = status.state
+            status.state = ContainerState(
+                waiting=ContainerStateWaiting(reason=str(reason.err), message=reason.message)
+            )
+            statuses[container.name] = status
+
+        if is_init_container:
+            # In the order of the spec, as kubetypes.SortStatusesOfInitContainers does.
+            return [statuses[c.name] for c in pod.spec.init_containers if c.name in statuses]
+        # By name, as sort.Sort(kubetypes.SortedContainerStatuses(...)) does.
+        return sorted(statuses.values(), key=lambda s: s.name)
+
+
+def not_running(statuses: list[ContainerStatus]) -> bool:
+    """True when no container is running (each is waiting or terminated).
+
+    Go: pkg/kubelet/kubelet_pods.go notRunning
+    """
+    for status in statuses:
+        if status.state.terminated is None and status.state.waiting is None:
+            return False
+    return True
+
+
+def get_phase(spec: PodSpec, info: list[ContainerStatus]) -> PodPhase:
+    """The pod's phase, from its spec and its containers' statuses.
+
+    Go: pkg/kubelet/kubelet_pods.go getPhase
+    """
+    by_name = {s.name: s for s in info}
+    pending_initialization = 0
+    failed_initialization = 0
+    for container in spec.init_containers:
+        container_status = by_name.get(container.name)
+        if container_status is None:
+            pending_initialization += 1
+            continue
+
+        state, last = container_status.state, container_status.last_state
+        # Go: case containerStatus.State.Running != nil:
+        if state.running is not None:
+            pending_initialization += 1
+        # Go: case containerStatus.State.Terminated != nil:
+        elif state.terminated is not None:
+            if state.terminated.exit_code != 0:
+                failed_initialization += 1
+        # Go: case containerStatus.State.Waiting != nil:
+        elif state.waiting is not None:
+            if last.terminated is not None:
+                if last.terminated.exit_code != 0:
+                    failed_initialization += 1
+            else:
+                pending_initialization += 1
+        # Go: default:
+        else:
+            pending_initialization += 1
+
+    unknown = running = waiting = stopped = succeeded = 0
+    for container in spec.containers:
+        container_status = by_name.get(container.name)
+        if container_status is None:
+            unknown += 1
+            continue
+
+        state, last = container_status.state, container_status.last_state
+        # Go: case containerStatus.State.Running != nil:
+        if state.running is not None:
+            running += 1
+        # Go: case containerStatus.State.Terminated != nil:
+        elif state.terminated is not None:
+            stopped += 1
+            if state.terminated.exit_code == 0:
+                succeeded += 1
+        # Go: case containerStatus.State.Waiting != nil:
+        elif state.waiting is not None:
+            if last.terminated is not None:
+                stopped += 1
+            else:
+                waiting += 1
+        # Go: default:
+        else:
+            unknown += 1
+
+    if failed_initialization > 0 and spec.restart_policy == RestartPolicy.NEVER:
+        return PodPhase.FAILED
+
+    # Go: case pendingInitialization > 0:
+    # Go: case waiting > 0:
+    if pending_initialization > 0 or waiting > 0:
+        klog.v(5).info_s("Pod waiting > 0, pending")
+        # One or more containers has not been started
+        return PodPhase.PENDING
+    # Go: case running > 0 && unknown == 0:
+    if running > 0 and unknown == 0:
+        # All containers have been started, and at least one is running.
+        return PodPhase.RUNNING
+    # Go: case running == 0 && stopped > 0 && unknown == 0:
+    if running == 0 and stopped > 0 and unknown == 0:
+        # All containers are terminated
+        if spec.restart_policy == RestartPolicy.ALWAYS:
+            # All containers are in the process of restarting
+            return PodPhase.RUNNING
+        if stopped == succeeded:
+            # RestartPolicy is not Always, and all containers are terminated in success
+            return PodPhase.SUCCEEDED
+        if spec.restart_policy == RestartPolicy.NEVER:
+            # RestartPolicy is Never, and all containers are terminated with at least one in
+            # failure
+            return PodPhase.FAILED
+        # RestartPolicy is OnFailure, and at least one in failure and in the process of
+        # restarting
+        return PodPhase.RUNNING
+    # Go: default:
+    klog.v(5).info_s("Pod default case, pending")
+    return PodPhase.PENDING
+
+
+class PodKillerWithChannel:
+    """Kills unwanted pods in goroutines of their own, one kill per pod at a time.
+
+    Go: pkg/kubelet/kubelet_pods.go type podKillerWithChannel
+    """
+
+    def __init__(self, kl: Kubelet) -> None:
+        """Go: pkg/kubelet/kubelet_pods.go NewPodKiller"""
+        self.pod_killing_ch: Chan[PodPair] = make_chan(
+            podKillingChannelCapacity, name="podKillingCh"
+        )
+        #: API pod UID → its full name, while its kill is pending.
+        self.mirror_pod_termination_map: dict[str, str] = {}
+        #: running pod UID → its full name, while its kill is pending.
+        self.pod_termination_map: dict[str, str] = {}
+        self.kill_pod_fn = kl.kill_pod
+
+    def is_pod_pending_termination_by_uid(self, uid: str) -> bool:
+        """Whether a pod with that UID is being killed.
+
+        Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).IsPodPendingTerminationByUID
+        """
+        return uid in self.pod_termination_map or uid in self.mirror_pod_termination_map
+
+    def is_pod_pending_termination_by_pod_name(self, pod_fullname: str) -> bool:
+        """Whether a pod of that full name is being killed.
+
+        Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).IsPodPendingTerminationByPodName
+        """
+        return pod_fullname in self.mirror_pod_termination_map.values() or (
+            pod_fullname in self.pod_termination_map.values()
+        )
+
+    def mark_pod_terminated(self, uid: str) -> None:
+        """Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).markPodTerminated"""
+        klog.v(4).info_s("Marking pod termination", podUID=uid)
+        self.mirror_pod_termination_map.pop(uid, None)
+        self.pod_termination_map.pop(uid, None)
+
+    async def kill_pod(self, pod_pair: PodPair) -> None:
+        """Queue a pod for killing, unless its kill is already pending.
+
+        Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).KillPod
+        """
+        api_pod, running_pod = pod_pair.api_pod, pod_pair.running_pod
+        api_pod_exists = running_pod_exists = False
+        if api_pod is not None:
+            uid = api_pod.metadata.uid
+            api_pod_exists = uid in self.mirror_pod_termination_map
+            if not api_pod_exists:
+                fullname = get_pod_full_name(api_pod)
+                klog.v(4).info_s(
+                    "Marking api pod pending termination", podName=fullname, podUID=uid
+                )
+                self.mirror_pod_termination_map[uid] = fullname
+        if running_pod is not None:
+            uid = running_pod.id
+            running_pod_exists = uid in self.pod_termination_map
+            if not running_pod_exists:
+                fullname = running_pod.name
+                klog.v(4).info_s(
+                    "Marking running pod pending termination", podName=fullname, podUID=uid
+                )
+                self.pod_termination_map[uid] = fullname
+        if api_pod_exists or running_pod_exists:
+            if api_pod_exists and running_pod_exists:
+                klog.v(4).info_s(
+                    "Api pod and running pod are pending termination",
+                    apiPodUID=api_pod.metadata.uid,  # type: ignore[union-attr]
+                    runningPodUID=running_pod.id,
+                )
+            elif api_pod_exists:
+                klog.v(4).info_s(
+                    "Api pod is pending termination",
+                    podUID=api_pod.metadata.uid,  # type: ignore[union-attr]
+                )
+            else:
+                klog.v(4).info_s("Running pod is pending termination", podUID=running_pod.id)
+            return
+        # Limit to one request per pod
+        await self.pod_killing_ch.send(pod_pair)
+
+    def close(self) -> None:
+        """Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).Close"""
+        self.pod_killing_ch.close()
+
+    async def perform_pod_killing_work(self) -> None:
+        """Kill each queued pod in a goroutine of its own.
+
+        Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).PerformPodKillingWork
+        """
+        async for pod_pair in self.pod_killing_ch:
+            running_pod = pod_pair.running_pod
+            api_pod = pod_pair.api_pod
+
+            async def kill(api_pod: Pod | None, running_pod: Any) -> None:
+                klog.v(2).info_s("Killing unwanted pod", podName=running_pod.name)
+                try:
+                    await self.kill_pod_fn(api_pod, running_pod, None, None)
+                except Exception as err:
+                    klog.error_s(err, "Failed killing the pod", podName=running_pod.name)
+                self.mark_pod_terminated(running_pod.id)
+
+            go(kill, api_pod, running_pod, name=f"killPod {running_pod.name}")

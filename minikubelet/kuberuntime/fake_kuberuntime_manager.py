@@ -1,0 +1,208 @@
+"""The runtime manager on the fake CRI runtime: what tests, examples and the CLI run on.
+
+Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go
+
+:func:`new_fake_runtime` makes everything at once — the fake runtime and image services, the
+manager on top of them — and may be called before ``go.run`` (nothing in it needs a running
+runtime until it is used)::
+
+    fake = new_fake_runtime(scenario="scenario.yaml", seed=1, pod_lookup=lookup)
+    result = await fake.manager.sync_pod(pod, status, [], back_off)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from minikubelet.api import core_v1 as v1
+from minikubelet.container.helpers import HandlerRunner, RuntimeHelper, filter_event_recorder
+from minikubelet.container.runtime import ContainerID
+from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
+from minikubelet.cri.fake_image_service import FakeImageService
+from minikubelet.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
+from minikubelet.cri.scenario import Scenario, load_scenario_file, parse_scenario
+from minikubelet.cri.services import ImageManagerService, RuntimeService
+from minikubelet.flowcontrol.backoff import Backoff, new_back_off
+from minikubelet.go import Clock, Second
+from minikubelet.images.image_manager import new_image_manager
+from minikubelet.kuberuntime.kuberuntime_manager import (
+    KubeGenericRuntimeManager,
+    PodStateProvider,
+)
+from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
+from minikubelet.record import EventRecorder, Recorder
+
+#: kubelet's back-off settings (Go: backOffPeriod and MaxContainerBackOff in kubelet.go).
+backOffPeriod = 10 * Second
+MaxContainerBackOff = 300 * Second
+
+
+@dataclass
+class FakePodStateProvider:
+    """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go type fakePodStateProvider
+
+    Go's fake says a pod is deleted unless it is in ``existing_pods``. With ``existing_pods``
+    None (the default here), no pod is deleted or terminated: kubelet's own provider should be
+    passed when it runs.
+    """
+
+    existing_pods: set[str] | None = None
+    running_pods: set[str] | None = None
+
+    def is_pod_deleted(self, uid: str) -> bool:
+        """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go (*fakePodStateProvider).IsPodDeleted"""
+        return self.existing_pods is not None and uid not in self.existing_pods
+
+    def is_pod_terminated(self, uid: str) -> bool:
+        """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go (*fakePodStateProvider).IsPodTerminated"""
+        return self.running_pods is not None and uid not in self.running_pods
+
+
+@dataclass
+class FakeHandlerRunner:
+    """A lifecycle handler runner whose hooks all succeed at once (Go runs exec or HTTP
+    handlers: pkg/kubelet/lifecycle/handlers.go). Records what it ran."""
+
+    ran: list[tuple[ContainerID, str, str]] = field(default_factory=list)
+
+    async def run(
+        self, container_id: ContainerID, pod: v1.Pod, container: v1.Container, handler: v1.Handler
+    ) -> tuple[str, Exception | None]:
+        """Record the hook; succeed."""
+        self.ran.append((container_id, pod.metadata.name, container.name))
+        return "", None
+
+
+async def new_fake_kube_runtime_manager(
+    runtime_service: RuntimeService,
+    image_service: ImageManagerService,
+    runtime_helper: RuntimeHelper,
+    recorder: EventRecorder | None = None,
+) -> KubeGenericRuntimeManager:
+    """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go newFakeKubeRuntimeManager"""
+    recorder = recorder if recorder is not None else Recorder()
+    kube_runtime_manager = KubeGenericRuntimeManager(
+        runtime_name="",
+        recorder=recorder,
+        runtime_helper=runtime_helper,
+        runtime_service=runtime_service,
+        image_service=image_service,
+        runner=FakeHandlerRunner(),
+        pod_state_provider=FakePodStateProvider(existing_pods=set(), running_pods=set()),
+    )
+
+    typed_version = await runtime_service.version("0.1.0")
+
+    kube_runtime_manager.runtime_name = typed_version.runtime_name
+    kube_runtime_manager.image_puller = new_image_manager(
+        filter_event_recorder(recorder),
+        kube_runtime_manager,
+        new_back_off(1 * Second, 300 * Second),
+        False,
+    )
+    return kube_runtime_manager
+
+
+@dataclass
+class FakeRuntime:
+    """What :func:`new_fake_runtime` makes."""
+
+    #: kubelet's container runtime (Go: ``kubecontainer.Runtime``): ``sync_pod``,
+    #: ``get_pod_status``, ``kill_pod``, ``get_pods``, ``status`` …
+    manager: KubeGenericRuntimeManager
+    #: The fake CRI runtime service (scriptable, with error injection).
+    runtime_service: FakeRuntimeService
+    #: The fake CRI image service.
+    image_service: FakeImageService
+    #: The recorder the manager records events with.
+    recorder: EventRecorder
+    #: The back-off of image pulls.
+    image_back_off: Backoff
+    scenario: Scenario
+
+
+def _load(scenario: Scenario | Mapping[str, Any] | str | Path | None) -> Scenario:
+    if scenario is None:
+        return Scenario()
+    if isinstance(scenario, Scenario):
+        return scenario
+    if isinstance(scenario, Mapping):
+        return parse_scenario(dict(scenario))
+    return load_scenario_file(scenario)
+
+
+def new_fake_runtime(
+    clock: Clock | None = None,
+    scenario: Scenario | Mapping[str, Any] | str | Path | None = None,
+    seed: int = 0,
+    *,
+    recorder: EventRecorder | None = None,
+    pod_lookup: PodLookup | None = None,
+    pod_state_provider: PodStateProvider | None = None,
+    runtime_helper: RuntimeHelper | None = None,
+    runner: HandlerRunner | None = None,
+    image_back_off: Backoff | None = None,
+    serialize_image_pulls: bool = True,
+    liveness_manager: ProberResultsManager | None = None,
+    readiness_manager: ProberResultsManager | None = None,
+    startup_manager: ProberResultsManager | None = None,
+) -> FakeRuntime:
+    """A runtime manager on a fresh fake CRI runtime; callable before ``go.run``.
+
+    * ``clock``: the fake runtime's clock (default: the running runtime's, virtual or real);
+    * ``scenario``: a :class:`~minikubelet.cri.scenario.Scenario`, its parsed mapping, or the
+      path of a YAML/JSON scenario file;
+    * ``seed``: seeds the container and sandbox IDs;
+    * ``pod_lookup``: pod UID → ``v1.Pod`` or None, so the fake knows init containers (their
+      default lifetime is 1 s); wire it to kubelet's pod manager;
+    * ``recorder``: where events go (default: a new :class:`~minikubelet.record.Recorder`);
+    * the rest as in :func:`~minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager`,
+      with kubelet's defaults (serial image pulls, an image back-off of 10 s to 300 s).
+
+    Go's constructor asks the runtime for its name over the CRI (``Version``); the fake's name
+    is known, so this one does not, and needs no running runtime.
+    """
+    sc = _load(scenario)
+    recorder = recorder if recorder is not None else Recorder()
+    image_service = FakeImageService(scenario=sc)
+    runtime_service = FakeRuntimeService(
+        clock=clock,
+        scenario=sc,
+        seed=seed,
+        runtime_name=FakeRuntimeName,
+        pod_lookup=pod_lookup,
+        image_service=image_service,
+    )
+    manager = KubeGenericRuntimeManager(
+        runtime_name=FakeRuntimeName,
+        recorder=recorder,
+        runtime_service=runtime_service,
+        image_service=image_service,
+        runtime_helper=runtime_helper if runtime_helper is not None else FakeRuntimeHelper(),
+        runner=runner if runner is not None else FakeHandlerRunner(),
+        pod_state_provider=(
+            pod_state_provider if pod_state_provider is not None else FakePodStateProvider()
+        ),
+        liveness_manager=liveness_manager,
+        readiness_manager=readiness_manager,
+        startup_manager=startup_manager,
+    )
+    image_back_off = (
+        image_back_off
+        if image_back_off is not None
+        else new_back_off(backOffPeriod, MaxContainerBackOff)
+    )
+    manager.image_puller = new_image_manager(
+        filter_event_recorder(recorder), manager, image_back_off, serialize_image_pulls
+    )
+    return FakeRuntime(
+        manager=manager,
+        runtime_service=runtime_service,
+        image_service=image_service,
+        recorder=recorder,
+        image_back_off=image_back_off,
+        scenario=sc,
+    )

@@ -1,0 +1,246 @@
+"""Small helpers of the runtime manager: CRI ↔ kubelet conversions, orderings, log paths, the
+back-off key of a container, namespace modes.
+
+Go: pkg/kubelet/kuberuntime/helpers.go
+
+Go's sort types (``podSandboxByCreated``, ``containerStatusByCreated`` …) are key functions here,
+used with ``sorted(..., key=…, reverse=…)``. The methods of ``kubeGenericRuntimeManager`` defined
+in the Go file are in :class:`HelperMethods`, which the manager inherits.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING
+
+from minikubelet import klog
+from minikubelet.api import core_v1 as v1
+from minikubelet.container.helpers import hash_container, sandbox_to_container_state
+from minikubelet.container.runtime import (
+    Container,
+    ContainerID,
+    ContainerStateCreated,
+    ContainerStateExited,
+    ContainerStateRunning,
+    ContainerStateUnknown,
+    Pod,
+    RuntimeCondition,
+    RuntimeStatus,
+    State,
+    Status,
+)
+from minikubelet.cri import api as runtimeapi
+from minikubelet.kuberuntime.labels import get_container_info_from_annotations
+
+if TYPE_CHECKING:
+    from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager
+
+#: The root directory for pod logs. Go: podLogsRootDirectory (kuberuntime_manager.go)
+podLogsRootDirectory = "/var/log/pods"
+
+
+def pods_by_id(p: Pod) -> str:
+    """Sort key: by pod UID. Go: pkg/kubelet/kuberuntime/helpers.go type podsByID"""
+    return p.id
+
+
+def containers_by_id(c: Container) -> str:
+    """Sort key: by container ID. Go: pkg/kubelet/kuberuntime/helpers.go type containersByID"""
+    return c.id.id
+
+
+def pod_sandbox_by_created(s: runtimeapi.PodSandbox) -> int:
+    """Sort key for newest first, with ``reverse=True``.
+
+    Go: pkg/kubelet/kuberuntime/helpers.go type podSandboxByCreated
+    """
+    return s.created_at
+
+
+def container_status_by_created(c: Status) -> float:
+    """Sort key for newest first, with ``reverse=True``.
+
+    Go: pkg/kubelet/kuberuntime/helpers.go type containerStatusByCreated
+    """
+    return c.created_at
+
+
+def to_kube_container_state(state: runtimeapi.ContainerState) -> State:
+    """Go: pkg/kubelet/kuberuntime/helpers.go toKubeContainerState"""
+    match state:
+        # Go: case runtimeapi.ContainerState_CONTAINER_CREATED:
+        case runtimeapi.ContainerState_CONTAINER_CREATED:
+            return ContainerStateCreated
+        # Go: case runtimeapi.ContainerState_CONTAINER_RUNNING:
+        case runtimeapi.ContainerState_CONTAINER_RUNNING:
+            return ContainerStateRunning
+        # Go: case runtimeapi.ContainerState_CONTAINER_EXITED:
+        case runtimeapi.ContainerState_CONTAINER_EXITED:
+            return ContainerStateExited
+        # Go: case runtimeapi.ContainerState_CONTAINER_UNKNOWN:
+        case runtimeapi.ContainerState_CONTAINER_UNKNOWN:
+            return ContainerStateUnknown
+    return ContainerStateUnknown
+
+
+def to_runtime_protocol(protocol: v1.Protocol) -> runtimeapi.Protocol:
+    """Go: pkg/kubelet/kuberuntime/helpers.go toRuntimeProtocol"""
+    match protocol:
+        # Go: case v1.ProtocolTCP:
+        case v1.ProtocolTCP:
+            return runtimeapi.Protocol_TCP
+        # Go: case v1.ProtocolUDP:
+        case v1.ProtocolUDP:
+            return runtimeapi.Protocol_UDP
+        # Go: case v1.ProtocolSCTP:
+        case v1.ProtocolSCTP:
+            return runtimeapi.Protocol_SCTP
+    klog.info_s("Unknown protocol, defaulting to TCP", protocol=protocol)
+    return runtimeapi.Protocol_TCP
+
+
+class HelperMethods:
+    """The methods of ``kubeGenericRuntimeManager`` defined in helpers.go."""
+
+    def to_kube_container(
+        self: KubeGenericRuntimeManager, c: runtimeapi.Container | None
+    ) -> Container:
+        """A CRI container as a kubelet :class:`Container`; ValueError for an incomplete one.
+
+        Go: pkg/kubelet/kuberuntime/helpers.go (*kubeGenericRuntimeManager).toKubeContainer
+        """
+        if c is None or c.id == "" or c.image is None:
+            raise ValueError("unable to convert a nil pointer to a runtime container")
+
+        annotated_info = get_container_info_from_annotations(c.annotations)
+        return Container(
+            id=ContainerID(self.runtime_name, c.id),
+            name=c.metadata.name if c.metadata is not None else "",
+            image_id=c.image_ref,
+            image=c.image.image,
+            hash=annotated_info.hash,
+            state=to_kube_container_state(c.state),
+        )
+
+    def sandbox_to_kube_container(
+        self: KubeGenericRuntimeManager, s: runtimeapi.PodSandbox | None
+    ) -> Container:
+        """A sandbox as a kubelet :class:`Container` (so that the PLEG sees sandboxes too).
+
+        Go: pkg/kubelet/kuberuntime/helpers.go (*kubeGenericRuntimeManager).sandboxToKubeContainer
+        """
+        if s is None or s.id == "":
+            raise ValueError("unable to convert a nil pointer to a runtime container")
+
+        return Container(
+            id=ContainerID(self.runtime_name, s.id),
+            state=sandbox_to_container_state(s.state),
+        )
+
+    async def get_image_user(self: KubeGenericRuntimeManager, image: str) -> tuple[int | None, str]:
+        """(uid, user name) the image runs as; one of them is set (root, 0, if neither).
+
+        Go: pkg/kubelet/kuberuntime/helpers.go (*kubeGenericRuntimeManager).getImageUser
+        """
+        image_status = await self.image_service.image_status(runtimeapi.ImageSpec(image=image))
+
+        if image_status is not None:
+            if image_status.uid is not None:
+                return image_status.uid.value, ""
+
+            if image_status.username != "":
+                return None, image_status.username
+
+        # If non of them is set, treat it as root.
+        return 0, ""
+
+
+def is_init_container_failed(status: Status) -> bool:
+    """An init container failed: it exited non-zero, or its state is unknown.
+
+    Go: pkg/kubelet/kuberuntime/helpers.go isInitContainerFailed
+    """
+    if status.state == ContainerStateExited and status.exit_code != 0:
+        return True
+
+    return status.state == ContainerStateUnknown
+
+
+def get_stable_key(pod: v1.Pod, container: v1.Container) -> str:
+    """The back-off key of a container: pod, container and the hash of its spec (so that a
+    changed spec starts a new back-off).
+
+    Go: pkg/kubelet/kuberuntime/helpers.go getStableKey
+    """
+    hash = format(hash_container(container), "x")
+    m = pod.metadata
+    return f"{m.name}_{m.namespace}_{m.uid}_{container.name}_{hash}"
+
+
+#: The delimiter used in the log path. Go: logPathDelimiter
+logPathDelimiter = "_"
+
+
+def build_container_logs_path(container_name: str, restart_count: int) -> str:
+    """Go: pkg/kubelet/kuberuntime/helpers.go buildContainerLogsPath"""
+    return posixpath.join(container_name, f"{restart_count}.log")
+
+
+def build_container_logs_directory(
+    pod_namespace: str, pod_name: str, pod_uid: str, container_name: str
+) -> str:
+    """Go: pkg/kubelet/kuberuntime/helpers.go BuildContainerLogsDirectory"""
+    return posixpath.join(
+        build_pod_logs_directory(pod_namespace, pod_name, pod_uid), container_name
+    )
+
+
+def build_pod_logs_directory(pod_namespace: str, pod_name: str, pod_uid: str) -> str:
+    """``/var/log/pods/<namespace>_<name>_<uid>``.
+
+    Go: pkg/kubelet/kuberuntime/helpers.go BuildPodLogsDirectory
+    """
+    return posixpath.join(
+        podLogsRootDirectory, logPathDelimiter.join([pod_namespace, pod_name, pod_uid])
+    )
+
+
+def to_kube_runtime_status(status: runtimeapi.RuntimeStatus) -> RuntimeStatus:
+    """Go: pkg/kubelet/kuberuntime/helpers.go toKubeRuntimeStatus"""
+    conditions = [
+        RuntimeCondition(type=c.type, status=c.status, reason=c.reason, message=c.message)
+        for c in status.conditions
+    ]
+    return RuntimeStatus(conditions=conditions)
+
+
+def ipc_namespace_for_pod(pod: v1.Pod | None) -> runtimeapi.NamespaceMode:
+    """Go: pkg/kubelet/kuberuntime/helpers.go ipcNamespaceForPod"""
+    if pod is not None and pod.spec.host_ipc:
+        return runtimeapi.NamespaceMode_NODE
+    return runtimeapi.NamespaceMode_POD
+
+
+def network_namespace_for_pod(pod: v1.Pod | None) -> runtimeapi.NamespaceMode:
+    """Go: pkg/kubelet/kuberuntime/helpers.go networkNamespaceForPod"""
+    if pod is not None and pod.spec.host_network:
+        return runtimeapi.NamespaceMode_NODE
+    return runtimeapi.NamespaceMode_POD
+
+
+def pid_namespace_for_pod(pod: v1.Pod | None) -> runtimeapi.NamespaceMode:
+    """Go: pkg/kubelet/kuberuntime/helpers.go pidNamespaceForPod"""
+    if pod is not None and pod.spec.host_pid:
+        return runtimeapi.NamespaceMode_NODE
+    # Go also returns POD for shareProcessNamespace, a field the API here does not have.
+    # Note that PID does not default to the zero value for v1.Pod
+    return runtimeapi.NamespaceMode_CONTAINER
+
+
+def namespaces_for_pod(pod: v1.Pod | None) -> runtimeapi.NamespaceOption:
+    """Go: pkg/kubelet/kuberuntime/helpers.go namespacesForPod"""
+    return runtimeapi.NamespaceOption(
+        ipc=ipc_namespace_for_pod(pod),
+        network=network_namespace_for_pod(pod),
+        pid=pid_namespace_for_pod(pod),
+    )

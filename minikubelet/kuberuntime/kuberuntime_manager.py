@@ -1,0 +1,1109 @@
+"""The generic runtime manager: kubelet's container runtime, built on the CRI.
+
+Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go
+
+``SyncPod`` is the heart of pod creation. It compares what the pod wants with what runs
+(:meth:`KubeGenericRuntimeManager.compute_pod_actions`), then, in order:
+
+1. kills the whole pod if its sandbox must be (re)created, or else the containers not to keep;
+2. creates the sandbox (``RunPodSandbox``) if needed;
+3. starts the next init container — one at a time: the next ``SyncPod`` starts the one after,
+   once this one has exited 0;
+4. once all init containers are done, starts the containers that should run, each after the
+   back-off of its earlier crashes (``CrashLoopBackOff``) and an image pull.
+
+Each step adds a :class:`~minikubelet.container.sync_result.SyncResult` to the returned
+:class:`~minikubelet.container.sync_result.PodSyncResult`, which kubelet turns into the reasons
+a container waits with (``ErrImagePull``, ``CrashLoopBackOff`` …).
+
+Go's ``kubeGenericRuntimeManager`` has its methods in several files; the port's class inherits
+them from one mixin per file (see :mod:`minikubelet.kuberuntime`). Methods that call the runtime
+are ``async``. Errors: Go's ``(T, error)`` → ``T``, raising; ``error`` alone →
+``Exception | None``; ``(…, message, error)`` pairs that end up in a SyncResult → tuples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from minikubelet import events, klog
+from minikubelet.api import core_v1 as v1
+from minikubelet.container.helpers import (
+    HandlerRunner,
+    RuntimeHelper,
+    convert_pod_status_to_running_pod,
+    filter_event_recorder,
+    hash_container,
+    is_host_network_pod,
+    should_container_be_restarted,
+)
+from minikubelet.container.ref import generate_container_ref
+from minikubelet.container.runtime import (
+    ContainerID,
+    ContainerStateExited,
+    ContainerStateRunning,
+    ContainerStateUnknown,
+    Pod,
+    PodStatus,
+    RuntimeStatus,
+    Status,
+)
+from minikubelet.container.sync_result import (
+    ConfigPodSandbox,
+    CreatePodSandbox,
+    ErrConfigPodSandbox,
+    ErrCrashLoopBackOff,
+    ErrCreatePodSandbox,
+    ErrKillContainer,
+    ErrKillPodSandbox,
+    KillContainer,
+    KillPodSandbox,
+    PodSyncResult,
+    StartContainer,
+    new_sync_result,
+)
+from minikubelet.cri import api as runtimeapi
+from minikubelet.cri.services import ImageManagerService, RuntimeService
+from minikubelet.flowcontrol.backoff import Backoff
+from minikubelet.go.duration import format_duration
+from minikubelet.images.image_manager import new_image_manager
+from minikubelet.images.types import ErrImagePullBackOff, ImageManager
+from minikubelet.kuberuntime.helpers import (
+    HelperMethods,
+    get_stable_key,
+    is_init_container_failed,
+    network_namespace_for_pod,
+    to_kube_runtime_status,
+)
+from minikubelet.kuberuntime.kuberuntime_container import (
+    ContainerMethods,
+    StartSpec,
+    container_start_spec,
+    find_next_init_container_to_run,
+)
+from minikubelet.kuberuntime.kuberuntime_image import ImageMethods
+from minikubelet.kuberuntime.kuberuntime_sandbox import SandboxMethods
+from minikubelet.kuberuntime.labels import get_container_info_from_labels
+from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
+from minikubelet.prober.results.results_manager import Result, ResultsManager
+from minikubelet.record import EventRecorder, EventTypeNormal, EventTypeWarning
+from minikubelet.util import format
+
+#: The api version of kubelet runtime api. Go: kubeRuntimeAPIVersion
+kubeRuntimeAPIVersion = "0.1.0"
+#: The root directory for pod logs. Go: podLogsRootDirectory
+podLogsRootDirectory = "/var/log/pods"
+#: A minimal shutdown window for avoiding unnecessary SIGKILLs. Go: minimumGracePeriodInSeconds
+minimumGracePeriodInSeconds = 2
+
+#: The api version of the runtime is not supported. Go: ErrVersionNotSupported
+ErrVersionNotSupported = RuntimeError("runtime api version is not supported")
+
+
+class PodStateProvider(Protocol):
+    """Whether a pod is deleted or terminated (kubelet's pod manager and status manager answer).
+
+    Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type podStateProvider
+    """
+
+    def is_pod_deleted(self, uid: str) -> bool:
+        """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podStateProvider.IsPodDeleted"""
+        ...
+
+    def is_pod_terminated(self, uid: str) -> bool:
+        """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podStateProvider.IsPodTerminated"""
+        ...
+
+
+class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods, ImageMethods):
+    """kubelet's container runtime on top of a CRI runtime service and image service.
+
+    Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type kubeGenericRuntimeManager
+
+    Make one with :func:`new_kube_generic_runtime_manager` (asks the runtime its name, as Go
+    does) or, on the fake runtime, with
+    :func:`minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime`. Fields Go has and
+    the port does not: machine info, OS interface, container GC, keyring, CFS quota settings,
+    seccomp root, internal lifecycle (CPU manager), log manager, RuntimeClass manager, version
+    cache and log reduction.
+    """
+
+    def __init__(
+        self,
+        *,
+        runtime_name: str,
+        recorder: EventRecorder,
+        runtime_service: RuntimeService,
+        image_service: ImageManagerService,
+        runtime_helper: RuntimeHelper,
+        runner: HandlerRunner,
+        pod_state_provider: PodStateProvider,
+        liveness_manager: ProberResultsManager | None = None,
+        readiness_manager: ProberResultsManager | None = None,
+        startup_manager: ProberResultsManager | None = None,
+        image_puller: ImageManager | None = None,
+    ) -> None:
+        self.runtime_name = runtime_name
+        self.recorder = recorder
+        # Runner of lifecycle events.
+        self.runner = runner
+        # RuntimeHelper that wraps kubelet to generate runtime container options.
+        self.runtime_helper = runtime_helper
+        # Health check results.
+        self.liveness_manager: ProberResultsManager = liveness_manager or ResultsManager("liveness")
+        self.readiness_manager: ProberResultsManager = readiness_manager or ResultsManager(
+            "readiness"
+        )
+        self.startup_manager: ProberResultsManager = startup_manager or ResultsManager("startup")
+        # wrapped image puller.
+        self.image_puller: ImageManager = image_puller  # type: ignore[assignment]
+        # gRPC service clients (Go wraps them to record metrics: instrumented_services.go)
+        self.runtime_service = runtime_service
+        self.image_service = image_service
+        # PodState provider instance
+        self.pod_state_provider = pod_state_provider
+
+    def type(self) -> str:
+        """The runtime's name, as it reported it (``containerd``, ``fake`` …).
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).Type
+        """
+        return self.runtime_name
+
+    async def get_typed_version(self) -> runtimeapi.VersionResponse:
+        """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).getTypedVersion"""
+        try:
+            return await self.runtime_service.version(kubeRuntimeAPIVersion)
+        except Exception as err:
+            raise RuntimeError(f"get remote runtime typed version failed: {err}") from err
+
+    async def status(self) -> RuntimeStatus:
+        """The runtime's conditions (RuntimeReady, NetworkReady); raises if the call fails.
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).Status
+        """
+        status = await self.runtime_service.status()
+        return to_kube_runtime_status(status)
+
+    async def get_pods(self, all: bool) -> list[Pod]:
+        """The runtime's containers and sandboxes grouped by pod; with ``all``, the exited ones
+        too. Raises the runtime's error.
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).GetPods
+        """
+        pods: dict[str, Pod] = {}
+        sandboxes = await self.get_kubelet_sandboxes(all)
+        for s in sandboxes:
+            if s.metadata is None:
+                klog.v(4).info_s("Sandbox does not have metadata", sandbox=s)
+                continue
+            pod_uid = s.metadata.uid
+            if pod_uid not in pods:
+                pods[pod_uid] = Pod(
+                    id=pod_uid, name=s.metadata.name, namespace=s.metadata.namespace
+                )
+            p = pods[pod_uid]
+            try:
+                converted = self.sandbox_to_kube_container(s)
+            except ValueError as err:
+                klog.v(4).info_s(
+                    "Convert sandbox of pod failed",
+                    runtimeName=self.runtime_name,
+                    sandbox=s,
+                    podUID=pod_uid,
+                    err=err,
+                )
+                continue
+            p.sandboxes.append(converted)
+
+        containers = await self.get_kubelet_containers(all)
+        for c in containers:
+            if c.metadata is None:
+                klog.v(4).info_s("Container does not have metadata", container=c)
+                continue
+
+            labelled_info = get_container_info_from_labels(c.labels)
+            pod = pods.get(labelled_info.pod_uid)
+            if pod is None:
+                pod = Pod(
+                    id=labelled_info.pod_uid,
+                    name=labelled_info.pod_name,
+                    namespace=labelled_info.pod_namespace,
+                )
+                pods[labelled_info.pod_uid] = pod
+
+            try:
+                converted = self.to_kube_container(c)
+            except ValueError as err:
+                klog.v(4).info_s(
+                    "Convert container of pod failed",
+                    runtimeName=self.runtime_name,
+                    container=c,
+                    podUID=labelled_info.pod_uid,
+                    err=err,
+                )
+                continue
+
+            pod.containers.append(converted)
+
+        # Convert map to list. (Go's map order is random; a dict keeps the order of insertion.)
+        return list(pods.values())
+
+    def pod_sandbox_changed(self, pod: v1.Pod, pod_status: PodStatus) -> tuple[bool, int, str]:
+        """Whether the pod needs a new sandbox: (changed, attempt, existing sandbox ID).
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).podSandboxChanged
+        """
+        if len(pod_status.sandbox_statuses) == 0:
+            klog.v(2).info_s(
+                "No sandbox for pod can be found. Need to start a new one", pod=klog.kobj(pod)
+            )
+            return True, 0, ""
+
+        ready_sandbox_count = 0
+        for s in pod_status.sandbox_statuses:
+            if s.state == runtimeapi.PodSandboxState_SANDBOX_READY:
+                ready_sandbox_count += 1
+
+        # Needs to create a new sandbox when readySandboxCount > 1 or the ready sandbox is not
+        # the latest one.
+        sandbox_status = pod_status.sandbox_statuses[0]
+        attempt = sandbox_status.metadata.attempt if sandbox_status.metadata is not None else 0
+        if ready_sandbox_count > 1:
+            klog.v(2).info_s(
+                "Multiple sandboxes are ready for Pod. Need to reconcile them", pod=klog.kobj(pod)
+            )
+
+            return True, attempt + 1, sandbox_status.id
+        if sandbox_status.state != runtimeapi.PodSandboxState_SANDBOX_READY:
+            klog.v(2).info_s(
+                "No ready sandbox for pod can be found. Need to start a new one",
+                pod=klog.kobj(pod),
+            )
+            return True, attempt + 1, sandbox_status.id
+
+        # Needs to create a new sandbox when network namespace changed.
+        # Go: sandboxStatus.GetLinux().GetNamespaces().GetOptions().GetNetwork() (nil-safe)
+        linux = sandbox_status.linux
+        options = linux.namespaces.options if linux and linux.namespaces else None
+        network = options.network if options is not None else runtimeapi.NamespaceMode_POD
+        if network != network_namespace_for_pod(pod):
+            klog.v(2).info_s(
+                "Sandbox for pod has changed. Need to start a new one", pod=klog.kobj(pod)
+            )
+            return True, attempt + 1, ""
+
+        # Needs to create a new sandbox when the sandbox does not have an IP address.
+        ip = sandbox_status.network.ip if sandbox_status.network is not None else ""
+        if not is_host_network_pod(pod) and ip == "":
+            klog.v(2).info_s(
+                "Sandbox for pod has no IP address. Need to start a new one", pod=klog.kobj(pod)
+            )
+            return True, attempt + 1, sandbox_status.id
+
+        return False, attempt, sandbox_status.id
+
+    def compute_pod_actions(self, pod: v1.Pod, pod_status: PodStatus) -> PodActions:
+        """What SyncPod must do to bring the pod where its spec wants it.
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).computePodActions
+        """
+        klog.v(5).info_s("Syncing Pod", pod=klog.kobj(pod))
+
+        create_pod_sandbox, attempt, sandbox_id = self.pod_sandbox_changed(pod, pod_status)
+        changes = PodActions(
+            kill_pod=create_pod_sandbox,
+            create_sandbox=create_pod_sandbox,
+            sandbox_id=sandbox_id,
+            attempt=attempt,
+            containers_to_start=[],
+            containers_to_kill={},
+        )
+
+        # If we need to (re-)create the pod sandbox, everything will need to be
+        # killed and recreated, and init containers should be purged.
+        if create_pod_sandbox:
+            if (
+                not should_restart_on_failure(pod)
+                and attempt != 0
+                and len(pod_status.container_statuses) != 0
+            ):
+                # Should not restart the pod, just return.
+                # we should not create a sandbox for a pod if it is already done.
+                # if all containers are done and should not be started, there is no need to
+                # create a new sandbox.
+                # this stops confusing logs on pods whose containers all have exit codes, but
+                # we recreate a sandbox before terminating it.
+                #
+                # If ContainerStatuses is empty, we assume that we've never
+                # successfully created any containers. In this case, we should
+                # retry creating the sandbox.
+                changes.create_sandbox = False
+                return changes
+
+            # Get the containers to start, excluding the ones that succeeded if RestartPolicy
+            # is OnFailure.
+            containers_to_start: list[int] = []
+            for idx, c in enumerate(pod.spec.containers):
+                if pod.spec.restart_policy == v1.RestartPolicyOnFailure and container_succeeded(
+                    c, pod_status
+                ):
+                    continue
+                containers_to_start.append(idx)
+            # We should not create a sandbox for a Pod if initialization is done and there is
+            # no container to start.
+            if len(containers_to_start) == 0:
+                _, _, done = find_next_init_container_to_run(pod, pod_status)
+                if done:
+                    changes.create_sandbox = False
+                    return changes
+
+            if len(pod.spec.init_containers) != 0:
+                # Pod has init containers, return the first one.
+                changes.next_init_container_to_start = pod.spec.init_containers[0]
+                return changes
+            changes.containers_to_start = containers_to_start
+            return changes
+
+        # Ephemeral containers may be started even if initialization is not yet complete.
+        # (Go: only with the EphemeralContainers feature gate, alpha and off in v1.21.)
+
+        # Check initialization progress.
+        init_last_status, next, done = find_next_init_container_to_run(pod, pod_status)
+        if not done:
+            if next is not None:
+                init_failed = init_last_status is not None and is_init_container_failed(
+                    init_last_status
+                )
+                if init_failed and not should_restart_on_failure(pod):
+                    changes.kill_pod = True
+                else:
+                    # Always try to stop containers in unknown state first.
+                    if (
+                        init_last_status is not None
+                        and init_last_status.state == ContainerStateUnknown
+                    ):
+                        changes.containers_to_kill[init_last_status.id] = ContainerToKillInfo(
+                            name=next.name,
+                            container=next,
+                            message=(
+                                f'Init container is in "{init_last_status.state}" state, '
+                                "try killing it before restart"
+                            ),
+                            reason=reasonUnknown,
+                        )
+                    changes.next_init_container_to_start = next
+            # Initialization failed or still in progress. Skip inspecting non-init
+            # containers.
+            return changes
+
+        # Number of running containers to keep.
+        keep_count = 0
+        # check the status of containers.
+        for idx, container in enumerate(pod.spec.containers):
+            container_status = pod_status.find_container_status_by_name(container.name)
+
+            # Go calls the internal post-stop lifecycle hook (CPU manager) here for any
+            # non-running container; not ported.
+
+            # If container does not exist, or is not running, check whether we
+            # need to restart it.
+            if container_status is None or container_status.state != ContainerStateRunning:
+                if should_container_be_restarted(container, pod, pod_status):
+                    klog.v(3).info_s(
+                        "Container of pod is not in the desired state and shall be started",
+                        containerName=container.name,
+                        pod=klog.kobj(pod),
+                    )
+                    changes.containers_to_start.append(idx)
+                    if (
+                        container_status is not None
+                        and container_status.state == ContainerStateUnknown
+                    ):
+                        # If container is in unknown state, we don't know whether it
+                        # is actually running or not, always try killing it before
+                        # restart to avoid having 2 running instances of the same container.
+                        changes.containers_to_kill[container_status.id] = ContainerToKillInfo(
+                            name=container_status.name,
+                            container=pod.spec.containers[idx],
+                            message=(
+                                f'Container is in "{container_status.state}" state, '
+                                "try killing it before restart"
+                            ),
+                            reason=reasonUnknown,
+                        )
+                continue
+            # The container is running, but kill the container if any of the following
+            # condition is met.
+            message = ""
+            reason = ContainerKillReason("")
+            restart = should_restart_on_failure(pod)
+            _, _, changed = container_changed(container, container_status)
+            # Go reads the probe results in the `else if` conditions below; reading them here
+            # first changes nothing (they are plain lookups).
+            liveness, liveness_found = self.liveness_manager.get(container_status.id)
+            startup, startup_found = self.startup_manager.get(container_status.id)
+            if changed:
+                message = f"Container {container.name} definition changed"
+                # Restart regardless of the restart policy because the container
+                # spec changed.
+                restart = True
+            elif liveness_found and liveness == Result.Failure:
+                # If the container failed the liveness probe, we should kill it.
+                message = f"Container {container.name} failed liveness probe"
+                reason = reasonLivenessProbe
+            elif startup_found and startup == Result.Failure:
+                # If the container failed the startup probe, we should kill it.
+                message = f"Container {container.name} failed startup probe"
+                reason = reasonStartupProbe
+            else:
+                # Keep the container.
+                keep_count += 1
+                continue
+
+            # We need to kill the container, but if we also want to restart the
+            # container afterwards, make the intent clear in the message. Also do
+            # not kill the entire pod since we expect container to be running eventually.
+            if restart:
+                message = f"{message}, will be restarted"
+                changes.containers_to_start.append(idx)
+
+            changes.containers_to_kill[container_status.id] = ContainerToKillInfo(
+                name=container_status.name,
+                container=pod.spec.containers[idx],
+                message=message,
+                reason=reason,
+            )
+            klog.v(2).info_s(
+                "Message for Container of pod",
+                containerName=container.name,
+                containerStatusID=container_status.id,
+                pod=klog.kobj(pod),
+                containerMessage=message,
+            )
+
+        if keep_count == 0 and len(changes.containers_to_start) == 0:
+            changes.kill_pod = True
+
+        return changes
+
+    async def sync_pod(
+        self,
+        pod: v1.Pod,
+        pod_status: PodStatus,
+        pull_secrets: list[Any],
+        back_off: Backoff,
+    ) -> PodSyncResult:
+        """Sync the running pod into the desired pod.
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).SyncPod
+
+        1. Compute sandbox and container changes.
+        2. Kill pod sandbox if necessary.
+        3. Kill any containers that should not be running.
+        4. Create sandbox if necessary.
+        5. Create ephemeral containers (not ported: alpha in v1.21).
+        6. Create init containers.
+        7. Create normal containers.
+        """
+        result = PodSyncResult()
+
+        # Step 1: Compute sandbox and container changes.
+        pod_container_changes = self.compute_pod_actions(pod, pod_status)
+        klog.v(3).info_s(
+            "computePodActions got for pod", podActions=pod_container_changes, pod=klog.kobj(pod)
+        )
+        if pod_container_changes.create_sandbox:
+            # Go: ref, err := ref.GetReference(legacyscheme.Scheme, pod) — the pod itself here.
+            ref = pod
+            if pod_container_changes.sandbox_id != "":
+                self.recorder.eventf(
+                    ref,
+                    EventTypeNormal,
+                    events.SandboxChanged,
+                    "Pod sandbox changed, it will be killed and re-created.",
+                )
+            else:
+                klog.v(4).info_s(
+                    "SyncPod received new pod, will create a sandbox for it", pod=klog.kobj(pod)
+                )
+
+        # Step 2: Kill the pod if the sandbox has changed.
+        if pod_container_changes.kill_pod:
+            if pod_container_changes.create_sandbox:
+                klog.v(4).info_s(
+                    "Stopping PodSandbox for pod, will start new one", pod=klog.kobj(pod)
+                )
+            else:
+                klog.v(4).info_s(
+                    "Stopping PodSandbox for pod, because all other containers are dead",
+                    pod=klog.kobj(pod),
+                )
+
+            kill_result = await self.kill_pod_with_sync_result(
+                pod, convert_pod_status_to_running_pod(self.runtime_name, pod_status), None
+            )
+            result.add_pod_sync_result(kill_result)
+            if kill_result.error() is not None:
+                klog.error_s(kill_result.error(), "killPodWithSyncResult failed")
+                return result
+
+            if pod_container_changes.create_sandbox:
+                await self.purge_init_containers(pod, pod_status)
+        else:
+            # Step 3: kill any running containers in this pod which are not to keep.
+            for container_id, container_info in pod_container_changes.containers_to_kill.items():
+                klog.v(3).info_s(
+                    "Killing unwanted container for pod",
+                    containerName=container_info.name,
+                    containerID=container_id,
+                    pod=klog.kobj(pod),
+                )
+                kill_container_result = new_sync_result(KillContainer, container_info.name)
+                result.add_sync_result(kill_container_result)
+                err = await self.kill_container(
+                    pod,
+                    container_id,
+                    container_info.name,
+                    container_info.message,
+                    container_info.reason,
+                    None,
+                )
+                if err is not None:
+                    kill_container_result.fail(ErrKillContainer, str(err))
+                    klog.error_s(
+                        err,
+                        "killContainer for pod failed",
+                        containerName=container_info.name,
+                        containerID=container_id,
+                        pod=klog.kobj(pod),
+                    )
+                    return result
+
+        # Keep terminated init containers fairly aggressively controlled
+        # This is an optimization because container removals are typically handled
+        # by container garbage collector.
+        await self.prune_init_containers_before_start(pod, pod_status)
+
+        # We pass the value of the PRIMARY podIP and list of podIPs down to
+        # generatePodSandboxConfig and generateContainerConfig, which in turn
+        # passes it to various other functions, in order to facilitate functionality
+        # that requires this value (hosts file and downward API) and avoid races determining
+        # the pod IP in cases where a container requires restart but the
+        # podIP isn't in the status manager yet. The list of podIPs is used to
+        # generate the hosts file.
+        #
+        # We default to the IPs in the passed-in pod status, and overwrite them if the
+        # sandbox needs to be (re)started.
+        pod_ips: list[str] = []
+        if pod_status is not None:
+            pod_ips = pod_status.ips
+
+        # Step 4: Create a sandbox for the pod if necessary.
+        pod_sandbox_id = pod_container_changes.sandbox_id
+        if pod_container_changes.create_sandbox:
+            klog.v(4).info_s("Creating PodSandbox for pod", pod=klog.kobj(pod))
+            create_sandbox_result = new_sync_result(CreatePodSandbox, format.pod(pod))
+            result.add_sync_result(create_sandbox_result)
+            pod_sandbox_id, msg, err = await self.create_pod_sandbox(
+                pod, pod_container_changes.attempt
+            )
+            if err is not None:
+                # createPodSandbox can return an error from CNI, CSI,
+                # or CRI if the Pod has been deleted while the POD is
+                # being created. If the pod has been deleted then it's
+                # not a real error.
+                if self.pod_state_provider.is_pod_deleted(pod.metadata.uid):
+                    klog.v(4).info_s(
+                        "Pod was deleted and sandbox failed to be created",
+                        pod=klog.kobj(pod),
+                        podUID=pod.metadata.uid,
+                    )
+                    return result
+                create_sandbox_result.fail(ErrCreatePodSandbox, msg)
+                klog.error_s(err, "CreatePodSandbox for pod failed", pod=klog.kobj(pod))
+                self.recorder.eventf(
+                    pod,
+                    EventTypeWarning,
+                    events.FailedCreatePodSandBox,
+                    "Failed to create pod sandbox: %s",
+                    err,
+                )
+                return result
+            klog.v(4).info_s(
+                "Created PodSandbox for pod", podSandboxID=pod_sandbox_id, pod=klog.kobj(pod)
+            )
+
+            try:
+                pod_sandbox_status = await self.runtime_service.pod_sandbox_status(pod_sandbox_id)
+            except Exception as err:
+                self.recorder.eventf(
+                    pod,
+                    EventTypeWarning,
+                    events.FailedStatusPodSandBox,
+                    "Unable to get pod sandbox status: %s",
+                    err,
+                )
+                klog.error_s(
+                    err, "Failed to get pod sandbox status; Skipping pod", pod=klog.kobj(pod)
+                )
+                result.fail(err)
+                return result
+
+            # If we ever allow updating a pod from non-host-network to
+            # host-network, we may use a stale IP.
+            if not is_host_network_pod(pod):
+                # Overwrite the podIPs passed in the pod status, since we just started the pod
+                # sandbox.
+                pod_ips = self.determine_pod_sandbox_ips(
+                    pod.metadata.namespace, pod.metadata.name, pod_sandbox_status
+                )
+                klog.v(4).info_s(
+                    "Determined the ip for pod after sandbox changed",
+                    IPs=pod_ips,
+                    pod=klog.kobj(pod),
+                )
+
+        # the start containers routines depend on pod ip(as in primary pod ip)
+        # instead of trying to figure out if we have 0 < len(podIPs)
+        # everytime, we short circuit it here
+        pod_ip = ""
+        if len(pod_ips) != 0:
+            pod_ip = pod_ips[0]
+
+        # Get podSandboxConfig for containers to start.
+        config_pod_sandbox_result = new_sync_result(ConfigPodSandbox, pod_sandbox_id)
+        result.add_sync_result(config_pod_sandbox_result)
+        try:
+            pod_sandbox_config = self.generate_pod_sandbox_config(
+                pod, pod_container_changes.attempt
+            )
+        except Exception as err:
+            message = f'GeneratePodSandboxConfig for pod "{format.pod(pod)}" failed: {err}'
+            klog.error_s(err, "GeneratePodSandboxConfig for pod failed", pod=klog.kobj(pod))
+            config_pod_sandbox_result.fail(ErrConfigPodSandbox, message)
+            return result
+
+        # Helper containing boilerplate common to starting all types of containers.
+        # typeName is a label used to describe this type of container in log messages,
+        # currently: "container", "init container" or "ephemeral container"
+        async def start(type_name: str, spec: StartSpec) -> BaseException | None:
+            start_container_result = new_sync_result(StartContainer, spec.container.name)
+            result.add_sync_result(start_container_result)
+
+            is_in_back_off, msg, err = self.do_back_off(pod, spec.container, pod_status, back_off)
+            if is_in_back_off:
+                start_container_result.fail(err, msg)
+                klog.v(4).info_s(
+                    "Backing Off restarting container in pod",
+                    containerType=type_name,
+                    container=spec.container.name,  # Go logs the whole struct
+                    pod=klog.kobj(pod),
+                )
+                return err
+
+            klog.v(4).info_s(
+                "Creating container in pod",
+                containerType=type_name,
+                container=spec.container.name,
+                pod=klog.kobj(pod),
+            )
+            # NOTE (aramase) podIPs are populated for single stack and dual stack clusters.
+            # Send only podIPs.
+            msg, err = await self.start_container(
+                pod_sandbox_id,
+                pod_sandbox_config,
+                spec,
+                pod,
+                pod_status,
+                pull_secrets,
+                pod_ip,
+                pod_ips,
+            )
+            if err is not None:
+                start_container_result.fail(err, msg)
+                # known errors that are logged in other places are logged at higher levels here
+                # to avoid repetitive log spam
+                match err:
+                    # Go: case err == images.ErrImagePullBackOff:
+                    case _ if err is ErrImagePullBackOff:
+                        klog.v(3).info_s(
+                            "Container start failed in pod",
+                            containerType=type_name,
+                            container=spec.container.name,
+                            pod=klog.kobj(pod),
+                            containerMessage=msg,
+                            err=err,
+                        )
+                    # Go: default:
+                    case _:
+                        # Go: utilruntime.HandleError(fmt.Errorf(...)) logs the error alone.
+                        klog.error_s(
+                            None,
+                            f"{type_name} {spec.container.name} start failed in pod "
+                            f"{format.pod(pod)}: {err}: {msg}",
+                        )
+                return err
+
+            return None
+
+        # Step 5: start ephemeral containers — only with the EphemeralContainers feature gate,
+        # alpha and off by default in v1.21; not ported.
+
+        # Step 6: start the init container.
+        container = pod_container_changes.next_init_container_to_start
+        if container is not None:
+            # Start the next init container.
+            if await start("init container", container_start_spec(container)) is not None:
+                return result
+
+            # Successfully started the container; clear the entry in the failure
+            klog.v(4).info_s(
+                "Completed init container for pod",
+                containerName=container.name,
+                pod=klog.kobj(pod),
+            )
+
+        # Step 7: start containers in podContainerChanges.ContainersToStart.
+        for idx in pod_container_changes.containers_to_start:
+            await start("container", container_start_spec(pod.spec.containers[idx]))
+
+        return result
+
+    def do_back_off(
+        self,
+        pod: v1.Pod,
+        container: v1.Container,
+        pod_status: PodStatus,
+        back_off: Backoff,
+    ) -> tuple[bool, str, BaseException | None]:
+        """Whether the container's restart is held back: (in back-off, message, error).
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).doBackOff
+
+        The back-off counts from when the container last finished; each restart doubles it
+        (10 s, 20 s, 40 s … 300 s with kubelet's settings).
+        """
+        c_status: Status | None = None
+        for c in pod_status.container_statuses:
+            if c.name == container.name and c.state == ContainerStateExited:
+                c_status = c
+                break
+
+        if c_status is None:
+            return False, "", None
+
+        klog.v(3).info_s(
+            "Checking backoff for container in pod",
+            containerName=container.name,
+            pod=klog.kobj(pod),
+        )
+        # Use the finished time of the latest exited container as the start point to calculate
+        # whether to do back-off.
+        ts = c_status.finished_at
+        # backOff requires a unique key to identify the container.
+        key = get_stable_key(pod, container)
+        if back_off.is_in_back_off_since(key, ts):
+            container_ref = generate_container_ref(pod, container)
+            self.recorder.eventf(
+                container_ref,
+                EventTypeWarning,
+                events.BackOffStartContainer,
+                "Back-off restarting failed container",
+            )
+            err = RuntimeError(
+                f"back-off {format_duration(back_off.get(key))} restarting failed "
+                f"container={container.name} pod={format.pod(pod)}"
+            )
+            klog.v(3).info_s("Back-off restarting failed container", err=str(err))
+            return True, str(err), ErrCrashLoopBackOff
+
+        back_off.next(key, ts)
+        return False, "", None
+
+    async def kill_pod(
+        self, pod: v1.Pod | None, running_pod: Pod, grace_period_override: int | None
+    ) -> Exception | None:
+        """Kill all the containers of a pod, then stop its sandboxes. ``pod`` may be None (kubelet
+        restarted and lost the spec), ``running_pod`` must not be.
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).KillPod
+        """
+        err = await self.kill_pod_with_sync_result(pod, running_pod, grace_period_override)
+        return err.error()
+
+    async def kill_pod_with_sync_result(
+        self, pod: v1.Pod | None, running_pod: Pod, grace_period_override: int | None
+    ) -> PodSyncResult:
+        """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).killPodWithSyncResult"""
+        result = PodSyncResult()
+        kill_container_results = await self.kill_containers_with_sync_result(
+            pod, running_pod, grace_period_override
+        )
+        for container_result in kill_container_results:
+            result.add_sync_result(container_result)
+
+        # stop sandbox, the sandbox will be removed in GarbageCollect
+        kill_sandbox_result = new_sync_result(KillPodSandbox, running_pod.id)
+        result.add_sync_result(kill_sandbox_result)
+        # Stop all sandboxes belongs to same pod
+        for pod_sandbox in running_pod.sandboxes:
+            try:
+                await self.runtime_service.stop_pod_sandbox(pod_sandbox.id.id)
+            except Exception as err:
+                kill_sandbox_result.fail(ErrKillPodSandbox, str(err))
+                klog.error_s(None, "Failed to stop sandbox", podSandboxID=pod_sandbox.id)
+
+        return result
+
+    async def get_pod_status(self, uid: str, name: str, namespace: str) -> PodStatus:
+        """Everything the runtime knows about a pod: its sandboxes (newest first), its IPs and
+        all its containers. Raises the runtime's error.
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).GetPodStatus
+        """
+        # Now we retain restart count of container as a container label. Each time a container
+        # restarts, pod will read the restart count from the registered dead container,
+        # increment it to get the new restart count, and then add a label with the new restart
+        # count on the newly started container.
+        # However, there are some limitations of this method:
+        #   1. When all dead containers were garbage collected, the container status could
+        #   not get the historical value and would be *inaccurate*. Fortunately, the chance
+        #   is really slim.
+        #   2. When working with old version containers which have no restart count label,
+        #   we can only assume their restart count is 0.
+        # Anyhow, we only promised "best-effort" restart count reporting, we can just ignore
+        # these limitations now.
+        # TODO (in Go): move this comment to SyncPod.
+        pod_sandbox_ids = await self.get_sandbox_id_by_pod_uid(uid, None)
+
+        pod = v1.Pod(metadata=v1.ObjectMeta(name=name, namespace=namespace, uid=uid))
+
+        klog.v(4).info_s(
+            "getSandboxIDByPodUID got sandbox IDs for pod",
+            podSandboxID=pod_sandbox_ids,
+            pod=klog.kobj(pod),
+        )
+
+        sandbox_statuses: list[runtimeapi.PodSandboxStatus] = []
+        pod_ips: list[str] = []
+        for idx, pod_sandbox_id in enumerate(pod_sandbox_ids):
+            try:
+                pod_sandbox_status = await self.runtime_service.pod_sandbox_status(pod_sandbox_id)
+            except Exception as err:
+                klog.error_s(
+                    err,
+                    "PodSandboxStatus of sandbox for pod",
+                    podSandboxID=pod_sandbox_id,
+                    pod=klog.kobj(pod),
+                )
+                raise
+            sandbox_statuses.append(pod_sandbox_status)
+
+            # Only get pod IP from latest sandbox
+            if idx == 0 and pod_sandbox_status.state == runtimeapi.PodSandboxState_SANDBOX_READY:
+                pod_ips = self.determine_pod_sandbox_ips(namespace, name, pod_sandbox_status)
+
+        # Get statuses of all containers visible in the pod.
+        try:
+            container_statuses = await self.get_pod_container_statuses(uid, name, namespace)
+        except Exception as err:
+            # Go logs this only once per error and pod (logReduction); the port always logs.
+            klog.error_s(err, "getPodContainerStatuses for pod failed", pod=klog.kobj(pod))
+            raise
+
+        return PodStatus(
+            id=uid,
+            name=name,
+            namespace=namespace,
+            ips=pod_ips,
+            sandbox_statuses=sandbox_statuses,
+            container_statuses=container_statuses,
+        )
+
+    async def update_pod_cidr(self, pod_cidr: str) -> Exception | None:
+        """Pass the node's pod CIDR to the runtime.
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).UpdatePodCIDR
+        """
+        # TODO(#35531) (in Go): do we really want to write a method on this manager for each
+        # field of the config?
+        klog.info_s("Updating runtime config through cri with podcidr", CIDR=pod_cidr)
+        try:
+            await self.runtime_service.update_runtime_config(
+                runtimeapi.RuntimeConfig(network_config=runtimeapi.NetworkConfig(pod_cidr=pod_cidr))
+            )
+        except Exception as err:
+            return err
+        return None
+
+
+async def new_kube_generic_runtime_manager(
+    *,
+    recorder: EventRecorder,
+    liveness_manager: ProberResultsManager | None,
+    readiness_manager: ProberResultsManager | None,
+    startup_manager: ProberResultsManager | None,
+    pod_state_provider: PodStateProvider,
+    runtime_helper: RuntimeHelper,
+    runner: HandlerRunner,
+    image_back_off: Backoff,
+    serialize_image_pulls: bool,
+    runtime_service: RuntimeService,
+    image_service: ImageManagerService,
+) -> KubeGenericRuntimeManager:
+    """A runtime manager on these CRI services; raises if the runtime does not answer or
+    speaks another API version.
+
+    Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go NewKubeGenericRuntimeManager
+
+    Go's other parameters (machine info, OS interface, HTTP client, image pull QPS and burst,
+    credential providers, CFS quota, internal lifecycle, log providers, RuntimeClass manager)
+    are for parts the port does not have. Go builds the lifecycle handler runner itself
+    (``lifecycle.NewHandlerRunner``); here it is passed in.
+    """
+    kube_runtime_manager = KubeGenericRuntimeManager(
+        runtime_name="",
+        recorder=recorder,
+        liveness_manager=liveness_manager,
+        readiness_manager=readiness_manager,
+        startup_manager=startup_manager,
+        runtime_helper=runtime_helper,
+        runner=runner,
+        runtime_service=runtime_service,
+        image_service=image_service,
+        pod_state_provider=pod_state_provider,
+    )
+
+    try:
+        typed_version = await kube_runtime_manager.get_typed_version()
+    except Exception as err:
+        klog.error_s(err, "Get runtime version failed")
+        raise
+
+    # Only matching kubeRuntimeAPIVersion is supported now
+    # TODO (in Go): Runtime API machinery is under discussion at
+    # https://github.com/kubernetes/kubernetes/issues/28642
+    if typed_version.version != kubeRuntimeAPIVersion:
+        klog.error_s(
+            None,
+            "This runtime api version is not supported",
+            apiVersion=typed_version.version,
+            supportedAPIVersion=kubeRuntimeAPIVersion,
+        )
+        raise ErrVersionNotSupported
+
+    kube_runtime_manager.runtime_name = typed_version.runtime_name
+    klog.info_s(
+        "Container runtime initialized",
+        containerRuntime=typed_version.runtime_name,
+        version=typed_version.runtime_version,
+        apiVersion=typed_version.runtime_api_version,
+    )
+
+    # Go creates the pod log directory and registers credential provider plugins here.
+
+    kube_runtime_manager.image_puller = new_image_manager(
+        filter_event_recorder(recorder),
+        kube_runtime_manager,
+        image_back_off,
+        serialize_image_pulls,
+    )
+
+    return kube_runtime_manager
+
+
+class ContainerKillReason(StrEnum):
+    """What killed a container.
+
+    Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type containerKillReason
+    """
+
+    NONE = ""
+    STARTUP_PROBE = "StartupProbe"
+    LIVENESS_PROBE = "LivenessProbe"
+    FAILED_POST_START_HOOK = "FailedPostStartHook"
+    UNKNOWN = "Unknown"
+
+
+reasonStartupProbe = ContainerKillReason.STARTUP_PROBE
+reasonLivenessProbe = ContainerKillReason.LIVENESS_PROBE
+reasonFailedPostStartHook = ContainerKillReason.FAILED_POST_START_HOOK
+reasonUnknown = ContainerKillReason.UNKNOWN
+
+
+@dataclass(slots=True)
+class ContainerToKillInfo:
+    """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type containerToKillInfo"""
+
+    #: The spec of the container.
+    container: v1.Container
+    #: The name of the container.
+    name: str
+    #: Why the container will be killed.
+    message: str
+    #: A clearer source of info on why a container will be killed.
+    reason: ContainerKillReason
+
+
+@dataclass(slots=True)
+class PodActions:
+    """What SyncPod will do to a pod.
+
+    Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type podActions
+    """
+
+    #: Stop all running (regular, init and ephemeral) containers and the sandbox for the pod.
+    kill_pod: bool = False
+    #: Whether need to create a new sandbox. If needed to kill pod and create a new pod
+    #: sandbox, all init containers need to be purged (i.e., removed).
+    create_sandbox: bool = False
+    #: The id of existing sandbox. It is used for starting containers in ContainersToStart.
+    sandbox_id: str = ""
+    #: The attempt number of creating sandboxes for the pod.
+    attempt: int = 0
+    #: The next init container to start.
+    next_init_container_to_start: v1.Container | None = None
+    #: Indexes in ``pod.spec.containers`` of the containers to start.
+    containers_to_start: list[int] = field(default_factory=list)
+    #: Containers to kill, by container ID.
+    containers_to_kill: dict[ContainerID, ContainerToKillInfo] = field(default_factory=dict)
+    #: Indexes of the ephemeral containers to start (always empty: not ported).
+    ephemeral_containers_to_start: list[int] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        # Go's klog prints the struct with %+v.
+        nxt = self.next_init_container_to_start
+        kill = " ".join(f"{k}:{v.name}" for k, v in self.containers_to_kill.items())
+        return (
+            f"{{KillPod:{str(self.kill_pod).lower()} "
+            f"CreateSandbox:{str(self.create_sandbox).lower()} SandboxID:{self.sandbox_id} "
+            f"Attempt:{self.attempt} "
+            f"NextInitContainerToStart:{nxt.name if nxt is not None else 'nil'} "
+            f"ContainersToStart:[{' '.join(map(str, self.containers_to_start))}] "
+            f"ContainersToKill:map[{kill}] EphemeralContainersToStart:[]}}"
+        )
+
+
+def container_changed(container: v1.Container, container_status: Status) -> tuple[int, int, bool]:
+    """(expected hash, hash of the running container, whether they differ).
+
+    Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go containerChanged
+    """
+    expected_hash = hash_container(container)
+    return expected_hash, container_status.hash, container_status.hash != expected_hash
+
+
+def should_restart_on_failure(pod: v1.Pod) -> bool:
+    """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go shouldRestartOnFailure"""
+    return pod.spec.restart_policy != v1.RestartPolicyNever
+
+
+def container_succeeded(c: v1.Container, pod_status: PodStatus) -> bool:
+    """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go containerSucceeded"""
+    c_status = pod_status.find_container_status_by_name(c.name)
+    if c_status is None or c_status.state == ContainerStateRunning:
+        return False
+    return c_status.exit_code == 0

@@ -1,0 +1,35 @@
+"""An admission failure handler that handles nothing: a rejected pod stays rejected.
+
+Go: pkg/kubelet/lifecycle/admission_failure_handler_stub.go
+
+kubelet uses it when pods cannot be preempted to make room (Go's default is the
+critical-pod handler in pkg/kubelet/preemption, which is not ported).
+"""
+
+from __future__ import annotations
+
+from minikubelet.api import Pod
+from minikubelet.lifecycle.predicate import PredicateFailureReason
+
+__all__ = ["AdmissionFailureHandlerStub", "new_admission_failure_handler_stub"]
+
+
+class AdmissionFailureHandlerStub:
+    """Passes admission failures on unchanged.
+
+    Go: pkg/kubelet/lifecycle/admission_failure_handler_stub.go type AdmissionFailureHandlerStub
+    """
+
+    def handle_admission_failure(
+        self, admit_pod: Pod, failure_reasons: list[PredicateFailureReason]
+    ) -> list[PredicateFailureReason]:
+        """Return ``failure_reasons`` as they are.
+
+        Go: pkg/kubelet/lifecycle/admission_failure_handler_stub.go (*AdmissionFailureHandlerStub).HandleAdmissionFailure
+        """
+        return failure_reasons
+
+
+def new_admission_failure_handler_stub() -> AdmissionFailureHandlerStub:
+    """Go: pkg/kubelet/lifecycle/admission_failure_handler_stub.go NewAdmissionFailureHandlerStub"""
+    return AdmissionFailureHandlerStub()

@@ -1,0 +1,334 @@
+"""Pod workers: one goroutine per pod, syncing it one update at a time.
+
+Go: pkg/kubelet/pod_workers.go
+
+This is the *classic* design of v1.21.3 (v1.22 rewrote pod workers into a state machine). Every
+pod UID gets a goroutine (``managePodLoop``) fed by a channel of capacity 1. While a sync runs,
+new updates for that pod are not queued: only the **latest** is kept
+(``lastUndeliveredWorkUpdate``) and delivered when the sync finishes. After each sync the pod is
+put back on the work queue, to be synced again after the resync interval, or after a back-off if
+the sync failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from minikubelet import klog
+from minikubelet.api import Pod, PodStatus
+from minikubelet.events import ExceededGracePeriod, FailedSync
+from minikubelet.go import Chan, Second, after, go, make_chan, now, recv, select
+from minikubelet.record import EventRecorder, EventTypeWarning
+from minikubelet.types import SyncPodType
+from minikubelet.util.queue.work_queue import WorkQueue
+from minikubelet.wait import jitter
+
+#: A function invoked when an operation completes; its argument is the error, or None.
+OnCompleteFunc = Callable[[Exception | None], Awaitable[None] | None]
+#: A function invoked to generate a pod status (``PodStatusFunc`` in Go).
+PodStatusFunc = Callable[[Pod, Any], PodStatus]
+
+#: Jitter factor for the resync interval. Go: workerResyncIntervalJitterFactor
+workerResyncIntervalJitterFactor = 0.5
+#: Jitter factor for the back-off periods. Go: workerBackOffPeriodJitterFactor
+workerBackOffPeriodJitterFactor = 0.5
+#: Back-off when a transient error occurred. Go: backOffOnTransientErrorPeriod
+backOffOnTransientErrorPeriod = 1 * Second
+
+#: Go: NetworkNotReadyErrorMsg (pkg/kubelet/errors.go)
+NetworkNotReadyErrorMsg = "network is not ready"
+
+
+@dataclass
+class KillPodOptions:
+    """Go: pkg/kubelet/pod_workers.go type KillPodOptions"""
+
+    #: Sets the pod's status in response to the kill.
+    pod_status_func: PodStatusFunc | None = None
+    #: Overrides the pod's termination grace period.
+    pod_termination_grace_period_seconds_override: int | None = None
+
+
+@dataclass
+class UpdatePodOptions:
+    """What a pod worker is asked to do.
+
+    Go: pkg/kubelet/pod_workers.go type UpdatePodOptions
+    """
+
+    pod: Pod
+    #: The mirror pod, for a static pod.
+    mirror_pod: Pod | None = None
+    #: create, update, sync or kill.
+    update_type: SyncPodType = SyncPodType.SyncPodSync
+    #: Called when the operation completes (only guaranteed for kills: others may be dropped).
+    on_complete_func: OnCompleteFunc | None = None
+    kill_pod_options: KillPodOptions | None = None
+
+
+@dataclass
+class SyncPodOptions:
+    """The arguments of one sync.
+
+    Go: pkg/kubelet/pod_workers.go type syncPodOptions
+    """
+
+    mirror_pod: Pod | None
+    pod: Pod
+    update_type: SyncPodType
+    #: The runtime's view of the pod (kubecontainer.PodStatus) when the sync starts.
+    pod_status: Any
+    kill_pod_options: KillPodOptions | None
+
+
+#: The function a worker calls to sync a pod: Kubelet.syncPod. Go: syncPodFnType
+SyncPodFnType = Callable[[SyncPodOptions], Awaitable[None]]
+
+
+class PodCache(Protocol):
+    """What pod workers need of the pod cache (kubecontainer.Cache)."""
+
+    async def get_newer_than(self, pod_uid: str, min_time: float) -> Any:
+        """Go: pkg/kubelet/container/cache.go Cache.GetNewerThan"""
+        ...
+
+
+class PodWorkers(Protocol):
+    """Go: pkg/kubelet/pod_workers.go type PodWorkers"""
+
+    async def update_pod(self, options: UpdatePodOptions) -> None:
+        """Go: pkg/kubelet/pod_workers.go PodWorkers.UpdatePod"""
+        ...
+
+    def forget_non_existing_pod_workers(self, desired_pods: set[str]) -> None:
+        """Go: pkg/kubelet/pod_workers.go PodWorkers.ForgetNonExistingPodWorkers"""
+        ...
+
+    def forget_worker(self, uid: str) -> None:
+        """Go: pkg/kubelet/pod_workers.go PodWorkers.ForgetWorker"""
+        ...
+
+
+class PodWorkersImpl:
+    """Go: pkg/kubelet/pod_workers.go type podWorkers
+
+    Go guards these maps with ``podLock``; goroutines here only switch at an ``await``, and no
+    method awaits while the maps are half-updated, so no lock is needed.
+    """
+
+    def __init__(
+        self,
+        sync_pod_fn: SyncPodFnType,
+        recorder: EventRecorder,
+        work_queue: WorkQueue,
+        resync_interval: float,
+        back_off_period: float,
+        pod_cache: PodCache,
+    ) -> None:
+        """Go: pkg/kubelet/pod_workers.go newPodWorkers"""
+        #: pod UID → the channel its worker goroutine reads.
+        self.pod_updates: dict[str, Chan[UpdatePodOptions]] = {}
+        #: pod UID → whether its worker is busy with an update.
+        self.is_working: dict[str, bool] = {}
+        #: pod UID → the latest update that came while the worker was busy.
+        self.last_undelivered_work_update: dict[str, UpdatePodOptions] = {}
+        self.work_queue = work_queue
+        self.sync_pod_fn = sync_pod_fn
+        self.recorder = recorder
+        self.back_off_period = back_off_period
+        self.resync_interval = resync_interval
+        self.pod_cache = pod_cache
+
+    async def manage_pod_loop(self, pod_updates: Chan[UpdatePodOptions]) -> None:
+        """The goroutine of one pod: sync it for each update that arrives.
+
+        Go: pkg/kubelet/pod_workers.go (*podWorkers).managePodLoop
+        """
+        last_sync_time = 0.0
+        async for update in pod_updates:
+            err: Exception | None = None
+            try:
+                pod_uid = update.pod.metadata.uid
+                # Blocks until the cache has a status of the pod newer than the end of the last
+                # sync, so the worker never syncs from a status older than its own last work.
+                try:
+                    status = await self.pod_cache.get_newer_than(pod_uid, last_sync_time)
+                except Exception as e:
+                    # This is the legacy event thrown by manage pod loop; all other events are
+                    # now dispatched from syncPodFn.
+                    self.recorder.eventf(
+                        update.pod, EventTypeWarning, FailedSync, "error determining status: %s", e
+                    )
+                    raise
+                try:
+                    await self.sync_pod_fn(
+                        SyncPodOptions(
+                            mirror_pod=update.mirror_pod,
+                            pod=update.pod,
+                            pod_status=status,
+                            kill_pod_options=update.kill_pod_options,
+                            update_type=update.update_type,
+                        )
+                    )
+                finally:
+                    last_sync_time = now()
+            except Exception as e:
+                err = e
+            # notify the call-back function if the operation succeeded or not
+            if update.on_complete_func is not None:
+                result = update.on_complete_func(err)
+                if result is not None:
+                    await result
+            if err is not None:
+                # syncPodFn logs its own errors; this is the one line the loop adds.
+                klog.error_s(
+                    err,
+                    "Error syncing pod, skipping",
+                    pod=klog.kobj(update.pod),
+                    podUID=update.pod.metadata.uid,
+                )
+            await self.wrap_up(update.pod.metadata.uid, err)
+
+    async def update_pod(self, options: UpdatePodOptions) -> None:
+        """Hand an update to the pod's worker, starting the worker if the pod is new.
+
+        Go: pkg/kubelet/pod_workers.go (*podWorkers).UpdatePod
+
+        If the worker is busy, the update waits in ``last_undelivered_work_update``, replacing
+        any update already waiting there unless that one is a kill.
+        """
+        pod = options.pod
+        uid = pod.metadata.uid
+        pod_updates = self.pod_updates.get(uid)
+        if pod_updates is None:
+            # A buffer of 1: checkForUpdates sends from the worker's own goroutine, when the
+            # channel is known to be empty.
+            pod_updates = make_chan(1, name=f"podUpdates {pod.metadata.name}")
+            self.pod_updates[uid] = pod_updates
+            # A new worker means a new pod or a restarted kubelet; either way the first sync
+            # believes the pod's status.
+            go(self.manage_pod_loop, pod_updates, name=f"podWorker {klog.kobj(pod)}")
+        if not self.is_working.get(uid, False):
+            self.is_working[uid] = True
+            await pod_updates.send(options)
+        else:
+            # if a request to kill a pod is pending, we do not let anything overwrite that request.
+            update = self.last_undelivered_work_update.get(uid)
+            if update is None or update.update_type != SyncPodType.SyncPodKill:
+                self.last_undelivered_work_update[uid] = options
+
+    def remove_worker(self, uid: str) -> None:
+        """Go: pkg/kubelet/pod_workers.go (*podWorkers).removeWorker"""
+        ch = self.pod_updates.get(uid)
+        if ch is not None:
+            ch.close()
+            del self.pod_updates[uid]
+            # The worker could not deliver it to the closed channel anyway.
+            self.last_undelivered_work_update.pop(uid, None)
+
+    def forget_worker(self, uid: str) -> None:
+        """Go: pkg/kubelet/pod_workers.go (*podWorkers).ForgetWorker"""
+        self.remove_worker(uid)
+
+    def forget_non_existing_pod_workers(self, desired_pods: set[str]) -> None:
+        """Go: pkg/kubelet/pod_workers.go (*podWorkers).ForgetNonExistingPodWorkers"""
+        for key in list(self.pod_updates):
+            if key not in desired_pods:
+                self.remove_worker(key)
+
+    async def wrap_up(self, uid: str, sync_err: Exception | None) -> None:
+        """Requeue the pod for its next sync, then deliver any update that came meanwhile.
+
+        Go: pkg/kubelet/pod_workers.go (*podWorkers).wrapUp
+        """
+        # Go: case syncErr == nil:
+        if sync_err is None:
+            # No error; requeue at the regular resync interval.
+            self.work_queue.enqueue(
+                uid, jitter(self.resync_interval, workerResyncIntervalJitterFactor)
+            )
+        # Go: case strings.Contains(syncErr.Error(), NetworkNotReadyErrorMsg):
+        elif NetworkNotReadyErrorMsg in str(sync_err):
+            # Network is not ready; back off for a short time, it might be ready soon.
+            self.work_queue.enqueue(
+                uid, jitter(backOffOnTransientErrorPeriod, workerBackOffPeriodJitterFactor)
+            )
+        # Go: default:
+        else:
+            # Error occurred during the sync; back off and then retry.
+            self.work_queue.enqueue(
+                uid, jitter(self.back_off_period, workerBackOffPeriodJitterFactor)
+            )
+        await self.check_for_updates(uid)
+
+    async def check_for_updates(self, uid: str) -> None:
+        """Go: pkg/kubelet/pod_workers.go (*podWorkers).checkForUpdates"""
+        work_update = self.last_undelivered_work_update.pop(uid, None)
+        if work_update is not None:
+            await self.pod_updates[uid].send(work_update)
+        else:
+            self.is_working[uid] = False
+
+
+KillPodFunc = Callable[[Pod, PodStatus, int | None], Awaitable[None]]
+
+
+def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFunc:
+    """A function that kills a pod through its worker and waits for it (or times out).
+
+    Go: pkg/kubelet/pod_workers.go killPodNow
+    """
+
+    async def kill(pod: Pod, status: PodStatus, grace_period_override: int | None) -> None:
+        # determine the grace period to use when killing the pod
+        grace_period = 0
+        if grace_period_override is not None:
+            grace_period = grace_period_override
+        elif pod.spec.termination_grace_period_seconds is not None:
+            grace_period = pod.spec.termination_grace_period_seconds
+
+        # Time out if no callback comes within a reasonable time: the grace period and a half,
+        # at least 10 s (time for kubelet → runtime traffic to complete a SIGKILL).
+        timeout = grace_period + grace_period // 2
+        min_timeout = 10
+        if timeout < min_timeout:
+            timeout = min_timeout
+        timeout_duration = timeout * Second
+
+        # open a channel we block against until we get a result
+        ch: Chan[Exception | None] = make_chan(1, name="killPodNow response")
+
+        async def on_complete(err: Exception | None) -> None:
+            await ch.send(err)
+
+        await pod_workers.update_pod(
+            UpdatePodOptions(
+                pod=pod,
+                update_type=SyncPodType.SyncPodKill,
+                on_complete_func=on_complete,
+                kill_pod_options=KillPodOptions(
+                    pod_status_func=lambda p, pod_status: status,
+                    pod_termination_grace_period_seconds_override=grace_period_override,
+                ),
+            )
+        )
+
+        # wait for either a response, or a timeout
+        match await select(recv(ch), recv(after(timeout_duration))):
+            # Go: case r := <-ch:
+            case 0, (r, _):
+                if r is not None:
+                    raise r
+            # Go: case <-time.After(timeoutDuration):
+            case _:
+                recorder.eventf(
+                    pod,
+                    EventTypeWarning,
+                    ExceededGracePeriod,
+                    "Container runtime did not kill the pod within specified grace period.",
+                )
+                raise TimeoutError("timeout waiting to kill pod")
+
+    return kill

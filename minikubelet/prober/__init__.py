@@ -1,0 +1,1 @@
+"""Probes (liveness, readiness, startup), from kubelet's pkg/kubelet/prober/ in Go."""

@@ -1,0 +1,1 @@
+"""Probe results and the channel of their changes."""

@@ -1,0 +1,1 @@
+"""kubelet's status manager and pod conditions, from pkg/kubelet/status/ in Go."""

@@ -1,0 +1,798 @@
+"""The status manager: kubelet's source of truth for the status of each pod.
+
+Go: pkg/kubelet/status/status_manager.go
+Go: pkg/kubelet/types/pod_status.go
+Go: pkg/kubelet/types/types.go
+
+Pod workers compute a pod's status (``generateAPIPodStatus``) and hand it to
+:meth:`StatusManager.set_pod_status`; readiness and startup probes flip single containers with
+:meth:`~StatusManager.set_container_readiness` and :meth:`~StatusManager.set_container_startup`.
+The manager keeps one *versioned* status per pod: every accepted change gets the next version
+number, and a change that would move a container back from terminated to running (which only a
+bug in kubelet could cause) is refused. Anyone may read the cache back with
+:meth:`~StatusManager.get_pod_status`.
+
+In Go the manager also writes each new status to the API server: ``Start`` runs a goroutine that
+reads ``podStatusChannel`` and a 10 s ticker, and calls ``syncPod``/``syncBatch``, which patch the
+pod's status (and delete a terminated pod whose resources are reclaimed). **minikubelet has no API
+server**: its kube client is ``None``, and :meth:`StatusManager.start` does what Go's ``Start``
+does then: log ``"Kubernetes client is nil, not starting status manager"`` and return. So
+``syncBatch``, ``syncPod``, ``needsUpdate``, ``canBeDeleted``, ``needsReconcile`` and
+``mergePodStatus`` are not ported, and ``apiStatusVersions`` stays empty. As in Go without a client,
+nobody reads ``podStatusChannel``: after 1000 updates it is full and further updates take the
+select's ``default`` (the status is still cached; only the API-server sync is skipped).
+
+Ours, not Go: :attr:`StatusManager.on_status_change`, an optional observer called with
+``(pod, new_status, old_status)`` each time a new status version is stored, so that a learner can
+watch a pod go ``Pending → Running``.
+
+Differences from Go:
+
+* The methods that change a status are ``async def``: they end in a ``select`` (with a default,
+  so they never actually block), and ``select`` is awaited here.
+* Go guards ``podStatuses`` with an ``RWMutex``. Here every goroutine runs on one thread and only
+  gives way at an ``await`` that blocks; nothing in these methods blocks, so no lock is taken.
+* ``PodConditionByKubelet`` (pkg/kubelet/types/pod_status.go) and ``SortInitContainerStatuses``
+  (pkg/kubelet/types/types.go) are ported here, because :mod:`minikubelet.types` does not have
+  them (it ports pod_update.go only).
+* Times are float seconds since the epoch (see :mod:`minikubelet.api`); "now" is the runtime's
+  clock (:func:`minikubelet.go.now`), virtual in tests.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Callable, Container
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from minikubelet import go, klog
+from minikubelet.api import (
+    ContainerState,
+    ContainerStateTerminated,
+    ContainerStatus,
+    Pod,
+    PodCondition,
+    PodConditionType,
+    PodStatus,
+    RestartPolicy,
+)
+from minikubelet.container.runtime import ContainerID
+from minikubelet.podutil.util import get_pod_condition, get_pod_condition_from_list
+from minikubelet.status.generate import (
+    generate_containers_ready_condition,
+    generate_pod_ready_condition,
+)
+
+__all__ = [
+    "Manager",
+    "PodDeletionSafetyProvider",
+    "PodManager",
+    "PodStatusProvider",
+    "PodStatusSyncRequest",
+    "StatusChangeObserver",
+    "StatusManager",
+    "VersionedPodStatus",
+    "check_container_state_transition",
+    "find_container_status",
+    "is_pod_status_by_kubelet_equal",
+    "need_to_reconcile_pod_readiness",
+    "new_manager",
+    "normalize_status",
+    "pod_condition_by_kubelet",
+    "sort_init_container_statuses",
+    "update_last_transition_time",
+]
+
+#: How often Go's status manager syncs every status with the API server (``syncBatch``).
+#: Go: syncPeriod. Unused here: that loop is not ported (see the module docstring).
+sync_period = 10 * go.Second
+
+#: Go: kubecontainer.MaxPodTerminationMessageLogLength (pkg/kubelet/container/runtime.go), the
+#: most bytes of termination messages one pod may keep, shared among its containers.
+#: :mod:`minikubelet.container.runtime` does not define it (yet).
+_MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH = 1024 * 12
+
+#: The pod conditions kubelet owns (others belong to other controllers).
+#: Go: pkg/kubelet/types/pod_status.go PodConditionsByKubelet
+PodConditionsByKubelet: list[str] = [
+    PodConditionType.POD_SCHEDULED,
+    PodConditionType.READY,
+    PodConditionType.INITIALIZED,
+    PodConditionType.CONTAINERS_READY,
+]
+
+
+def pod_condition_by_kubelet(condition_type: str) -> bool:
+    """Whether kubelet owns conditions of this type.
+
+    Go: pkg/kubelet/types/pod_status.go PodConditionByKubelet
+    """
+    return any(c == condition_type for c in PodConditionsByKubelet)
+
+
+def sort_init_container_statuses(p: Pod, statuses: list[ContainerStatus]) -> None:
+    """Put init container statuses in the order their containers appear in the spec, in place.
+
+    Go: pkg/kubelet/types/types.go SortInitContainerStatuses
+    """
+    containers = p.spec.init_containers
+    current = 0
+    for container in containers:
+        for j in range(current, len(statuses)):
+            if container.name == statuses[j].name:
+                statuses[current], statuses[j] = statuses[j], statuses[current]
+                current += 1
+                break
+
+
+@dataclass(slots=True)
+class VersionedPodStatus:
+    """A pod status with a version number, so that a stale status is never sent to the API
+    server.
+
+    Go: pkg/kubelet/status/status_manager.go type versionedPodStatus
+    """
+
+    status: PodStatus = field(default_factory=PodStatus)
+    #: Monotonically increasing version number (per pod).
+    version: int = 0
+    #: Pod name & namespace, for sending updates to API server.
+    pod_name: str = ""
+    pod_namespace: str = ""
+
+
+@dataclass(slots=True)
+class PodStatusSyncRequest:
+    """What ``podStatusChannel`` carries: a pod UID and its new versioned status.
+
+    Go: pkg/kubelet/status/status_manager.go type podStatusSyncRequest
+    """
+
+    pod_uid: str
+    status: VersionedPodStatus
+
+
+class PodStatusProvider(Protocol):
+    """Something that knows the status of a pod (for components that need to look at it).
+
+    Go: pkg/kubelet/status/status_manager.go type PodStatusProvider
+    """
+
+    def get_pod_status(self, uid: str) -> tuple[PodStatus, bool]:
+        """The cached status for the pod UID, and whether there was one.
+
+        Go: pkg/kubelet/status/status_manager.go PodStatusProvider.GetPodStatus
+        """
+        ...
+
+
+class PodDeletionSafetyProvider(Protocol):
+    """Says whether a pod can safely be deleted.
+
+    Go: pkg/kubelet/status/status_manager.go type PodDeletionSafetyProvider
+    """
+
+    def pod_resources_are_reclaimed(self, pod: Pod, status: PodStatus) -> bool:
+        """True if the pod's resources are reclaimed, so that it can be deleted.
+
+        Go: pkg/kubelet/status/status_manager.go PodDeletionSafetyProvider.PodResourcesAreReclaimed
+        """
+        ...
+
+
+class Manager(PodStatusProvider, Protocol):
+    """The source of truth for kubelet pod status (in Go it also syncs it to the API server).
+
+    Go: pkg/kubelet/status/status_manager.go type Manager
+    """
+
+    def start(self) -> None:
+        """Start the API server status sync loop.
+
+        Go: pkg/kubelet/status/status_manager.go Manager.Start
+        """
+        ...
+
+    async def set_pod_status(self, pod: Pod, status: PodStatus) -> None:
+        """Update the cached status of the pod, and trigger a status update.
+
+        Go: pkg/kubelet/status/status_manager.go Manager.SetPodStatus
+        """
+        ...
+
+    async def set_container_readiness(
+        self, pod_uid: str, container_id: ContainerID, ready: bool
+    ) -> None:
+        """Update one container's readiness in the cached status, and trigger a status update.
+
+        Go: pkg/kubelet/status/status_manager.go Manager.SetContainerReadiness
+        """
+        ...
+
+    async def set_container_startup(
+        self, pod_uid: str, container_id: ContainerID, started: bool
+    ) -> None:
+        """Update one container's startup in the cached status, and trigger a status update.
+
+        Go: pkg/kubelet/status/status_manager.go Manager.SetContainerStartup
+        """
+        ...
+
+    async def terminate_pod(self, pod: Pod) -> None:
+        """Mark every container of the pod terminated, and trigger a status update.
+
+        Go: pkg/kubelet/status/status_manager.go Manager.TerminatePod
+        """
+        ...
+
+    def remove_orphaned_statuses(self, pod_uids: Container[str]) -> None:
+        """Forget the status of every pod not in ``pod_uids``.
+
+        Go: pkg/kubelet/status/status_manager.go Manager.RemoveOrphanedStatuses
+        """
+        ...
+
+
+class PodManager(Protocol):
+    """The three methods of kubelet's pod manager (Go: ``kubepod.Manager``) the status manager
+    calls; :class:`minikubelet.pod.pod_manager.BasicManager` has them."""
+
+    def get_pod_by_uid(self, uid: str) -> tuple[Pod | None, bool]: ...
+
+    def get_mirror_pod_by_pod(self, pod: Pod) -> tuple[Pod | None, bool]: ...
+
+    def translate_pod_uid(self, uid: str) -> str: ...
+
+
+#: The observer hook's type (ours, not Go): ``(pod, new_status, old_status or None)``.
+StatusChangeObserver = Callable[[Pod, PodStatus, PodStatus | None], None]
+
+
+class StatusManager:
+    """Caches each pod's latest status, versioned. Go writes new statuses to the API server too;
+    there is none here (see the module docstring).
+
+    Go: pkg/kubelet/status/status_manager.go type manager
+
+    Go's ``podStatusesLock`` is left out: goroutines switch only at an ``await`` that blocks, and
+    nothing done while Go holds the lock blocks here.
+    """
+
+    def __init__(
+        self,
+        kube_client: Any | None,
+        pod_manager: PodManager,
+        pod_deletion_safety: PodDeletionSafetyProvider | None,
+    ) -> None:
+        #: Always None in minikubelet (there is no API server).
+        self.kube_client = kube_client
+        self.pod_manager = pod_manager
+        #: Map from pod UID to sync status of the corresponding pod.
+        self.pod_statuses: dict[str, VersionedPodStatus] = {}
+        self.pod_status_channel: go.Chan[PodStatusSyncRequest] = go.make_chan(
+            1000, name="podStatusChannel"
+        )  # Buffer up to 1000 statuses
+        #: Map from (mirror) pod UID to latest status version successfully sent to the API
+        #: server. Never filled here: nothing is sent.
+        self.api_status_versions: dict[str, int] = {}
+        self.pod_deletion_safety = pod_deletion_safety
+        #: Ours, not Go: called as ``on_status_change(pod, new_status, old_status)`` right after
+        #: a new status version is stored; ``old_status`` is the previously cached status, or
+        #: None for the pod's first one. Must not block or change the statuses it is given.
+        self.on_status_change: StatusChangeObserver | None = None
+
+    def start(self) -> None:
+        """Start syncing statuses with the API server, if there is a client; here there never is.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).Start
+        """
+        # Don't start the status manager if we don't have a client. This will happen
+        # on the master, where the kubelet is responsible for bootstrapping the pods
+        # of the master components.
+        if self.kube_client is None:
+            klog.info_s("Kubernetes client is nil, not starting status manager")
+            return
+
+        # Go omitted: case syncRequest := <-m.podStatusChannel: -- no API server to sync with
+        # Go omitted: case <-syncTicker: -- no API server to sync with (syncBatch)
+        raise NotImplementedError(
+            "minikubelet has no API server: create the status manager with kube_client=None"
+        )
+
+    def get_pod_status(self, uid: str) -> tuple[PodStatus, bool]:
+        """The cached status of the pod (a mirror pod's UID is translated to its static pod's),
+        and whether there was one.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).GetPodStatus
+
+        Go returns the status by value: a shallow copy, as here (the lists inside are shared).
+        """
+        status = self.pod_statuses.get(self.pod_manager.translate_pod_uid(uid))
+        if status is None:
+            return PodStatus(), False
+        return copy.copy(status.status), True
+
+    async def set_pod_status(self, pod: Pod, status: PodStatus) -> None:
+        """Cache ``status`` as the pod's new status (a deep copy of it), unless it is the same
+        as the cached one or an illegal transition.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).SetPodStatus
+        """
+        # Make sure we're caching a deep copy.
+        status = copy.deepcopy(status)
+
+        # Force a status update if deletion timestamp is set. This is necessary
+        # because if the pod is in the non-running state, the pod worker still
+        # needs to be able to trigger an update and/or deletion.
+        await self.update_status_internal(pod, status, pod.metadata.deletion_timestamp is not None)
+
+    async def set_container_readiness(
+        self, pod_uid: str, container_id: ContainerID, ready: bool
+    ) -> None:
+        """Set one container's ``ready`` in the cached status, and regenerate the pod's
+        ``Ready`` and ``ContainersReady`` conditions.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).SetContainerReadiness
+        """
+        pod, ok = self.pod_manager.get_pod_by_uid(pod_uid)
+        if not ok or pod is None:
+            klog.v(4).info_s("Pod has been deleted, no need to update readiness", podUID=pod_uid)
+            return
+
+        old_status = self.pod_statuses.get(pod.metadata.uid)
+        if old_status is None:
+            klog.info_s(
+                "Container readiness changed before pod has synced",
+                pod=klog.kobj(pod),
+                containerID=str(container_id),
+            )
+            return
+
+        # Find the container to update.
+        container_status, _, ok = find_container_status(old_status.status, str(container_id))
+        if not ok or container_status is None:
+            klog.info_s(
+                "Container readiness changed for unknown container",
+                pod=klog.kobj(pod),
+                containerID=str(container_id),
+            )
+            return
+
+        if container_status.ready == ready:
+            klog.v(4).info_s(
+                "Container readiness unchanged",
+                ready=ready,
+                pod=klog.kobj(pod),
+                containerID=str(container_id),
+            )
+            return
+
+        # Make sure we're not updating the cached version.
+        status = copy.deepcopy(old_status.status)
+        container_status, _, _ = find_container_status(status, str(container_id))
+        assert container_status is not None  # found in the original, so in the copy
+        container_status.ready = ready
+
+        # updateConditionFunc updates the corresponding type of condition
+        def update_condition_func(condition_type: str, condition: PodCondition) -> None:
+            condition_index = -1
+            for i, c in enumerate(status.conditions):
+                if c.type == condition_type:
+                    condition_index = i
+                    break
+            if condition_index != -1:
+                status.conditions[condition_index] = condition
+            else:
+                klog.info_s(
+                    "PodStatus missing condition type",
+                    conditionType=condition_type,
+                    status=status,
+                )
+                status.conditions.append(condition)
+
+        update_condition_func(
+            PodConditionType.READY,
+            generate_pod_ready_condition(
+                pod.spec, status.conditions, status.container_statuses, status.phase
+            ),
+        )
+        update_condition_func(
+            PodConditionType.CONTAINERS_READY,
+            generate_containers_ready_condition(pod.spec, status.container_statuses, status.phase),
+        )
+        await self.update_status_internal(pod, status, False)
+
+    async def set_container_startup(
+        self, pod_uid: str, container_id: ContainerID, started: bool
+    ) -> None:
+        """Set one container's ``started`` in the cached status.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).SetContainerStartup
+        """
+        pod, ok = self.pod_manager.get_pod_by_uid(pod_uid)
+        if not ok or pod is None:
+            klog.v(4).info_s("Pod has been deleted, no need to update startup", podUID=pod_uid)
+            return
+
+        old_status = self.pod_statuses.get(pod.metadata.uid)
+        if old_status is None:
+            klog.info_s(
+                "Container startup changed before pod has synced",
+                pod=klog.kobj(pod),
+                containerID=str(container_id),
+            )
+            return
+
+        # Find the container to update.
+        container_status, _, ok = find_container_status(old_status.status, str(container_id))
+        if not ok or container_status is None:
+            klog.info_s(
+                "Container startup changed for unknown container",
+                pod=klog.kobj(pod),
+                containerID=str(container_id),
+            )
+            return
+
+        if container_status.started is not None and container_status.started == started:
+            klog.v(4).info_s(
+                "Container startup unchanged",
+                pod=klog.kobj(pod),
+                containerID=str(container_id),
+            )
+            return
+
+        # Make sure we're not updating the cached version.
+        status = copy.deepcopy(old_status.status)
+        container_status, _, _ = find_container_status(status, str(container_id))
+        assert container_status is not None  # found in the original, so in the copy
+        container_status.started = started
+
+        await self.update_status_internal(pod, status, False)
+
+    async def terminate_pod(self, pod: Pod) -> None:
+        """Give every container that is neither terminated nor waiting a terminated state
+        (reason ``ContainerStatusUnknown``, exit code 137), and force a status update.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).TerminatePod
+        """
+        # ensure that all containers have a terminated state - because we do not know whether
+        # the container was successful, always report an error
+        old_status = pod.status
+        cached_status = self.pod_statuses.get(pod.metadata.uid)
+        if cached_status is not None:
+            old_status = cached_status.status
+        status = copy.deepcopy(old_status)
+        for container_status in status.container_statuses:
+            state = container_status.state
+            if state.terminated is not None or state.waiting is not None:
+                continue
+            container_status.state = ContainerState(
+                terminated=ContainerStateTerminated(
+                    reason="ContainerStatusUnknown",
+                    message="The container could not be located when the pod was terminated",
+                    exit_code=137,
+                )
+            )
+        for container_status in status.init_container_statuses:
+            state = container_status.state
+            if state.terminated is not None or state.waiting is not None:
+                continue
+            container_status.state = ContainerState(
+                terminated=ContainerStateTerminated(
+                    reason="ContainerStatusUnknown",
+                    message="The container could not be located when the pod was terminated",
+                    exit_code=137,
+                )
+            )
+
+        await self.update_status_internal(pod, status, True)
+
+    async def update_status_internal(self, pod: Pod, status: PodStatus, force_update: bool) -> bool:
+        """Store ``status`` as the pod's next status version and queue it for the API server.
+        Returns whether an update was queued.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).updateStatusInternal
+        """
+        cached_status = self.pod_statuses.get(pod.metadata.uid)
+        is_cached = cached_status is not None
+        if cached_status is not None:
+            old_status = cached_status.status
+        else:
+            mirror_pod, ok = self.pod_manager.get_mirror_pod_by_pod(pod)
+            if ok and mirror_pod is not None:
+                old_status = mirror_pod.status
+            else:
+                old_status = pod.status
+            cached_status = VersionedPodStatus()  # Go: the map's zero value (version 0)
+
+        # Check for illegal state transition in containers
+        try:
+            check_container_state_transition(
+                old_status.container_statuses, status.container_statuses, pod.spec.restart_policy
+            )
+        except ValueError as err:
+            klog.error_s(err, "Status update on pod aborted", pod=klog.kobj(pod))
+            return False
+        try:
+            check_container_state_transition(
+                old_status.init_container_statuses,
+                status.init_container_statuses,
+                pod.spec.restart_policy,
+            )
+        except ValueError as err:
+            klog.error_s(err, "Status update on pod aborted", pod=klog.kobj(pod))
+            return False
+
+        # Set ContainersReadyCondition.LastTransitionTime.
+        update_last_transition_time(status, old_status, PodConditionType.CONTAINERS_READY)
+
+        # Set ReadyCondition.LastTransitionTime.
+        update_last_transition_time(status, old_status, PodConditionType.READY)
+
+        # Set InitializedCondition.LastTransitionTime.
+        update_last_transition_time(status, old_status, PodConditionType.INITIALIZED)
+
+        # Set PodScheduledCondition.LastTransitionTime.
+        update_last_transition_time(status, old_status, PodConditionType.POD_SCHEDULED)
+
+        # ensure that the start time does not change across updates.
+        if old_status.start_time is not None:
+            status.start_time = old_status.start_time
+        elif status.start_time is None:
+            # if the status has no start time, we need to set an initial time
+            status.start_time = go.now().unix()
+
+        normalize_status(pod, status)
+        # The intent here is to prevent concurrent updates to a pod's status from
+        # clobbering each other so the phase of a pod progresses monotonically.
+        if (
+            is_cached
+            and is_pod_status_by_kubelet_equal(cached_status.status, status)
+            and not force_update
+        ):
+            klog.v(5).info_s("Ignoring same status for pod", pod=klog.kobj(pod), status=status)
+            return False  # No new status.
+
+        new_status = VersionedPodStatus(
+            status=status,
+            version=cached_status.version + 1,
+            pod_name=pod.metadata.name,
+            pod_namespace=pod.metadata.namespace,
+        )
+        self.pod_statuses[pod.metadata.uid] = new_status
+
+        # Ours, not Go: let an observer (the CLI) see the change.
+        if self.on_status_change is not None:
+            self.on_status_change(pod, status, cached_status.status if is_cached else None)
+
+        match await go.select(
+            go.send(self.pod_status_channel, PodStatusSyncRequest(pod.metadata.uid, new_status)),
+            default=True,
+        ):
+            # Go: case m.podStatusChannel <- podStatusSyncRequest{pod.UID, newStatus}:
+            case 0, _:
+                klog.v(5).info_s(
+                    "Status Manager: adding pod with new status to podStatusChannel",
+                    pod=klog.kobj(pod),
+                    podUID=pod.metadata.uid,
+                    statusVersion=new_status.version,
+                    status=new_status.status,
+                )
+                return True
+            # Go: default:
+            case _:
+                # Let the periodic syncBatch handle the update if the channel is full.
+                # We can't block (Go holds the mutex lock here).
+                klog.v(4).info_s(
+                    "Skipping the status update for pod for now because the channel is full",
+                    pod=klog.kobj(pod),
+                    status=status,
+                )
+                return False
+
+    def delete_pod_status(self, uid: str) -> None:
+        """Remove the pod from the status cache.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).deletePodStatus
+        """
+        self.pod_statuses.pop(uid, None)
+
+    def remove_orphaned_statuses(self, pod_uids: Container[str]) -> None:
+        """Forget the status of every pod whose UID is not in ``pod_uids`` (a set, or a dict as
+        Go's ``map[types.UID]bool``).
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).RemoveOrphanedStatuses
+        """
+        for key in list(self.pod_statuses):  # a copy: we delete while iterating
+            if key not in pod_uids:
+                klog.v(5).info_s("Removing pod from status map.", podUID=key)
+                del self.pod_statuses[key]
+
+
+def new_manager(
+    kube_client: Any | None,
+    pod_manager: PodManager,
+    pod_deletion_safety: PodDeletionSafetyProvider | None,
+) -> StatusManager:
+    """A status manager. ``kube_client`` is None in minikubelet (there is no API server).
+
+    Go: pkg/kubelet/status/status_manager.go NewManager
+    """
+    return StatusManager(kube_client, pod_manager, pod_deletion_safety)
+
+
+def is_pod_status_by_kubelet_equal(old_status: PodStatus, status: PodStatus) -> bool:
+    """Whether the two statuses are equal, leaving out conditions kubelet does not own.
+
+    Go: pkg/kubelet/status/status_manager.go isPodStatusByKubeletEqual
+    """
+    old_copy = copy.deepcopy(old_status)
+    for c in status.conditions:
+        if pod_condition_by_kubelet(c.type):
+            _, oc = get_pod_condition(old_copy, c.type)
+            if (
+                oc is None
+                or oc.status != c.status
+                or oc.message != c.message
+                or oc.reason != c.reason
+            ):
+                return False
+    old_copy.conditions = status.conditions
+    # Go: apiequality.Semantic.DeepEqual, which (like dataclass ==) treats nil and empty lists
+    # alike.
+    return old_copy == status
+
+
+def find_container_status(
+    status: PodStatus, container_id: str
+) -> tuple[ContainerStatus | None, bool, bool]:
+    """The status of the container with this ID (``type://id``), whether it is an init
+    container, and whether it was found. The status returned is the one in ``status``, so
+    changing it changes ``status`` (Go returns a pointer into the slice).
+
+    Go: pkg/kubelet/status/status_manager.go findContainerStatus
+    """
+    # Find the container to update.
+    for c in status.container_statuses:
+        if c.container_id == container_id:
+            return c, False, True
+
+    for c in status.init_container_statuses:
+        if c.container_id == container_id:
+            return c, True, True
+
+    return None, False, False
+
+
+def check_container_state_transition(
+    old_statuses: list[ContainerStatus],
+    new_statuses: list[ContainerStatus],
+    restart_policy: RestartPolicy,
+) -> None:
+    """Refuse a container going from terminated back to not terminated (a kubelet bug), unless
+    the restart policy lets it restart.
+
+    Go: pkg/kubelet/status/status_manager.go checkContainerStateTransition
+
+    Raises ValueError where Go returns an error.
+    """
+    # If we should always restart, containers are allowed to leave the terminated state
+    if restart_policy == RestartPolicy.ALWAYS:
+        return
+    for old_status in old_statuses:
+        # Skip any container that wasn't terminated
+        if old_status.state.terminated is None:
+            continue
+        # Skip any container that failed but is allowed to restart
+        if (
+            old_status.state.terminated.exit_code != 0
+            and restart_policy == RestartPolicy.ON_FAILURE
+        ):
+            continue
+        for new_status in new_statuses:
+            if old_status.name == new_status.name and new_status.state.terminated is None:
+                raise ValueError(
+                    f"terminated container {new_status.name} attempted illegal transition "
+                    "to non-terminated state"
+                )
+
+
+def update_last_transition_time(
+    status: PodStatus, old_status: PodStatus, condition_type: str
+) -> None:
+    """Set the condition's last transition time: now if its status changed (or it is new), else
+    the old condition's.
+
+    Go: pkg/kubelet/status/status_manager.go updateLastTransitionTime
+    """
+    _, condition = get_pod_condition(status, condition_type)
+    if condition is None:
+        return
+    # Need to set LastTransitionTime.
+    last_transition_time: float | None = go.now().unix()
+    _, old_condition = get_pod_condition(old_status, condition_type)
+    if old_condition is not None and condition.status == old_condition.status:
+        last_transition_time = old_condition.last_transition_time
+    condition.last_transition_time = last_transition_time
+
+
+def _rfc3339_copy(t: float | None) -> float | None:
+    """``t`` truncated to whole seconds, as a round trip through RFC 3339 does in Go
+    (``metav1.Time.Rfc3339Copy``). Unset stays unset."""
+    return None if t is None else float(math.floor(t))
+
+
+def _truncate_bytes(s: str, n: int) -> str:
+    """The first ``n`` bytes of ``s`` in UTF-8. Go slices the bytes and may cut a character in
+    two; here a character cut in two is dropped."""
+    b = s.encode()
+    return s if len(b) <= n else b[:n].decode(errors="ignore")
+
+
+def normalize_status(pod: Pod, status: PodStatus) -> PodStatus:
+    """Truncate the status's times to whole seconds (the API server keeps no more), shorten
+    long termination messages, and sort the container statuses, so that comparing two statuses
+    ignores meaningless differences. Changes ``status`` in place and returns it.
+
+    Go: pkg/kubelet/status/status_manager.go normalizeStatus
+    """
+    bytes_per_status = _MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH
+    containers = len(pod.spec.containers) + len(pod.spec.init_containers)
+    if containers > 0:
+        bytes_per_status = bytes_per_status // containers
+
+    def normalize_container_state(c: ContainerState) -> None:
+        if c.running is not None:
+            c.running.started_at = _rfc3339_copy(c.running.started_at)
+        if c.terminated is not None:
+            c.terminated.started_at = _rfc3339_copy(c.terminated.started_at)
+            c.terminated.finished_at = _rfc3339_copy(c.terminated.finished_at)
+            if len(c.terminated.message.encode()) > bytes_per_status:
+                c.terminated.message = _truncate_bytes(c.terminated.message, bytes_per_status)
+
+    if status.start_time is not None:
+        status.start_time = _rfc3339_copy(status.start_time)
+    for condition in status.conditions:
+        condition.last_probe_time = _rfc3339_copy(condition.last_probe_time)
+        condition.last_transition_time = _rfc3339_copy(condition.last_transition_time)
+
+    # update container statuses
+    for cstatus in status.container_statuses:
+        normalize_container_state(cstatus.state)
+        normalize_container_state(cstatus.last_state)  # Go: LastTerminationState
+    # Sort the container statuses, so that the order won't affect the result of comparison
+    # (Go: sort.Sort(kubetypes.SortedContainerStatuses(...)), by name).
+    status.container_statuses.sort(key=lambda s: s.name)
+
+    # update init container statuses
+    for cstatus in status.init_container_statuses:
+        normalize_container_state(cstatus.state)
+        normalize_container_state(cstatus.last_state)
+    # Sort the container statuses, so that the order won't affect the result of comparison
+    sort_init_container_statuses(pod, status.init_container_statuses)
+    return status
+
+
+def need_to_reconcile_pod_readiness(pod: Pod) -> bool:
+    """Whether the pod's ``Ready`` condition is out of date with its readiness gates.
+
+    Go: pkg/kubelet/status/status_manager.go NeedToReconcilePodReadiness
+    """
+    # minikubelet.api's PodSpec has no readiness_gates yet: none until it does.
+    if len(getattr(pod.spec, "readiness_gates", None) or []) == 0:
+        return False
+    pod_ready_condition = generate_pod_ready_condition(
+        pod.spec, pod.status.conditions, pod.status.container_statuses, pod.status.phase
+    )
+    i, cur_condition = get_pod_condition_from_list(pod.status.conditions, PodConditionType.READY)
+    # Only reconcile if "Ready" condition is present and Status or Message is not expected
+    return (
+        i >= 0
+        and cur_condition is not None
+        and (
+            cur_condition.status != pod_ready_condition.status
+            or cur_condition.message != pod_ready_condition.message
+        )
+    )

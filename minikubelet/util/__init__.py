@@ -1,0 +1,1 @@
+"""Small helpers of kubelet, from pkg/kubelet/util/ in Go."""

@@ -1,0 +1,119 @@
+"""The API server source, replaying a scripted watch of the pods bound to this node."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from minikubelet import go, klog
+from minikubelet.cache.scripted_watch import ScriptError, load_script
+from minikubelet.config.apiserver import new_source_apiserver
+from minikubelet.config.config import PodConfig, PodConfigNotificationMode
+from minikubelet.go import Second
+from minikubelet.record import Recorder
+from minikubelet.types import ApiserverSource, PodOperation
+
+Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+
+SCRIPT = """\
+- at: 0s
+  type: ADDED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: web, namespace: shop}
+    spec: {containers: [{name: nginx, image: "nginx:1.21"}]}
+- at: 0s
+  type: ADDED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: elsewhere}
+    spec: {nodeName: node-2, containers: [{name: c, image: "busybox:1.33"}]}
+- at: 5s
+  type: MODIFIED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: web, namespace: shop}
+    spec: {containers: [{name: nginx, image: "nginx:1.22"}]}
+- at: 8s
+  type: MODIFIED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: web, namespace: shop, deletionTimestamp: "2021-07-15T00:00:08Z"}
+    spec: {containers: [{name: nginx, image: "nginx:1.22"}]}
+- at: 12s
+  type: DELETED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: web, namespace: shop}
+    spec: {containers: [{name: nginx, image: "nginx:1.22"}]}
+"""
+
+
+def replay(text: str, until: float):
+    seen = []
+    log = io.StringIO()
+
+    async def main() -> None:
+        config = PodConfig(Incremental, Recorder())
+        script = load_script(text, "script.yaml")
+        new_source_apiserver(
+            script, "script.yaml", "node-1", lambda: True, config.channel(ApiserverSource)
+        )
+        start = go.now()
+
+        async def consume() -> None:
+            async for u in config.updates():
+                names = [f"{p.metadata.namespace}/{p.metadata.name}" for p in u.pods]
+                seen.append((go.now() - start, u.op, names))
+
+        go.go(consume)
+        # The script ends; kubelet's tickers would keep the program alive, here a timer does.
+        await go.sleep(until)
+
+    klog.configure(verbosity=0, out=log)
+    try:
+        go.run(main, seed=2)
+    finally:
+        klog.configure(verbosity=0, out=None)
+    return seen, log.getvalue()
+
+
+def test_a_scripted_watch_becomes_add_update_delete_remove():
+    seen, log = replay(SCRIPT, until=20 * Second)
+    assert seen == [
+        (0.0, PodOperation.ADD, ["shop/web"]),
+        (5.0, PodOperation.UPDATE, ["shop/web"]),
+        (8.0, PodOperation.DELETE, ["shop/web"]),
+        (12.0, PodOperation.REMOVE, ["shop/web"]),
+    ]
+    assert '"Waiting for node sync before watching apiserver pods"' in log
+    assert '"Watching apiserver"' in log
+
+
+def test_script_errors_name_the_event_and_field():
+    with pytest.raises(ScriptError, match=r"script.yaml: event 1: type: must be one of"):
+        load_script("- {at: 0s, type: CREATED, object: {}}\n", "script.yaml")
+    with pytest.raises(
+        ScriptError, match=r'script.yaml: event 2: at: time: invalid duration "soon"'
+    ):
+        load_script(
+            "- {at: 0s, type: ADDED, object: {}}\n- {at: soon, type: ADDED, object: {}}\n",
+            "script.yaml",
+        )
+    with pytest.raises(ScriptError, match=r"script.yaml: a script is a list of events"):
+        load_script("type: ADDED\n", "script.yaml")
+
+
+def test_json_lines_scripts_are_accepted():
+    text = (
+        '{"at": "0s", "type": "ADDED", "object": {"apiVersion": "v1", "kind": "Pod", '
+        '"metadata": {"name": "a"}, "spec": {"containers": [{"name": "c", "image": "x:1"}]}}}\n'
+    )
+    seen, _ = replay(text, until=1 * Second)
+    assert seen == [(0.0, PodOperation.ADD, ["default/a"])]

@@ -1,0 +1,124 @@
+"""The HTTP source polls a URL (kubelet's --manifest-url), tested against a local server."""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from minikubelet import go, klog
+from minikubelet.config.config import PodConfig, PodConfigNotificationMode
+from minikubelet.config.http import new_source_url
+from minikubelet.go import Second
+from minikubelet.record import Recorder
+from minikubelet.types import HTTPSource, PodOperation
+from tests.config.helpers import manifest
+
+Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+
+POD_LIST = """\
+apiVersion: v1
+kind: PodList
+items:
+- metadata: {name: one}
+  spec: {containers: [{name: main, image: busybox:1.33}]}
+- metadata: {name: two}
+  spec: {containers: [{name: main, image: busybox:1.33}]}
+"""
+
+
+class Server:
+    """A local HTTP server whose one page can be changed between requests."""
+
+    def __init__(self) -> None:
+        self.status = 200
+        self.body = b""
+        self.requests = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                outer.requests += 1
+                self.send_response(outer.status)
+                self.send_header("Content-Length", str(len(outer.body)))
+                self.end_headers()
+                self.wfile.write(outer.body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/pods"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    s = Server()
+    s.thread.start()
+    yield s
+    s.httpd.shutdown()
+    s.httpd.server_close()
+
+
+def poll(server: Server, script, until: float):
+    """Run the HTTP source (period 20 s) while ``script`` changes the page; updates and log."""
+    seen: list[tuple[float, PodOperation, list[str]]] = []
+    log = io.StringIO()
+
+    async def main() -> None:
+        config = PodConfig(Incremental, Recorder())
+        new_source_url(server.url, {}, "node-1", 20 * Second, config.channel(HTTPSource))
+        go.go(script)
+        start = go.now()
+        async for u in config.updates():
+            seen.append((go.now() - start, u.op, [p.metadata.name for p in u.pods]))
+
+    klog.configure(verbosity=4, out=log)
+    try:
+        go.run(main, seed=5, until=until)
+    finally:
+        klog.configure(verbosity=0, out=None)
+    return seen, log.getvalue()
+
+
+def test_pods_from_a_url_follow_its_changes(server: Server):
+    server.body = manifest("web").encode()
+
+    async def change() -> None:
+        await go.sleep(10 * Second)
+        server.body = POD_LIST.encode()
+
+    seen, _ = poll(server, change, until=45 * Second)
+    # Polled at 0 s, 20 s and 40 s: the page changed between the first two polls only.
+    assert seen == [
+        (0.0, PodOperation.ADD, ["web-node-1"]),
+        (20.0, PodOperation.REMOVE, ["web-node-1"]),
+        (20.0, PodOperation.ADD, ["one-node-1", "two-node-1"]),
+    ]
+    assert server.requests == 3
+
+
+def test_errors_are_logged_and_quieten_after_three(server: Server):
+    server.status = 404
+    seen, log = poll(server, lambda: None, until=130 * Second)
+    assert seen == []
+    assert log.count('"Failed to read pods from URL"') == 3 + 3  # 3 at V(0), then V(4)
+    assert "Dropping verbosity of this message to V(4)" in log
+    assert f'err="{server.url}: 404 Not Found"' in log
+
+
+def test_an_empty_page_marks_the_source_seen_with_no_pods(server: Server):
+    seen, log = poll(server, lambda: None, until=1 * Second)
+    assert seen == [(0.0, PodOperation.ADD, [])]
+    assert f"zero-length data received from {server.url}" in log
+
+
+def test_an_invalid_pod_names_the_url_and_field(server: Server):
+    server.body = manifest("web").replace("name: main", "name: Main_Container").encode()
+    seen, log = poll(server, lambda: None, until=1 * Second)
+    assert seen == []
+    assert f"{server.url}: document 1: spec.containers[0].name: " in log

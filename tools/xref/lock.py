@@ -1,0 +1,140 @@
+"""The lock file: facts about the Go source, committed so that link-only builds link correctly.
+
+It holds **facts only**, never Go code: for each Go file the port maps, its path, sha256, git
+blob id and line count; for each mapped symbol, its path, name, kind, 1-based line range, the
+sha256 of its text, and the header text and lines of its select/switch cases (short,
+identifier-like strings that the port's ``# Go:`` comments repeat anyway).  Every entry says
+which release it was read from (``read_from``): entries read from another release than the tag
+(v1.21.4 while v1.21.3 is not at hand) are re-checked by the deploy build, which reads the tag
+and fails on drift.  Written by ``python -m tools.xref lock``; never edited by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .go_index import GoCase
+from .paths import TAG, UPSTREAM_REPO
+
+LOCK_FORMAT = 1
+
+
+class LockError(Exception):
+    """The lock file cannot be read."""
+
+
+@dataclass
+class LockFile:
+    path: str
+    sha256: str
+    git_blob: str
+    lines: int
+    read_from: str
+
+
+@dataclass
+class LockSymbol:
+    path: str
+    symbol: str
+    kind: str
+    start: int
+    end: int
+    sha256: str
+    read_from: str
+    cases: tuple[GoCase, ...] = ()
+
+
+@dataclass
+class Lock:
+    tag: str = TAG
+    files: dict[str, LockFile] = field(default_factory=dict)
+    symbols: dict[tuple[str, str], LockSymbol] = field(default_factory=dict)
+
+    def expected_hashes(self, version: str) -> dict[str, str]:
+        """sha256 of the files read from `version` itself: a download of it must match."""
+        return {p: f.sha256 for p, f in self.files.items() if f.read_from == version}
+
+    def paths(self) -> set[str]:
+        return set(self.files) | {p for p, _ in self.symbols}
+
+    def to_json(self) -> dict:
+        return {
+            "comment": (
+                f"Facts about {UPSTREAM_REPO} at {self.tag} (paths, line ranges, hashes, "
+                "symbol names, case headers), never its code. Written by "
+                "'python -m tools.xref lock'; do not edit. read_from says which release each "
+                "fact was read from."
+            ),
+            "format": LOCK_FORMAT,
+            "repo": UPSTREAM_REPO,
+            "tag": self.tag,
+            "files": [
+                {
+                    "path": f.path,
+                    "sha256": f.sha256,
+                    "git_blob": f.git_blob,
+                    "lines": f.lines,
+                    "read_from": f.read_from,
+                }
+                for f in sorted(self.files.values(), key=lambda f: f.path)
+            ],
+            "symbols": [
+                {
+                    "path": s.path,
+                    "symbol": s.symbol,
+                    "kind": s.kind,
+                    "start": s.start,
+                    "end": s.end,
+                    "sha256": s.sha256,
+                    "read_from": s.read_from,
+                    "cases": [
+                        {"case": c.header, "kind": c.kind, "start": c.start, "end": c.end}
+                        for c in s.cases
+                    ],
+                }
+                for s in sorted(self.symbols.values(), key=lambda s: (s.path, s.start, s.symbol))
+            ],
+        }
+
+
+def load_lock(path: Path) -> Lock | None:
+    """The lock at `path`, None when there is none; `LockError` when it is malformed."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise LockError(f"{path}: cannot read the lock file: {exc}") from exc
+    try:
+        if data["format"] != LOCK_FORMAT:
+            raise LockError(f"{path}: lock format {data['format']}, expected {LOCK_FORMAT}")
+        lock = Lock(tag=data["tag"])
+        for f in data["files"]:
+            lock.files[f["path"]] = LockFile(
+                f["path"], f["sha256"], f.get("git_blob", ""), f["lines"], f["read_from"]
+            )
+        for s in data["symbols"]:
+            cases = tuple(GoCase(c["case"], c["kind"], c["start"], c["end"]) for c in s["cases"])
+            lock.symbols[(s["path"], s["symbol"])] = LockSymbol(
+                s["path"],
+                s["symbol"],
+                s["kind"],
+                s["start"],
+                s["end"],
+                s["sha256"],
+                s["read_from"],
+                cases,
+            )
+    except (KeyError, TypeError) as exc:
+        raise LockError(f"{path}: malformed lock file ({exc!r})") from exc
+    return lock
+
+
+def write_lock(path: Path, lock: Lock) -> None:
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(lock.to_json(), indent=1, ensure_ascii=False) + "\n")
+    os.replace(tmp, path)

@@ -1,0 +1,348 @@
+"""Python index: the ``Go:`` annotations of the port, read with tree-sitter-python.
+
+See the convention in ``tools/xref/__init__.py``.  This module only reads and checks the
+*form* of the annotations; `tools.xref.resolve` checks them against the Go source or the lock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from .go_index import (
+    KIND_FUNC,
+    KIND_IFACE_METHOD,
+    KIND_METHOD,
+    KIND_TYPE,
+    normalize_case,
+)
+from .problems import ERROR, Problem
+
+_GO_LINE = re.compile(r"^\s*Go:(?:\s+(?P<rest>.*?))?\s*$")
+_ANCHOR = re.compile(r"^#\s*Go:(?P<text>.*)$")
+_OMITTED = re.compile(r"^#\s*Go omitted:(?P<text>.*)$")
+_OMIT_SPLIT = re.compile(r"^(?P<case>.*?:)\s+--(?:\s+(?P<reason>.*?))?\s*$")
+_PATH = re.compile(r"[\w.\-]+(?:/[\w.\-]+)*\.go")
+_IDENT = r"[^\W\d]\w*"
+_SYMBOL_FORMS = (
+    (re.compile(rf"type {_IDENT}"), KIND_TYPE),
+    (re.compile(rf"\(\*?{_IDENT}\)\.{_IDENT}"), KIND_METHOD),
+    (re.compile(rf"{_IDENT}\.{_IDENT}"), KIND_IFACE_METHOD),
+    (re.compile(_IDENT), KIND_FUNC),
+)
+_CASE = re.compile(r"^(?:case\s.*|default\s*):$")
+_CASE_LIKE = re.compile(r"^(?:case|default)\b")  # else the comment is prose, not an anchor
+
+SYMBOL_HELP = "Func, (*Recv).Method, (Recv).Method, type Name or Iface.Method"
+
+
+_GO_KEYWORDS = frozenset(
+    {
+        "break", "case", "chan", "const", "continue", "default", "defer", "else",
+        "fallthrough", "for", "func", "go", "goto", "if", "import", "interface", "map",
+        "package", "range", "return", "select", "struct", "switch", "type", "var",
+    }
+)  # fmt: skip
+
+
+def symbol_kind(symbol: str) -> str | None:
+    """The Go kind an annotation symbol names (func, method, type, iface_method), or None."""
+    if _GO_KEYWORDS.intersection(re.findall(r"\w+", symbol.removeprefix("type "))):
+        return None
+    for pattern, kind in _SYMBOL_FORMS:
+        if pattern.fullmatch(symbol):
+            return kind
+    return None
+
+
+def valid_go_path(path: str) -> bool:
+    return bool(_PATH.fullmatch(path)) and ".." not in path.split("/")
+
+
+@dataclass
+class PyAnchor:
+    """A ``# Go: <case>:`` block anchor or a ``# Go omitted: <case>: -- <reason>`` omission."""
+
+    kind: str  # "anchor" | "omitted"
+    case: str  # whitespace-normalised Go case header
+    line: int  # the comment's line
+    start: int  # Python lines ported from the case: the comment, and the statement below it
+    end: int
+    reason: str = ""
+
+
+@dataclass
+class PyMapping:
+    """One ``Go: <path> <symbol>`` line of a docstring."""
+
+    line: int
+    go_path: str
+    symbol: str
+    go_kind: str  # what the symbol's form says: func | method | type | iface_method
+
+
+@dataclass
+class PyDef:
+    """A Python function or class whose docstring maps Go symbols."""
+
+    file: str
+    qualname: str
+    kind: str  # function | class
+    start: int  # the def/class line (decorators excluded)
+    end: int
+    mappings: list[PyMapping]
+    anchors: list[PyAnchor] = field(default_factory=list)
+
+
+@dataclass
+class PyModule:
+    file: str  # repository-relative, posix
+    go_files: list[tuple[int, str]]  # (docstring line, Go path) from ``Go: <path>`` lines
+    defs: list[PyDef]
+
+
+@dataclass
+class PyIndex:
+    modules: list[PyModule]
+    problems: list[Problem]
+
+    @property
+    def defs(self) -> list[PyDef]:
+        return [d for m in self.modules for d in m.defs]
+
+    def go_paths(self) -> set[str]:
+        """Every Go file named by an annotation."""
+        out = {p for m in self.modules for _, p in m.go_files}
+        out.update(mp.go_path for d in self.defs for mp in d.mappings)
+        return out
+
+
+@cache
+def _python():
+    import tree_sitter
+    import tree_sitter_python
+
+    language = tree_sitter.Language(tree_sitter_python.language())
+    query = tree_sitter.Query(
+        language, "(function_definition) @def (class_definition) @def (comment) @comment"
+    )
+    return tree_sitter.Parser(language), query, tree_sitter
+
+
+def _docstring(body) -> tuple[str, int] | None:
+    """(content, line of its first character) of the docstring of a module or def body."""
+    for child in body.named_children:
+        if child.type == "comment":
+            continue
+        if child.type != "expression_statement" or child.named_child_count != 1:
+            return None
+        string = child.named_children[0]
+        if string.type != "string":
+            return None
+        parts = [c for c in string.children if c.type == "string_content"]
+        start = string.children[0]  # string_start: the quotes (and prefix)
+        text = b"".join(p.text for p in parts).decode("utf-8", "replace")
+        return text, start.end_point[0] + 1
+    return None
+
+
+def is_annotation(rest: str) -> bool:
+    """A docstring ``Go:`` line is an annotation when its first word looks like a path.
+
+    ``Go: pkg/kubelet/kubelet.go …`` is one; ``Go: `close(ch)`.`` is prose and is ignored.
+    """
+    first = rest.split(maxsplit=1)[0] if rest.strip() else ""
+    return "/" in first or first.endswith(".go")
+
+
+def _go_lines(doc: tuple[str, int] | None):
+    """(line number, rest of line) for each ``Go:`` annotation line of a docstring."""
+    if doc is None:
+        return
+    text, first = doc
+    for i, line in enumerate(text.split("\n")):
+        m = _GO_LINE.match(line)
+        if m and is_annotation(m.group("rest") or ""):
+            yield first + i, m.group("rest")
+
+
+def _qualname(node) -> str:
+    names = []
+    n = node
+    while n is not None:
+        if n.type in ("function_definition", "class_definition"):
+            name = n.child_by_field_name("name")
+            names.append(name.text.decode() if name is not None else "?")
+        n = n.parent
+    return ".".join(reversed(names))
+
+
+def _end_line(node) -> int:
+    row, col = node.end_point
+    return row + 1 if col > 0 or row == node.start_point[0] else row
+
+
+def _covered(root, lines: list[bytes], comment_line: int, def_end: int) -> int:
+    """Last line of the statement directly below a comment (the first code line after it).
+
+    For ``if``/``elif`` it is the end of that branch's body: a chain ``if … elif … else`` is
+    the usual way to port a select, one branch per Go case.
+    """
+    i = comment_line  # 0-based index of the line after the comment
+    while i < len(lines) and i < def_end:
+        stripped = lines[i].strip()
+        if stripped and not stripped.startswith(b"#"):
+            break
+        i += 1
+    else:
+        return comment_line
+    col = len(lines[i]) - len(lines[i].lstrip())
+    node = root.named_descendant_for_point_range((i, col), (i, col))
+    if node is None:
+        return comment_line
+    while (
+        node.parent is not None
+        and node.parent.start_point == node.start_point
+        and node.parent.type not in ("block", "module", "function_definition", "class_definition")
+    ):
+        node = node.parent
+    if node.type in ("if_statement", "elif_clause"):  # only this branch, not the elif/else
+        body = node.child_by_field_name("consequence")
+        if body is not None:
+            return _end_line(body)
+    return _end_line(node)
+
+
+def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
+    """The annotations of one Python file."""
+    parser, query, ts = _python()
+    src = path.read_bytes()
+    tree = parser.parse(src)
+    root = tree.root_node
+    problems: list[Problem] = []
+
+    def problem(line: int, code: str, message: str) -> None:
+        problems.append(Problem(ERROR, code, rel, line, message))
+
+    if root.has_error:
+        problem(root.start_point[0] + 1, "python-syntax", "tree-sitter-python found syntax errors")
+
+    go_files: list[tuple[int, str]] = []
+    for line, rest in _go_lines(_docstring(root)):
+        parts = rest.split()
+        if len(parts) != 1 or not valid_go_path(parts[0]):
+            problem(
+                line,
+                "malformed-annotation",
+                f"module docstring line 'Go: {rest}' should be 'Go: <path/to/file.go>' "
+                "(symbols are mapped in function and class docstrings)",
+            )
+            continue
+        go_files.append((line, parts[0]))
+
+    captures = ts.QueryCursor(query).captures(root)
+    defs: list[tuple[object, PyDef]] = []
+    for node in sorted(captures.get("def", []), key=lambda n: n.start_byte):
+        body = node.child_by_field_name("body")
+        mappings: list[PyMapping] = []
+        for line, rest in _go_lines(_docstring(body) if body is not None else None):
+            go_path, _, symbol = rest.partition(" ")
+            symbol = " ".join(symbol.split())
+            kind = symbol_kind(symbol)
+            if not valid_go_path(go_path) or kind is None:
+                problem(
+                    line,
+                    "malformed-annotation",
+                    f"docstring line 'Go: {rest}' should be 'Go: <path/to/file.go> <symbol>' "
+                    f"with <symbol> one of {SYMBOL_HELP}",
+                )
+                continue
+            mappings.append(PyMapping(line, go_path, symbol, kind))
+        if mappings:
+            kind = "class" if node.type == "class_definition" else "function"
+            start, end = node.start_point[0] + 1, _end_line(node)
+            defs.append((node, PyDef(rel, _qualname(node), kind, start, end, mappings)))
+
+    lines = src.split(b"\n")
+    for c in sorted(captures.get("comment", []), key=lambda n: n.start_byte):
+        text = c.text.decode("utf-8", "replace")
+        omitted = _OMITTED.match(text)
+        anchor = None if omitted else _ANCHOR.match(text)
+        if not (omitted or anchor):
+            continue
+        body = (omitted or anchor).group("text").strip()
+        if not _CASE_LIKE.match(body):
+            continue  # prose such as '# Go: defer c.notify(id)', not a block anchor
+        line = c.start_point[0] + 1
+        own_line = not lines[c.start_point[0]][: c.start_point[1]].strip()
+        if not own_line:
+            problem(line, "malformed-anchor", "a Go block anchor must be a comment on its own line")
+            continue
+        if omitted:
+            m = _OMIT_SPLIT.match(body)
+            if not m or not (m.group("reason") or "").strip():
+                problem(
+                    line,
+                    "malformed-anchor",
+                    f"omission '{body}' needs a reason: '# Go omitted: <case header>: -- <reason>'",
+                )
+                continue
+            case, reason = normalize_case(m.group("case")), m.group("reason").strip()
+        else:
+            case, reason = normalize_case(body), ""
+        if not _CASE.match(case):
+            problem(
+                line,
+                "malformed-anchor",
+                f"'{case}' is not a Go case header: a block anchor names a select/switch case "
+                "exactly as in the Go source, e.g. '# Go: case u, open := <-configCh:' or "
+                "'# Go: default:'",
+            )
+            continue
+        owner = None  # the innermost mapped function around the comment
+        for node, d in defs:
+            if (
+                d.kind == "function"
+                and node.start_byte <= c.start_byte < node.end_byte
+                and (owner is None or node.start_byte > owner[0].start_byte)
+            ):
+                owner = (node, d)
+        if owner is None:
+            problem(
+                line,
+                "orphan-anchor",
+                f"block anchor '{case}' is not inside a function whose docstring has a "
+                "'Go: <path> <symbol>' line",
+            )
+            continue
+        if omitted:
+            start = end = line
+        else:
+            start, end = line, _covered(root, lines, line, owner[1].end)
+        owner[1].anchors.append(
+            PyAnchor("omitted" if omitted else "anchor", case, line, start, end, reason)
+        )
+    for _, d in defs:
+        d.anchors.sort(key=lambda a: a.line)
+    return PyModule(rel, go_files, [d for _, d in defs]), problems
+
+
+def index_package(package_dir: Path, root: Path | None = None) -> PyIndex:
+    """The annotations of every ``*.py`` file under `package_dir` (paths relative to `root`)."""
+    package_dir = Path(package_dir)
+    root = Path(root) if root is not None else package_dir.parent
+    modules: list[PyModule] = []
+    problems: list[Problem] = []
+    for path in sorted(package_dir.rglob("*.py")):
+        if any(part.startswith(".") or part == "__pycache__" for part in path.parts):
+            continue
+        try:
+            rel = path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            rel = path.as_posix()
+        module, found = index_file(path, rel)
+        modules.append(module)
+        problems.extend(found)
+    return PyIndex(modules, problems)

@@ -1,0 +1,495 @@
+"""Resolving the port's annotations against Go facts (from the source, or from the lock).
+
+Every ``Go:`` mapping must name an existing file and symbol; every block anchor must name a
+select/switch case of the Go function mapped by its enclosing Python function; and every case
+of a mapped Go function must be ported or omitted (fidelity).  Against a source, the lock is
+also compared with what the source says (drift).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from .go_index import KIND_FUNC, KIND_METHOD, GoCase, GoFile
+from .lock import Lock, LockFile, LockSymbol
+from .paths import TAG, permalink
+from .problems import ERROR, NOTE, WARNING, Problem
+from .py_index import PyDef, PyIndex
+from .source import git_blob_sha, sha256
+
+FUNCTION_KINDS = (KIND_FUNC, KIND_METHOD)
+
+
+@dataclass
+class GoFacts:
+    """What is known of one Go symbol."""
+
+    path: str
+    symbol: str
+    kind: str
+    start: int
+    end: int
+    sha256: str
+    read_from: str
+    cases: tuple[GoCase, ...] = ()
+    text: str | None = None  # the declaration's text, when the source is at hand
+
+
+class SourceLookup:
+    """Go facts read from source files (indexed with tree-sitter-go)."""
+
+    def __init__(self, files: dict[str, tuple[GoFile, bytes]], version: str, where: str):
+        self.files, self.version, self.where = files, version, where
+
+    def has_file(self, path: str) -> bool:
+        return path in self.files
+
+    def names(self, path: str) -> list[str]:
+        return [s.symbol for s in self.files[path][0].symbols] if path in self.files else []
+
+    def symbol(self, path: str, name: str) -> GoFacts | None:
+        if path not in self.files:
+            return None
+        gofile, data = self.files[path]
+        s = gofile.get(name)
+        if s is None:
+            return None
+        raw = data[s.start_byte : s.end_byte]
+        return GoFacts(
+            path,
+            s.symbol,
+            s.kind,
+            s.start,
+            s.end,
+            sha256(raw),
+            self.version,
+            s.cases,
+            raw.decode("utf-8", "replace"),
+        )
+
+    def errors(self, path: str) -> list[tuple[int, int, str]]:
+        return self.files[path][0].errors if path in self.files else []
+
+    def file_fact(self, path: str) -> LockFile:
+        gofile, data = self.files[path]
+        return LockFile(path, gofile.sha256, git_blob_sha(data), gofile.lines, self.version)
+
+
+class LockLookup:
+    """Go facts from the lock file (link-only mode)."""
+
+    def __init__(self, lock: Lock | None, where: str = "the lock file"):
+        self.lock = lock or Lock()
+        self.where = where
+        self.version = None
+
+    def has_file(self, path: str) -> bool:
+        return path in self.lock.files or any(p == path for p, _ in self.lock.symbols)
+
+    def names(self, path: str) -> list[str]:
+        return [s for p, s in self.lock.symbols if p == path]
+
+    def symbol(self, path: str, name: str) -> GoFacts | None:
+        s = self.lock.symbols.get((path, name))
+        if s is None:
+            return None
+        return GoFacts(path, s.symbol, s.kind, s.start, s.end, s.sha256, s.read_from, s.cases)
+
+    def errors(self, path: str) -> list[tuple[int, int, str]]:
+        return []
+
+
+@dataclass
+class Block:
+    """A Go case and the Python lines that port it (or the reason it is omitted)."""
+
+    case: str
+    status: str  # ported | omitted
+    py_line: int
+    py_start: int
+    py_end: int
+    go_start: int
+    go_end: int
+    go_kind: str  # select | switch | typeswitch
+    permalink: str
+    reason: str = ""
+
+
+@dataclass
+class Mapping:
+    """One Python def ↔ one Go symbol, resolved (or not) to lines of the tag."""
+
+    py_file: str
+    py_qualname: str
+    py_kind: str
+    py_start: int
+    py_end: int
+    py_line: int  # the docstring's ``Go:`` line
+    go_path: str
+    go_symbol: str
+    go_kind: str
+    resolved: bool
+    go_start: int | None = None
+    go_end: int | None = None
+    sha256: str | None = None
+    read_from: str | None = None  # the release the lines were read from
+    verified: bool = False  # read from the tag itself (else: show the file permalink first)
+    permalink: str = ""
+    file_permalink: str = ""
+    blocks: list[Block] = field(default_factory=list)
+    go_text: str | None = None
+
+    def to_json(self, text: bool = False) -> dict:
+        out = {k: v for k, v in self.__dict__.items() if k not in ("blocks", "go_text")}
+        out["blocks"] = [b.__dict__ for b in self.blocks]
+        if text:
+            out["go_text"] = self.go_text
+        return out
+
+
+@dataclass
+class FidelityCase:
+    case: str
+    kind: str
+    go_start: int
+    go_end: int
+    status: str  # ported | omitted | missing
+    reason: str = ""
+    py_file: str = ""
+    py_line: int = 0
+
+
+@dataclass
+class Fidelity:
+    """For one mapped Go function: each of its select/switch cases and what the port did."""
+
+    go_path: str
+    go_symbol: str
+    go_start: int
+    go_end: int
+    py: list[tuple[str, int]]  # where it is mapped (file, line)
+    cases: list[FidelityCase]
+
+    def count(self, status: str) -> int:
+        return sum(1 for c in self.cases if c.status == status)
+
+    def to_json(self) -> dict:
+        return {
+            "go_path": self.go_path,
+            "go_symbol": self.go_symbol,
+            "go_start": self.go_start,
+            "go_end": self.go_end,
+            "permalink": permalink(self.go_path, self.go_start, self.go_end),
+            "py": [{"file": f, "line": n} for f, n in self.py],
+            "ported": self.count("ported"),
+            "omitted": self.count("omitted"),
+            "missing": self.count("missing"),
+            "cases": [c.__dict__ for c in self.cases],
+        }
+
+
+def _lines(path: str, start: int, end: int) -> str:
+    return f"{path}:{start}-{end}"
+
+
+def _missing_symbol_hint(name: str, names: list[str]) -> str:
+    hints = []
+    if name.startswith("(*") and name.replace("(*", "(", 1) in names:
+        hints.append(f"the Go receiver is a value: {name.replace('(*', '(', 1)}")
+    elif name.startswith("(") and not name.startswith("(*") and name.replace("(", "(*", 1) in names:
+        hints.append(f"the Go receiver is a pointer: {name.replace('(', '(*', 1)}")
+    close = [n for n in difflib.get_close_matches(name, names, n=3, cutoff=0.6) if n != name]
+    if close and not hints:
+        hints.append("did you mean " + ", ".join(close) + "?")
+    return ("; " + "; ".join(hints)) if hints else ""
+
+
+def resolve(
+    py: PyIndex, lookup, *, strict_fidelity: bool = True, tag: str = TAG
+) -> tuple[list[Mapping], list[Fidelity], list[Problem]]:
+    """Resolve every annotation of `py` with `lookup` (a `SourceLookup` or a `LockLookup`)."""
+    problems: list[Problem] = []
+    where = lookup.where
+
+    def add(severity: str, code: str, file: str, line: int, message: str) -> None:
+        problems.append(Problem(severity, code, file, line, message))
+
+    for module in py.modules:  # module docstrings: ``Go: <path>``
+        for line, path in module.go_files:
+            if not lookup.has_file(path):
+                add(
+                    ERROR,
+                    "unresolved-file",
+                    module.file,
+                    line,
+                    f"looked for Go file {path} in {where}: not found",
+                )
+
+    mappings: list[Mapping] = []
+    funcs: dict[tuple[str, str], GoFacts] = {}
+    mapped_at: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    def_funcs: list[tuple[PyDef, list[tuple[Mapping, GoFacts]]]] = []
+    for d in py.defs:
+        resolved_funcs = []
+        for m in d.mappings:
+            out = Mapping(
+                d.file,
+                d.qualname,
+                d.kind,
+                d.start,
+                d.end,
+                m.line,
+                m.go_path,
+                m.symbol,
+                m.go_kind,
+                resolved=False,
+                file_permalink=permalink(m.go_path, tag=tag),
+            )
+            out.permalink = out.file_permalink
+            mappings.append(out)
+            if not lookup.has_file(m.go_path):
+                add(
+                    ERROR,
+                    "unresolved-file",
+                    d.file,
+                    m.line,
+                    f"looked for {m.symbol} in Go file {m.go_path} in {where}: file not found",
+                )
+                continue
+            facts = lookup.symbol(m.go_path, m.symbol)
+            if facts is None:
+                hint = _missing_symbol_hint(m.symbol, lookup.names(m.go_path))
+                add(
+                    ERROR,
+                    "unresolved-symbol",
+                    d.file,
+                    m.line,
+                    f"looked for {m.symbol} in {m.go_path} ({where}): not found{hint}",
+                )
+                continue
+            out.resolved = True
+            out.go_kind = facts.kind
+            out.go_start, out.go_end, out.sha256 = facts.start, facts.end, facts.sha256
+            out.read_from = facts.read_from
+            out.verified = facts.read_from == tag
+            out.permalink = permalink(m.go_path, facts.start, facts.end, tag=tag)
+            out.go_text = facts.text
+            if facts.kind in FUNCTION_KINDS:
+                key = (m.go_path, facts.symbol)
+                funcs[key] = facts
+                mapped_at.setdefault(key, []).append((d.file, m.line))
+                resolved_funcs.append((out, facts))
+        def_funcs.append((d, resolved_funcs))
+
+    # Block anchors, in order of occurrence, against the cases of the enclosing def's function(s)
+    taken: dict[tuple[str, str], dict[int, tuple]] = {k: {} for k in funcs}
+    for d, resolved_funcs in def_funcs:
+        if not d.anchors:
+            continue
+        if not resolved_funcs:
+            if all(m.go_kind not in FUNCTION_KINDS for m in d.mappings):
+                for a in d.anchors:
+                    add(
+                        ERROR,
+                        "anchor-without-function",
+                        d.file,
+                        a.line,
+                        f"block anchor '{a.case}' is in {d.qualname}, which maps no Go "
+                        "function or method",
+                    )
+            continue  # its mapping did not resolve: already reported
+        for a in d.anchors:
+            placed = False
+            seen = 0
+            for out, facts in resolved_funcs:
+                key = (out.go_path, facts.symbol)
+                for i, c in enumerate(facts.cases):
+                    if c.header != a.case:
+                        continue
+                    seen += 1
+                    if i in taken[key]:
+                        continue
+                    taken[key][i] = (a, d)
+                    status = "omitted" if a.kind == "omitted" else "ported"
+                    link = permalink(out.go_path, c.start, c.end, tag=tag)
+                    out.blocks.append(
+                        Block(a.case, status, a.line, a.start, a.end, c.start, c.end, c.kind,
+                              link, a.reason)
+                    )  # fmt: skip
+                    placed = True
+                    break
+                if placed:
+                    break
+            if placed:
+                continue
+            targets = ", ".join(
+                f"{f.symbol} ({_lines(o.go_path, f.start, f.end)})" for o, f in resolved_funcs
+            )
+            if seen:
+                add(
+                    ERROR,
+                    "extra-anchor",
+                    d.file,
+                    a.line,
+                    f"'{a.case}' occurs {seen} time(s) in {targets} and every occurrence "
+                    "already has an anchor or omission",
+                )
+            else:
+                known = [f"{c.header} (L{c.start})" for _, f in resolved_funcs for c in f.cases]
+                listing = "; ".join(known) if known else "none, it has no select/switch"
+                add(
+                    ERROR,
+                    "unresolved-anchor",
+                    d.file,
+                    a.line,
+                    f"looked for '{a.case}' among the select/switch cases of {targets}: "
+                    f"not found. Cases there: {listing}",
+                )
+
+    fidelity: list[Fidelity] = []
+    for key, facts in sorted(funcs.items(), key=lambda kv: (kv[0][0], kv[1].start)):
+        cases = []
+        for i, c in enumerate(facts.cases):
+            got = taken[key].get(i)
+            if got is None:
+                cases.append(FidelityCase(c.header, c.kind, c.start, c.end, "missing"))
+                py_file, py_line = mapped_at[key][0]
+                add(
+                    ERROR if strict_fidelity else WARNING,
+                    "missing-case",
+                    py_file,
+                    py_line,
+                    f"{facts.symbol}: '{c.header}' ({key[0]}:{c.start}) is neither "
+                    f"ported ('# Go: {c.header}') nor omitted ('# Go omitted: "
+                    f"{c.header} -- <reason>')",
+                )
+            else:
+                a, d = got
+                status = "omitted" if a.kind == "omitted" else "ported"
+                cases.append(
+                    FidelityCase(c.header, c.kind, c.start, c.end, status, a.reason, d.file, a.line)
+                )
+        fidelity.append(
+            Fidelity(key[0], facts.symbol, facts.start, facts.end, mapped_at[key], cases)
+        )
+
+    for path in sorted({m.go_path for m in mappings} | py.go_paths()):
+        errs = lookup.errors(path)
+        if errs:
+            line, col, what = errs[0]
+            add(
+                WARNING,
+                "go-syntax",
+                path,
+                line,
+                f"tree-sitter-go recovered from {len(errs)} syntax error(s) in {path}, "
+                f"first: {what} at {line}:{col}; symbols after it may be missing",
+            )
+    return mappings, fidelity, problems
+
+
+def make_lock(py: PyIndex, lookup: SourceLookup, mappings: list[Mapping], tag: str = TAG) -> Lock:
+    """The lock for every mapped file and every resolved mapped symbol, read from `lookup`."""
+    lock = Lock(tag=tag)
+    for path in sorted(py.go_paths()):
+        if lookup.has_file(path):
+            lock.files[path] = lookup.file_fact(path)
+    for m in mappings:
+        if not m.resolved:
+            continue
+        f = lookup.symbol(m.go_path, m.go_symbol)
+        lock.symbols[(m.go_path, m.go_symbol)] = LockSymbol(
+            f.path, f.symbol, f.kind, f.start, f.end, f.sha256, f.read_from, f.cases
+        )
+    return lock
+
+
+def drift(lock: Lock, lookup: SourceLookup, mappings: list[Mapping], lock_name: str) -> list:
+    """Differences between the lock and the source (errors), and what the lock lacks."""
+    out: list[Problem] = []
+    version = lookup.version
+
+    def err(code: str, message: str, severity: str = ERROR) -> None:
+        out.append(Problem(severity, code, lock_name, 0, message))
+
+    for path, f in sorted(lock.files.items()):
+        if not lookup.has_file(path):
+            err("drift-file", f"{path} (read from {f.read_from}) is missing from {lookup.where}")
+            continue
+        now = lookup.file_fact(path)
+        if now.sha256 != f.sha256:
+            if f.read_from == version:
+                err(
+                    "drift-file",
+                    f"{path} differs from the lock (both {version}): sha256 "
+                    f"{now.sha256[:12]}… ≠ {f.sha256[:12]}…",
+                )
+            else:
+                err(
+                    "file-differs",
+                    f"{path} at {version} differs from the text the lock read "
+                    f"from {f.read_from}; its symbols are checked one by one",
+                    NOTE,
+                )
+    agree = 0
+    for (path, name), s in sorted(lock.symbols.items()):
+        where = f"{name} in {path}"
+        if not lookup.has_file(path):
+            err("drift-symbol", f"{where}: file missing from {lookup.where}")
+            continue
+        now = lookup.symbol(path, name)
+        if now is None:
+            hint = _missing_symbol_hint(name, lookup.names(path))
+            err(
+                "drift-symbol",
+                f"{where} (lock: lines {s.start}-{s.end}, read from "
+                f"{s.read_from}) is not in {version}: renamed or removed{hint}",
+            )
+            continue
+        bad = False
+        if (now.start, now.end) != (s.start, s.end):
+            err(
+                "drift-lines",
+                f"{where}: lines {now.start}-{now.end} in {version}, lock says "
+                f"{s.start}-{s.end} (read from {s.read_from})",
+            )
+            bad = True
+        elif now.sha256 != s.sha256:
+            err(
+                "drift-text",
+                f"{where}: same lines, different text in {version} than in "
+                f"{s.read_from} (sha256 {now.sha256[:12]}… ≠ {s.sha256[:12]}…)",
+            )
+            bad = True
+        if tuple(now.cases) != tuple(s.cases):
+            err(
+                "drift-cases",
+                f"{where}: select/switch cases differ between {version} and "
+                f"the lock ({len(now.cases)} vs {len(s.cases)} cases)",
+            )
+            bad = True
+        agree += not bad
+    mapped = {(m.go_path, m.go_symbol) for m in mappings if m.resolved}
+    for path, name in sorted(mapped - set(lock.symbols)):
+        err(
+            "lock-stale",
+            f"{name} in {path} is mapped by the port but not in the lock: run "
+            "'python -m tools.xref lock'",
+        )
+    for path, name in sorted(set(lock.symbols) - {(m.go_path, m.go_symbol) for m in mappings}):
+        err(
+            "lock-unused",
+            f"{name} in {path} is in the lock but no longer mapped: run "
+            "'python -m tools.xref lock'",
+            WARNING,
+        )
+    older = sorted({s.read_from for s in lock.symbols.values() if s.read_from != version})
+    if agree and older and not any(p.severity == ERROR for p in out):
+        err(
+            "read-from",
+            f"{agree} lock entries read from {', '.join(older)} agree with "
+            f"{version}; 'python -m tools.xref lock' would record read_from {version}",
+            NOTE,
+        )
+    return out
