@@ -16,24 +16,73 @@ eviction manager) is left out or simulated; each place says so.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from minikubelet import klog
 from minikubelet.api import Pod, PodPhase, PodStatus
+from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.cache.scripted_watch import WatchEvent
+from minikubelet.config.apiserver import new_source_apiserver
+from minikubelet.config.config import PodConfig, PodConfigNotificationMode
+from minikubelet.config.file import new_source_file
+from minikubelet.config.http import new_source_url
 from minikubelet.config.sources import SourcesReady
+from minikubelet.container.cache import new_cache
 from minikubelet.container.runtime import PodPair, Pods, get_pod_full_name
+from minikubelet.container.runtime_cache import new_runtime_cache
+from minikubelet.container.sync_result import ErrCrashLoopBackOff
 from minikubelet.events import FailedToKillPod, NetworkNotReady
-from minikubelet.go import Clock, Millisecond, RecvChan, Second, go, new_ticker, recv, select, sleep
-from minikubelet.kubelet_pods import KubeletPods, not_running
+from minikubelet.flowcontrol.backoff import new_back_off
+from minikubelet.go import (
+    Clock,
+    Millisecond,
+    RecvChan,
+    Second,
+    current_runtime,
+    go,
+    new_ticker,
+    recv,
+    select,
+    sleep,
+)
+from minikubelet.images.types import ErrImagePullBackOff
+from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
+from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
+from minikubelet.lifecycle.admission_failure_handler_stub import new_admission_failure_handler_stub
 from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
+from minikubelet.lifecycle.node import Node
+from minikubelet.lifecycle.predicate import new_predicate_admit_handler
+from minikubelet.pleg.generic import new_generic_pleg
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
-from minikubelet.pod_workers import NetworkNotReadyErrorMsg, SyncPodOptions, UpdatePodOptions
-from minikubelet.prober.results.results_manager import Result, Update
+from minikubelet.pod.mirror_client import BasicMirrorClient
+from minikubelet.pod.pod_manager import BasicManager
+from minikubelet.pod_workers import (
+    NetworkNotReadyErrorMsg,
+    PodWorkersImpl,
+    SyncPodOptions,
+    UpdatePodOptions,
+)
+from minikubelet.prober.prober_manager import new_manager as new_prober_manager
+from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
+from minikubelet.reason_cache import ReasonCache
 from minikubelet.record import EventTypeWarning
+from minikubelet.runtime import new_runtime_state
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
-from minikubelet.types import PodOperation, PodUpdate, SyncPodType, is_mirror_pod, is_static_pod
+from minikubelet.status.status_manager import new_manager as new_status_manager
+from minikubelet.types import (
+    ApiserverSource,
+    FileSource,
+    HTTPSource,
+    PodOperation,
+    PodUpdate,
+    SyncPodType,
+    is_mirror_pod,
+    is_static_pod,
+)
 from minikubelet.util import format
+from minikubelet.util.queue.work_queue import BasicWorkQueue
 from minikubelet.wait import until
 
 #: How long the runtime may go without a successful status check. Go: maxWaitForContainerRuntime
@@ -422,8 +471,13 @@ class Kubelet(KubeletPods):
         """
         start = self.clock.now()
         pods = sort_pods_by_creation_time(pods)
+        # Go lists the pod manager's pods and filters out the terminated ones again for every
+        # pod of the batch, which costs n² status lookups for n pods. The port filters once
+        # and keeps the list up to date as it goes: nothing else can change a pod's status
+        # during this loop, because no call in it blocks, so no other goroutine runs.
+        active_pods = self.filter_out_terminated_pods(self.pod_manager.get_pods())
         for pod in pods:
-            existing_pods = self.pod_manager.get_pods()
+            known, _ = self.pod_manager.get_pod_by_uid(pod.metadata.uid)
             # Always add the pod to the pod manager: it is kubelet's source of truth for the
             # desired state. A pod missing there was deleted in the API server.
             self.pod_manager.add_pod(pod)
@@ -435,13 +489,17 @@ class Kubelet(KubeletPods):
             if not self.pod_is_terminated(pod):
                 # Only a pod that is not terminated goes through admission. Rejected pods are
                 # failed, so the active pods are exactly the admitted ones still alive.
-                active_pods = self.filter_out_terminated_pods(existing_pods)
+                if known is not None:
+                    # The pod replaced an older copy of itself: list the pods afresh.
+                    others = [p for p in self.pod_manager.get_pods() if p is not pod]
+                    active_pods = self.filter_out_terminated_pods(others)
 
                 # Check if we can admit the pod; if not, reject it.
                 ok, reason, message = self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
                     continue
+                active_pods.append(pod)
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
             await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
             self.probe_manager.add_pod(pod)
@@ -573,7 +631,10 @@ class Kubelet(KubeletPods):
         """
         attrs = PodAdmitAttributes(pod=pod)
         # Get "OtherPods". Rejected pods are failed, so only admitted pods that are alive.
-        attrs.other_pods = self.filter_out_terminated_pods(self.pod_manager.get_pods())
+        # Go lists them on every sync; the port has no soft admit handler to read them, so it
+        # skips that walk over every pod (it made syncing n pods cost n² status lookups).
+        if self.soft_admit_handlers:
+            attrs.other_pods = self.filter_out_terminated_pods(self.pod_manager.get_pods())
 
         for handler in self.soft_admit_handlers:
             result = handler.admit(attrs)
@@ -767,9 +828,6 @@ class Kubelet(KubeletPods):
 
 def is_back_off_error(err: Exception | None) -> bool:
     """True for the back-off errors syncPod does not return (CrashLoopBackOff, ImagePullBackOff)."""
-    from minikubelet.container.sync_result import ErrCrashLoopBackOff
-    from minikubelet.images.types import ErrImagePullBackOff
-
     return err is ErrCrashLoopBackOff or err is ErrImagePullBackOff
 
 
@@ -811,3 +869,141 @@ def sort_pods_by_creation_time(pods: list[Pod]) -> list[Pod]:
     Python's sort is, which keeps the order of equal pods.
     """
     return sorted(pods, key=lambda p: p.metadata.creation_timestamp or 0.0)
+
+
+def make_pod_source_config(
+    kube_cfg: KubeletConfiguration,
+    recorder: Any,
+    node_name: str,
+    node_has_synced: Callable[[], bool],
+    api_script: tuple[list[WatchEvent], str] | None,
+) -> PodConfig:
+    """The PodConfig merging every configured source: file, URL, API server.
+
+    Go: pkg/kubelet/kubelet.go makePodSourceConfig
+
+    Go adds the API server source when it has a client; the port, when it has a script of
+    watch events to replay (``api_script``: the events and the script's name).
+    """
+    manifest_url_header = {k: ", ".join(v) for k, v in kube_cfg.static_pod_url_header.items()}
+
+    # source of all configuration
+    cfg = PodConfig(PodConfigNotificationMode.PodConfigNotificationIncremental, recorder)
+
+    # define file config source
+    if kube_cfg.static_pod_path != "":
+        klog.info_s("Adding static pod path", path=kube_cfg.static_pod_path)
+        new_source_file(
+            kube_cfg.static_pod_path,
+            node_name,
+            kube_cfg.file_check_frequency,
+            cfg.channel(FileSource),
+        )
+
+    # define url config source
+    if kube_cfg.static_pod_url != "":
+        klog.info_s(
+            "Adding pod URL with HTTP header",
+            URL=kube_cfg.static_pod_url,
+            header=manifest_url_header,
+        )
+        new_source_url(
+            kube_cfg.static_pod_url,
+            manifest_url_header,
+            node_name,
+            kube_cfg.http_check_frequency,
+            cfg.channel(HTTPSource),
+        )
+
+    if api_script is not None:
+        klog.info_s("Adding apiserver pod source")
+        events, script_name = api_script
+        new_source_apiserver(
+            events, script_name, node_name, node_has_synced, cfg.channel(ApiserverSource)
+        )
+    return cfg
+
+
+def new_main_kubelet(
+    kube_cfg: KubeletConfiguration,
+    node: Node,
+    recorder: Any,
+    pod_config: PodConfig,
+    runtime: FakeRuntime,
+) -> Kubelet:
+    """A Kubelet wired as Go's constructor wires it, on the fake runtime.
+
+    Go: pkg/kubelet/kubelet.go NewMainKubelet
+
+    ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
+    events of a pod are in one place.
+
+    Call it inside :func:`minikubelet.go.run`: several parts read the run's clock. Left out of
+    Go's long list: cAdvisor, the container manager (cgroups), volume and plugin managers,
+    secret and config-map managers, eviction, node lease and status, DNS, the image and
+    container garbage collectors, certificate and shutdown managers.
+    """
+    clock = current_runtime().clock
+    node_name = node.metadata.name
+
+    liveness_manager = ResultsManager("liveness")
+    readiness_manager = ResultsManager("readiness")
+    startup_manager = ResultsManager("startup")
+    pod_cache = new_cache()
+
+    pod_manager = BasicManager(BasicMirrorClient(None))
+    status_manager = new_status_manager(None, pod_manager, None)
+
+    # The container runtime: kuberuntime's manager on the fake CRI runtime.
+    container_runtime = runtime.manager
+    container_runtime.liveness_manager = liveness_manager
+    container_runtime.readiness_manager = readiness_manager
+    container_runtime.startup_manager = startup_manager
+    runtime_cache = new_runtime_cache(container_runtime, clock)
+
+    pleg = new_generic_pleg(
+        container_runtime, plegChannelCapacity, plegRelistPeriod, pod_cache, clock
+    )
+    runtime_state = new_runtime_state(clock, maxWaitForContainerRuntime)
+
+    work_queue = BasicWorkQueue(clock)
+    kl = Kubelet(
+        node_name=node_name,
+        clock=clock,
+        recorder=recorder,
+        pod_manager=pod_manager,
+        status_manager=status_manager,
+        pod_workers=None,
+        work_queue=work_queue,
+        container_runtime=container_runtime,
+        runtime_cache=runtime_cache,
+        pod_cache=pod_cache,
+        pleg=pleg,
+        runtime_state=runtime_state,
+        sources_ready=SourcesReady(pod_config.seen_all_sources),
+        liveness_manager=liveness_manager,
+        readiness_manager=readiness_manager,
+        startup_manager=startup_manager,
+        probe_manager=None,
+        reason_cache=ReasonCache(),
+        back_off=new_back_off(backOffPeriod, MaxContainerBackOff),
+    )
+    # Go hands the Kubelet itself to the parts that ask about pods.
+    status_manager.pod_deletion_safety = kl
+    container_runtime.pod_state_provider = kl
+    kl.probe_manager = new_prober_manager(
+        status_manager, liveness_manager, readiness_manager, startup_manager, None, recorder
+    )
+    kl.pod_workers = PodWorkersImpl(
+        kl.sync_pod, recorder, work_queue, kube_cfg.sync_frequency, backOffPeriod, pod_cache
+    )
+    kl.pod_killer = PodKillerWithChannel(kl)
+
+    kl.admit_handlers.append(
+        new_predicate_admit_handler(
+            lambda: node, new_admission_failure_handler_stub(), lambda node_info, attrs: None
+        )
+    )
+    # Go's soft admit handlers (AppArmor, NoNewPrivs, ProcMount) check Linux security features
+    # that no pod of the port asks for: there are none.
+    return kl

@@ -123,6 +123,23 @@ class KubeletPods:
             return True
         return self.pod_is_terminated(pod)
 
+    def is_pod_deleted(self: Kubelet, uid: str) -> bool:
+        """Whether the pod is gone, or being deleted with no container left running.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).IsPodDeleted
+
+        Go also counts an evicted pod as deleted; nothing is evicted in the port.
+        """
+        pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
+        if not pod_found:
+            return True
+        status, status_found = self.status_manager.get_pod_status(pod.metadata.uid)
+        if not status_found:
+            status = pod.status
+        return pod.metadata.deletion_timestamp is not None and not_running(
+            status.container_statuses
+        )
+
     def pod_resources_are_reclaimed(self: Kubelet, pod: Pod, status: PodStatus) -> bool:
         """Whether nothing of a terminated pod is left: containers stopped and removed.
 

@@ -12,6 +12,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from minikubelet.container.sync_result import StartContainer
+
 #: Go: maxReasonCacheEntries
 maxReasonCacheEntries = 1000
 
@@ -56,10 +58,8 @@ class ReasonCache:
 
         Go: pkg/kubelet/reason_cache.go (*ReasonCache).Update
         """
-        from minikubelet.container.sync_result import SyncAction
-
         for r in result.sync_results:
-            if r.action != SyncAction.StartContainer:
+            if r.action != StartContainer:
                 continue
             name = str(r.target)
             if r.error is not None:

@@ -342,7 +342,7 @@ def make_port_mappings(container: v1.Container) -> list[PortMapping]:
 
 
 def _is_ipv6_string(s: str) -> bool:
-    """Go: k8s.io/utils/net IsIPv6String"""
+    """Whether ``s`` is an IPv6 address (Go's ``utilsnet.IsIPv6String``, k8s.io/utils/net)."""
     try:
         return ipaddress.ip_address(s).version == 6
     except ValueError:

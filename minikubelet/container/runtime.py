@@ -71,7 +71,7 @@ class ImageService(Protocol):
         """Go: pkg/kubelet/container/runtime.go ImageService.ListImages"""
         ...
 
-    async def remove_image(self, image: ImageSpec) -> None:
+    async def remove_image(self, image: ImageSpec) -> Exception | None:
         """Go: pkg/kubelet/container/runtime.go ImageService.RemoveImage"""
         ...
 

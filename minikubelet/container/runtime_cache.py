@@ -24,7 +24,7 @@ class RuntimeCache(Protocol):
         """Go: pkg/kubelet/container/runtime_cache.go RuntimeCache.GetPods"""
         ...
 
-    async def force_update_if_older(self, min_expected_cache_time: float) -> None:
+    async def force_update_if_older(self, min_expected_cache_time: float) -> Exception | None:
         """Go: pkg/kubelet/container/runtime_cache.go RuntimeCache.ForceUpdateIfOlder"""
         ...
 
@@ -80,17 +80,25 @@ class RuntimeCacheImpl:
                 await self.update_cache()
             return self.pods
 
-    async def force_update_if_older(self, min_expected_cache_time: float) -> None:
-        """Refresh if the cache is older than ``min_expected_cache_time``; raises on error.
+    async def force_update_if_older(self, min_expected_cache_time: float) -> Exception | None:
+        """Refresh if the cache is older than ``min_expected_cache_time``; return the runtime's
+        error, if any (Go returns an ``error``).
 
         Go: pkg/kubelet/container/runtime_cache.go (*runtimeCache).ForceUpdateIfOlder
         """
         async with self.mu:
             if self.cache_time < min_expected_cache_time:
-                await self.update_cache()
+                try:
+                    await self.update_cache()
+                except Exception as err:
+                    return err
+            return None
 
     async def update_cache(self) -> None:
-        """Go: pkg/kubelet/container/runtime_cache.go (*runtimeCache).updateCache"""
+        """Raises the runtime's error (Go returns it).
+
+        Go: pkg/kubelet/container/runtime_cache.go (*runtimeCache).updateCache
+        """
         pods, timestamp = await self.get_pods_with_timestamp()
         self.pods, self.cache_time = pods, timestamp
 

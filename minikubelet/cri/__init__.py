@@ -1,6 +1,7 @@
 """The Container Runtime Interface (CRI) kubelet talks to, and a fake runtime behind it.
 
-Go: ``k8s.io/cri-api`` (staging/src/k8s.io/cri-api/pkg/apis/ in the kubernetes repository):
+The Go package is ``k8s.io/cri-api`` (staging/src/k8s.io/cri-api/pkg/apis/ in the kubernetes
+repository):
 
 * :mod:`minikubelet.cri.api` — the messages (``runtime/v1alpha2/api.pb.go``, generated from
   ``api.proto``), only the fields kubelet's pod-creation path uses;

@@ -12,7 +12,8 @@ How containers behave:
   was stopped). ``crash_container`` and ``set_container_unknown`` exist for tests.
 * How long a run lasts and its exit code come from the pod's ``minikubelet.dev/scenario``
   annotation or the scenario file (see :mod:`minikubelet.cri.scenario`); by default init
-  containers exit 0 after 1 s and other containers run until stopped.
+  containers exit 0 after 1 s and other containers run until stopped. (Which containers are init
+  containers: see :class:`FakeRuntimeService`.)
 * Exits are computed lazily: every call first *reaps* the containers whose run ended by now
   (a heap ordered by end time), and their ``finished_at`` is the scripted end, not the time of
   the call. So nothing runs in the background, a run is deterministic, and 10,000 idle pods
@@ -45,6 +46,7 @@ from minikubelet.api import core_v1 as v1
 from minikubelet.cri import api as runtimeapi
 from minikubelet.cri.scenario import (
     ContainerScript,
+    InitContainerAnnotation,
     Lifetime,
     Scenario,
     ScenarioError,
@@ -121,9 +123,10 @@ class _Container:
 class FakeRuntimeService:
     """An in-memory CRI ``RuntimeService`` (see the module docstring).
 
-    ``clock`` defaults to the running runtime's. ``pod_lookup`` (pod UID → ``v1.Pod`` or None)
-    tells which containers are init containers, for their default lifetime; wire it to kubelet's
-    pod manager. ``image_service``, if given, must hold a container's image when it is created.
+    ``clock`` defaults to the running runtime's. A container is an init container (for its default
+    lifetime) if its config has the annotation ``minikubelet.dev/init-container: "true"`` (the
+    fake runtime helper sets it) or, failing that, if ``pod_lookup`` (pod UID → ``v1.Pod`` or
+    None; wire it to kubelet's pod manager) says so. ``image_service``, if given, must hold a container's image when it is created.
     With ``yield_on_call`` (the default) every call lets the other goroutines run first, as a
     real RPC would: without it, a PLEG relist of many pods would never let kubelet read events.
     """
@@ -280,10 +283,12 @@ class FakeRuntimeService:
         self._next_ip += 1
         return str(ipaddress.IPv4Address(int(ipaddress.IPv4Address("10.88.0.1")) + self._next_ip))
 
-    def _lifetime(self, sandbox: _Sandbox, name: str, attempt: int) -> Lifetime:
+    def _lifetime(
+        self, sandbox: _Sandbox, config: runtimeapi.ContainerConfig, name: str, attempt: int
+    ) -> Lifetime:
         meta = sandbox.config.metadata or runtimeapi.PodSandboxMetadata()
-        is_init = False
-        if self.pod_lookup is not None:
+        is_init = config.annotations.get(InitContainerAnnotation) == "true"
+        if not is_init and self.pod_lookup is not None:
             pod = self.pod_lookup(sandbox.pod_uid)
             if pod is not None:
                 is_init = any(c.name == name for c in pod.spec.init_containers)
@@ -448,7 +453,7 @@ class FakeRuntimeService:
             pod_uid=s.pod_uid,
             config=config,
             image_ref=image_ref,
-            lifetime=self._lifetime(s, meta.name, meta.attempt),
+            lifetime=self._lifetime(s, config, meta.name, meta.attempt),
             created_at=self._created_at(s.pod_uid),
         )
         self.containers[c.id] = c

@@ -31,7 +31,9 @@ A lifetime is a mapping with
 
 A lifetime may also be written as a bare ``forever`` or duration (``{runFor: …}``). Containers not
 in the annotation get the defaults: **init containers exit 0 after 1 s, containers run
-forever** (the fake runtime asks ``pod_lookup`` which containers are init containers).
+forever**. (The CRI does not say which containers are init containers: the fake runtime reads
+the container annotation ``minikubelet.dev/init-container``, which the fake runtime helper sets,
+or else asks its ``pod_lookup``.)
 
 ``minikubelet.dev/images`` maps an image (``busybox`` means ``busybox:latest``, as kubelet
 normalises it) to how pulling it goes: ``pullTime`` (how long a pull takes, default 0 s) and
@@ -75,6 +77,10 @@ from minikubelet.go.duration import parse_duration as go_parse_duration
 ScenarioAnnotation = "minikubelet.dev/scenario"
 #: The annotation with how pulls of a pod's images go.
 ImagesAnnotation = "minikubelet.dev/images"
+#: A *container* annotation ("true") marking an init container, so that the fake runtime gives it
+#: the init default. :class:`~minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper`
+#: adds it (through ``RunContainerOptions.annotations``, which kubelet copies onto the container).
+InitContainerAnnotation = "minikubelet.dev/init-container"
 
 
 class ScenarioError(ValueError):

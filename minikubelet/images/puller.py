@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from minikubelet.container.runtime import ImageService, ImageSpec
 from minikubelet.cri import api as runtimeapi
-from minikubelet.go import Chan, Second, SendChan, go
+from minikubelet.go import Chan, Runtime, Second, SendChan, current_runtime, go
 from minikubelet.wait import NEVER_STOP, until
 
 
@@ -103,7 +103,7 @@ class SerialImagePuller:
         self.pull_requests: Chan[ImagePullRequest] = Chan(
             maxImagePullRequests, name="serialImagePuller.pullRequests"
         )
-        self._started = False
+        self._started_in: Runtime | None = None  # the run whose goroutine pulls
 
     async def pull_image(
         self,
@@ -116,8 +116,8 @@ class SerialImagePuller:
 
         Go: pkg/kubelet/images/puller.go (*serialImagePuller).pullImage
         """
-        if not self._started:  # see __init__
-            self._started = True
+        if self._started_in is not current_runtime():  # see __init__
+            self._started_in = current_runtime()
             go(
                 until,
                 self.process_image_pull_requests,

@@ -157,7 +157,8 @@ def new_fake_runtime(
       path of a YAML/JSON scenario file;
     * ``seed``: seeds the container and sandbox IDs;
     * ``pod_lookup``: pod UID → ``v1.Pod`` or None, so the fake knows init containers (their
-      default lifetime is 1 s); wire it to kubelet's pod manager;
+      default lifetime is 1 s) when the runtime helper does not mark them (the default
+      :class:`~minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper` does);
     * ``recorder``: where events go (default: a new :class:`~minikubelet.record.Recorder`);
     * the rest as in :func:`~minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager`,
       with kubelet's defaults (serial image pulls, an image back-off of 10 s to 300 s).

@@ -3,8 +3,8 @@
 Go: pkg/kubelet/kuberuntime/kuberuntime_image.go
 
 The methods are in :class:`ImageMethods`, which
-:class:`~minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager` inherits. They
-return ``T`` and raise on error (Go: ``(T, error)``).
+:class:`~minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager` inherits. Those
+returning ``(T, error)`` in Go return ``T`` and raise; ``RemoveImage`` returns its error.
 """
 
 from __future__ import annotations
@@ -82,13 +82,15 @@ class ImageMethods:
             for img in all_images
         ]
 
-    async def remove_image(self: KubeGenericRuntimeManager, image: ImageSpec) -> None:
+    async def remove_image(self: KubeGenericRuntimeManager, image: ImageSpec) -> Exception | None:
         """Go: pkg/kubelet/kuberuntime/kuberuntime_image.go (*kubeGenericRuntimeManager).RemoveImage"""
         try:
             await self.image_service.remove_image(runtimeapi.ImageSpec(image=image.image))
         except Exception as err:
             klog.error_s(err, "Failed to remove image", image=image.image)
-            raise
+            return err
+
+        return None
 
     async def image_stats(self: KubeGenericRuntimeManager) -> ImageStats:
         """Go: pkg/kubelet/kuberuntime/kuberuntime_image.go (*kubeGenericRuntimeManager).ImageStats"""

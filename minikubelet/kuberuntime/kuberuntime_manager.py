@@ -75,6 +75,7 @@ from minikubelet.kuberuntime.helpers import (
     get_stable_key,
     is_init_container_failed,
     network_namespace_for_pod,
+    podLogsRootDirectory,  # noqa: F401 (Go declares it in kuberuntime_manager.go)
     to_kube_runtime_status,
 )
 from minikubelet.kuberuntime.kuberuntime_container import (
@@ -93,8 +94,6 @@ from minikubelet.util import format
 
 #: The api version of kubelet runtime api. Go: kubeRuntimeAPIVersion
 kubeRuntimeAPIVersion = "0.1.0"
-#: The root directory for pod logs. Go: podLogsRootDirectory
-podLogsRootDirectory = "/var/log/pods"
 #: A minimal shutdown window for avoiding unnecessary SIGKILLs. Go: minimumGracePeriodInSeconds
 minimumGracePeriodInSeconds = 2
 

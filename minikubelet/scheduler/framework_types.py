@@ -94,6 +94,16 @@ class Resource:
     #: Extended resources, hugepages … Never filled here (see :meth:`add`).
     scalar_resources: dict[str, int] | None = None
 
+    def clone(self) -> Resource:
+        """Go: pkg/scheduler/framework/types.go (*Resource).Clone"""
+        return Resource(
+            milli_cpu=self.milli_cpu,
+            memory=self.memory,
+            ephemeral_storage=self.ephemeral_storage,
+            allowed_pod_number=self.allowed_pod_number,
+            scalar_resources=dict(self.scalar_resources) if self.scalar_resources else None,
+        )
+
     def add(self, rl: ResourceList) -> None:
         """Add the amounts of a resource list.
 
@@ -278,6 +288,23 @@ class NodeInfo:
         Go: pkg/scheduler/framework/types.go (*NodeInfo).Node
         """
         return self._node
+
+    def clone(self) -> NodeInfo:
+        """A copy that can be changed without changing this one.
+
+        Go: pkg/scheduler/framework/types.go (*NodeInfo).Clone
+        """
+        used_ports = HostPortInfo()
+        for ip, port_set in self.used_ports.items():
+            used_ports[ip] = set(port_set)
+        return NodeInfo(
+            _node=self._node,
+            pods=list(self.pods),
+            used_ports=used_ports,
+            requested=self.requested.clone(),
+            allocatable=self.allocatable.clone(),
+            generation=self.generation,
+        )
 
     def add_pod_info(self, pod_info: PodInfo) -> None:
         """Account for a pod: its requests and its host ports.

@@ -307,12 +307,14 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).GetPodStatus
 
-        Go returns the status by value: a shallow copy, as here (the lists inside are shared).
+        Go returns the status by value, a shallow copy whose lists are shared with the cache.
+        The port returns the cached object itself, for speed (kubelet asks for every pod's
+        status on every admission and sync): callers read it and never change it.
         """
         status = self.pod_statuses.get(self.pod_manager.translate_pod_uid(uid))
         if status is None:
             return PodStatus(), False
-        return copy.copy(status.status), True
+        return status.status, True
 
     async def set_pod_status(self, pod: Pod, status: PodStatus) -> None:
         """Cache ``status`` as the pod's new status (a deep copy of it), unless it is the same

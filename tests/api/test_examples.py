@@ -8,12 +8,13 @@ from minikubelet.api import PullPolicy, RestartPolicy, load_pod_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GOOD = EXAMPLES / "static-pods"
+HTTP = EXAMPLES / "http-pods"
 BAD = EXAMPLES / "bad-manifests"
 
 
-def test_static_pods_load():
+def test_example_pods_load():
     names = {}
-    for path in sorted(GOOD.glob("*.yaml")):
+    for path in sorted([*GOOD.glob("*.yaml"), *HTTP.glob("*.yaml")]):
         pods, errors = load_pod_file(path)
         assert errors == [], path
         names[path.name] = [p.metadata.name for p in pods]
@@ -39,7 +40,8 @@ def test_static_pods_content():
 def test_like_kubelet_takes_single_pods_only():
     assert load_pod_file(GOOD / "nginx.yaml", like_kubelet=True)[1] == []
     assert load_pod_file(GOOD / "init-container.yaml", like_kubelet=True)[1] == []
-    pods, errors = load_pod_file(GOOD / "pod-list.yaml", like_kubelet=True)
+    # A PodList is for a URL (examples/http-pods), not for a manifest file.
+    pods, errors = load_pod_file(HTTP / "pod-list.yaml", like_kubelet=True)
     assert pods == [] and [e.field for e in errors] == ["kind"]
 
 

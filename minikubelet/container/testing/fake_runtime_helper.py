@@ -3,7 +3,8 @@
 Go: pkg/kubelet/container/testing/fake_runtime_helper.go
 
 kubelet implements ``RuntimeHelper`` itself (``GenerateRunContainerOptions``, ``GetPodDNS`` … in
-kubelet_pods.go). This fake answers with fixed, empty values, which is all the fake runtime needs.
+kubelet_pods.go). This fake answers with fixed, empty values, which is all the fake runtime needs,
+and marks init containers with the ``minikubelet.dev/init-container`` annotation for it.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from minikubelet.api import core_v1 as v1
-from minikubelet.container.runtime import RunContainerOptions
+from minikubelet.container.runtime import Annotation, RunContainerOptions
 from minikubelet.cri import api as runtimeapi
+from minikubelet.cri.scenario import InitContainerAnnotation
 
 
 @dataclass
@@ -36,6 +38,10 @@ class FakeRuntimeHelper:
         opts = RunContainerOptions()
         if len(container.termination_message_path) != 0:
             opts.pod_container_dir = self.pod_container_dir
+        # Not in Go's fake: mark init containers for the fake runtime, which cannot tell them
+        # apart otherwise (kubelet copies these annotations onto the CRI container config).
+        if any(c is container or c.name == container.name for c in pod.spec.init_containers):
+            opts.annotations.append(Annotation(name=InitContainerAnnotation, value="true"))
         return opts, None
 
     def get_pod_cgroup_parent(self, pod: v1.Pod) -> str:

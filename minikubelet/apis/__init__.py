@@ -1,0 +1,1 @@
+"""kubelet's configuration types, from pkg/kubelet/apis/ in Go."""

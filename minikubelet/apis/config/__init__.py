@@ -1,0 +1,1 @@
+"""The kubelet configuration, from pkg/kubelet/apis/config/ in Go."""

@@ -1,0 +1,277 @@
+"""The fake CRI runtime: states, scripted exits, stop with a grace period, filters, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from minikubelet import go
+from minikubelet.cri import api as runtimeapi
+from minikubelet.cri.fake_image_service import FakeImageService
+from minikubelet.cri.fake_runtime import FakeRuntimeService
+from minikubelet.cri.scenario import parse_scenario
+from minikubelet.cri.services import CRIError
+
+S = 1_000_000_000  # nanoseconds
+UID = "io.kubernetes.pod.uid"
+
+
+def sandbox_config(uid="u1", name="web", scenario=None, host_network=False):
+    annotations = {} if scenario is None else {"minikubelet.dev/scenario": scenario}
+    ns = runtimeapi.NamespaceOption(
+        network=runtimeapi.NamespaceMode_NODE if host_network else runtimeapi.NamespaceMode_POD
+    )
+    return runtimeapi.PodSandboxConfig(
+        metadata=runtimeapi.PodSandboxMetadata(name=name, namespace="default", uid=uid),
+        labels={UID: uid},
+        annotations=annotations,
+        linux=runtimeapi.LinuxPodSandboxConfig(
+            security_context=runtimeapi.LinuxSandboxSecurityContext(namespace_options=ns)
+        ),
+    )
+
+
+def container_config(name, attempt=0, uid="u1"):
+    return runtimeapi.ContainerConfig(
+        metadata=runtimeapi.ContainerMetadata(name=name, attempt=attempt),
+        image=runtimeapi.ImageSpec(image="busybox:latest"),
+        labels={UID: uid, "io.kubernetes.container.name": name},
+    )
+
+
+async def start(rs, sb, cfg, name, attempt=0):
+    cid = await rs.create_container(sb, container_config(name, attempt), cfg)
+    await rs.start_container(cid)
+    return cid
+
+
+def t(ns: int) -> float:
+    return round(ns / S - go.VIRTUAL_EPOCH, 3)
+
+
+def test_container_lifecycle_with_scripted_exit_and_lazy_reaping():
+    async def main():
+        rs = FakeRuntimeService(seed=1)
+        cfg = sandbox_config(scenario="app: [{runFor: 2s, exitCode: 3}, forever]")
+        sb = await rs.run_pod_sandbox(cfg, "")
+        created = await rs.create_container(sb, container_config("app"), cfg)
+        s = await rs.container_status(created)
+        assert s.state == runtimeapi.ContainerState_CONTAINER_CREATED
+        await go.sleep(0.5)
+        await rs.start_container(created)
+        await go.sleep(10)
+        s = await rs.container_status(created)
+        second = await start(rs, sb, cfg, "app", attempt=1)
+        await go.sleep(100)
+        s2 = await rs.container_status(second)
+        return s, s2
+
+    s, s2 = go.run(main)
+    assert (s.state, s.exit_code, s.reason) == (
+        runtimeapi.ContainerState_CONTAINER_EXITED,
+        3,
+        "Error",
+    )
+    assert (t(s.created_at), t(s.started_at), t(s.finished_at)) == (0.0, 0.5, 2.5)
+    assert s2.state == runtimeapi.ContainerState_CONTAINER_RUNNING  # the second run: forever
+
+
+def test_unscripted_containers_run_forever_unless_the_lookup_says_init():
+    from minikubelet.api import core_v1 as v1
+
+    pod = v1.Pod(
+        spec=v1.PodSpec(
+            init_containers=[v1.Container(name="init", image="busybox")],
+            containers=[v1.Container(name="app", image="busybox")],
+        )
+    )
+
+    async def main():
+        rs = FakeRuntimeService(pod_lookup=lambda uid: pod)
+        cfg = sandbox_config()
+        sb = await rs.run_pod_sandbox(cfg, "")
+        init = await start(rs, sb, cfg, "init")
+        app = await start(rs, sb, cfg, "app")
+        await go.sleep(3600)
+        return await rs.container_status(init), await rs.container_status(app)
+
+    init, app = go.run(main)
+    assert (init.state, init.exit_code, init.reason) == (2, 0, "Completed")
+    assert t(init.finished_at) == 1.0
+    assert app.state == runtimeapi.ContainerState_CONTAINER_RUNNING
+
+
+@pytest.mark.parametrize(
+    ("stop_time", "timeout", "took", "exit_code"),
+    [(0, 30, 0.0, 143), (5, 30, 5.0, 143), (10, 2, 2.0, 137), (0, 0, 0.0, 143)],
+)
+def test_stop_container_waits_for_the_script_or_the_grace_period(
+    stop_time, timeout, took, exit_code
+):
+    async def main():
+        rs = FakeRuntimeService()
+        cfg = sandbox_config(scenario=f"app: {{stopTime: {stop_time}s}}")
+        sb = await rs.run_pod_sandbox(cfg, "")
+        cid = await start(rs, sb, cfg, "app")
+        t0 = go.now()
+        await rs.stop_container(cid, timeout)
+        took = go.now() - t0
+        await rs.stop_container(cid, timeout)  # already stopped: no-op
+        return took, await rs.container_status(cid)
+
+    elapsed, s = go.run(main)
+    assert elapsed == took
+    assert (s.state, s.exit_code) == (runtimeapi.ContainerState_CONTAINER_EXITED, exit_code)
+
+
+def test_a_container_that_ends_while_being_stopped_keeps_its_own_exit():
+    async def main():
+        rs = FakeRuntimeService()
+        cfg = sandbox_config(scenario="app: {runFor: 1s, exitCode: 4, stopTime: 10s}")
+        sb = await rs.run_pod_sandbox(cfg, "")
+        cid = await start(rs, sb, cfg, "app")
+        await rs.stop_container(cid, 30)
+        return await rs.container_status(cid)
+
+    s = go.run(main)
+    assert (s.exit_code, t(s.finished_at)) == (4, 1.0)
+
+
+def test_sandboxes_ips_filters_and_removal():
+    async def main():
+        rs = FakeRuntimeService()
+        a = await rs.run_pod_sandbox(sandbox_config("u1", "a"), "")
+        b = await rs.run_pod_sandbox(sandbox_config("u2", "b", host_network=True), "")
+        ca = await start(rs, a, sandbox_config("u1", "a"), "app")
+        await rs.stop_pod_sandbox(a)
+        ready = await rs.list_pod_sandbox(
+            runtimeapi.PodSandboxFilter(
+                state=runtimeapi.PodSandboxStateValue(
+                    state=runtimeapi.PodSandboxState_SANDBOX_READY
+                )
+            )
+        )
+        by_uid = await rs.list_pod_sandbox(runtimeapi.PodSandboxFilter(label_selector={UID: "u1"}))
+        running = await rs.list_containers(
+            runtimeapi.ContainerFilter(
+                state=runtimeapi.ContainerStateValue(
+                    state=runtimeapi.ContainerState_CONTAINER_RUNNING
+                )
+            )
+        )
+        killed = await rs.container_status(ca)
+        sa, sb = await rs.pod_sandbox_status(a), await rs.pod_sandbox_status(b)
+        await rs.remove_pod_sandbox(a)
+        await rs.remove_pod_sandbox(a)  # idempotent
+        left = await rs.list_containers(None)
+        with pytest.raises(CRIError, match="NotFound"):
+            await rs.pod_sandbox_status(a)
+        return ready, by_uid, running, killed, sa, sb, left, b
+
+    ready, by_uid, running, killed, sa, sb, left, b = go.run(main)
+    assert [s.id for s in ready] == [b]
+    assert [s.metadata.name for s in by_uid] == ["a"]
+    assert running == [] and left == []
+    assert killed.exit_code == 137  # a stopped sandbox kills what still runs in it
+    assert (sa.network.ip, sa.state) == ("10.88.0.2", runtimeapi.PodSandboxState_SANDBOX_NOTREADY)
+    assert sb.network.ip == ""  # host network
+    assert sb.linux.namespaces.options.network == runtimeapi.NamespaceMode_NODE
+
+
+def test_creation_times_of_a_pod_are_strictly_increasing():
+    async def main():
+        rs = FakeRuntimeService()
+        cfg = sandbox_config()
+        sb = await rs.run_pod_sandbox(cfg, "")
+        ids = [await rs.create_container(sb, container_config(f"c{i}"), cfg) for i in range(3)]
+        return [c.created_at for c in await rs.list_containers(None)], ids
+
+    times, _ = go.run(main)
+    assert times == sorted(set(times)) and times[1] - times[0] == 1000
+
+
+def test_ids_depend_only_on_the_seed():
+    async def ids(seed):
+        rs = FakeRuntimeService(seed=seed)
+        cfg = sandbox_config()
+        sb = await rs.run_pod_sandbox(cfg, "")
+        return sb, await rs.create_container(sb, container_config("app"), cfg)
+
+    a, b, c = go.run(ids, 1), go.run(ids, 1), go.run(ids, 2)
+    assert a == b != c
+    assert len(a[0]) == 64 and int(a[0], 16) >= 0
+
+
+def test_error_injection_and_call_counts():
+    async def main():
+        rs = FakeRuntimeService()
+        rs.inject_error("run_pod_sandbox", CRIError("Unavailable", "socket closed"))
+        with pytest.raises(CRIError, match="socket closed"):
+            await rs.run_pod_sandbox(sandbox_config(), "")
+        await rs.run_pod_sandbox(sandbox_config(), "")
+        sb = (await rs.list_pod_sandbox(None))[0].id
+        cid = await rs.create_container(sb, container_config("x"), sandbox_config())
+        await rs.start_container(cid)
+        with pytest.raises(CRIError, match="FailedPrecondition"):
+            await rs.start_container(cid)  # already running
+        with pytest.raises(CRIError, match="NotFound"):
+            await rs.container_status("missing")
+        return rs.calls["run_pod_sandbox"]
+
+    assert go.run(main) == 2
+
+
+def test_runtime_status_knobs():
+    async def main():
+        rs = FakeRuntimeService(scenario=parse_scenario({"runtime": {"down": [{"from": "5s"}]}}))
+        ok = await rs.status()
+        rs.set_runtime_ready(False, "Broken", "the runtime broke")
+        not_ready = await rs.status()
+        await go.sleep(5)
+        with pytest.raises(CRIError, match="Unavailable"):
+            await rs.status()
+        return ok, not_ready
+
+    ok, not_ready = go.run(main)
+    assert [c.status for c in ok.conditions] == [True, True]
+    assert not_ready.conditions[0] == runtimeapi.RuntimeCondition(
+        type="RuntimeReady", status=False, reason="Broken", message="the runtime broke"
+    )
+
+
+def test_create_needs_the_image_when_linked_to_an_image_service():
+    async def main():
+        images = FakeImageService()
+        rs = FakeRuntimeService(image_service=images)
+        cfg = sandbox_config()
+        sb = await rs.run_pod_sandbox(cfg, "")
+        with pytest.raises(CRIError, match='failed to get image "busybox:latest"'):
+            await rs.create_container(sb, container_config("app"), cfg)
+        images.add_image("busybox")
+        cid = await rs.create_container(sb, container_config("app"), cfg)
+        return (await rs.container_status(cid)).image_ref
+
+    assert go.run(main).startswith("sha256:")
+
+
+def test_init_containers_are_known_without_a_pod_lookup():
+    """The fake runtime helper marks init containers; the fake runtime reads the mark."""
+    from tests.kuberuntime.podutil import container, make_pod
+
+    pod = make_pod(containers=[container("app")], init_containers=[container("init")])
+
+    async def main():
+        from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
+
+        fake = new_fake_runtime()  # no pod_lookup
+        back_off = fake.image_back_off
+        for _ in range(3):
+            m = pod.metadata
+            st = await fake.manager.get_pod_status(m.uid, m.name, m.namespace)
+            await fake.manager.sync_pod(pod, st, [], back_off)
+            await go.sleep(1)
+        m = pod.metadata
+        return await fake.manager.get_pod_status(m.uid, m.name, m.namespace)
+
+    st = go.run(main)
+    assert st.find_container_status_by_name("init").exit_code == 0
+    assert st.find_container_status_by_name("app").state == "running"

@@ -1,0 +1,104 @@
+"""The scenario format: lifetimes, images, runtime windows, and clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from minikubelet.cri.scenario import (
+    DEFAULT_APP,
+    DEFAULT_INIT,
+    ImageScript,
+    Lifetime,
+    ScenarioError,
+    load_scenario_file,
+    parse_container_scripts,
+    parse_scenario,
+    scripts_from_annotations,
+)
+
+
+def test_annotation_lifetimes_and_runs():
+    containers, images = scripts_from_annotations(
+        {
+            "minikubelet.dev/scenario": (
+                "init-db: {runFor: 3s}\n"
+                "app: [{runFor: 5s, exitCode: 1}, {runFor: 1m30s, exitCode: 2}, forever]\n"
+                "side: {runFor: forever, stopTime: 10s}\n"
+                "quick: 500ms\n"
+            ),
+            "minikubelet.dev/images": "busybox: {pullTime: 2s, fail: 2}\nnosuch:1.0: notFound",
+        },
+        "default/web",
+    )
+    assert containers["init-db"].lifetime(0) == Lifetime(run_for=3.0)
+    app = containers["app"]
+    assert [app.lifetime(i) for i in range(4)] == [
+        Lifetime(run_for=5.0, exit_code=1),
+        Lifetime(run_for=90.0, exit_code=2),
+        Lifetime(run_for=None),
+        Lifetime(run_for=None),
+    ]
+    assert containers["side"].lifetime(0) == Lifetime(run_for=None, stop_time=10.0)
+    assert containers["quick"].lifetime(0).run_for == 0.5
+    assert images == {
+        "busybox:latest": ImageScript(pull_time=2.0, fail=2),
+        "nosuch:1.0": ImageScript(not_found=True),
+    }
+
+
+def test_run_for_left_out_takes_the_kind_default():
+    script = parse_container_scripts({"c": {"exitCode": 3}}, "x")["c"]
+    lt = script.lifetime(0)
+    assert lt.or_default(DEFAULT_INIT) == Lifetime(run_for=1.0, exit_code=3)
+    assert lt.or_default(DEFAULT_APP) == Lifetime(run_for=None, exit_code=3)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("app: {runFor: soon}", "container 'app': field runFor: time: invalid duration"),
+        ("app: {exitCode: 300}", "container 'app': field exitCode: expected 0 to 255, got 300"),
+        ("app: {runfor: 5s}", "container 'app': unknown field 'runfor'"),
+        ("app: []", "container 'app': the list of runs is empty"),
+        ("- app", "expected a mapping"),
+        ("app: {runFor: 5s", "not YAML or JSON"),
+    ],
+)
+def test_bad_annotations_say_where(text, message):
+    with pytest.raises(ScenarioError) as e:
+        scripts_from_annotations({"minikubelet.dev/scenario": text}, "default/web")
+    assert str(e.value).startswith("pod default/web: annotation minikubelet.dev/scenario")
+    assert message in str(e.value)
+
+
+def test_scenario_file_yaml_and_json(tmp_path):
+    doc = {
+        "pods": {"default/web": {"app": {"runFor": "5s", "exitCode": 1}}},
+        "images": {"*": {"pullTime": "1s"}, "busybox": {"fail": 1}},
+        "presentImages": ["nginx:1.21", "pause"],
+        "defaults": {"init": {"runFor": "2s"}, "app": "forever"},
+        "runtime": {"notReady": [{"from": "0s", "until": "30s"}], "down": [{"from": 60}]},
+    }
+    y = tmp_path / "s.yaml"
+    y.write_text(json.dumps(doc))  # JSON is YAML
+    j = tmp_path / "s.json"
+    j.write_text(json.dumps(doc))
+    for path in (y, j):
+        sc = load_scenario_file(path)
+        assert sc.pods["default/web"]["app"].lifetime(0) == Lifetime(run_for=5.0, exit_code=1)
+        assert sc.images["*"].pull_time == 1.0 and sc.images["busybox:latest"].fail == 1
+        assert sc.present_images == ["nginx:1.21", "pause:latest"]
+        assert sc.default_init == Lifetime(run_for=2.0)
+        assert sc.runtime_not_ready[0].contains(29.9) and not sc.runtime_not_ready[0].contains(30)
+        assert sc.runtime_down[0].contains(1e9)
+
+
+def test_scenario_errors():
+    with pytest.raises(ScenarioError, match=r"pods: 'web': expected namespace/name"):
+        parse_scenario({"pods": {"web": {}}})
+    with pytest.raises(ScenarioError, match="unknown field 'podz'"):
+        parse_scenario({"podz": {}})
+    with pytest.raises(ScenarioError, match=r"nope\.yaml: No such file"):
+        load_scenario_file("/nonexistent/nope.yaml")
