@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m tools.i18n docs
+	$(BIN)/python -m tools.xref check --offline
 
 test: lint
 	$(BIN)/python -m pytest

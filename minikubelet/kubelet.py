@@ -946,6 +946,12 @@ def new_main_kubelet(
     clock = current_runtime().clock
     node_name = node.metadata.name
 
+    # Go picks how the secret and config-map managers watch the API server here:
+    # Go omitted: case kubeletconfiginternal.WatchChangeDetectionStrategy: -- no secrets here
+    # Go omitted: case kubeletconfiginternal.TTLCacheChangeDetectionStrategy: -- no secrets here
+    # Go omitted: case kubeletconfiginternal.GetChangeDetectionStrategy: -- no secrets here
+    # Go omitted: default: -- no secrets here
+
     liveness_manager = ResultsManager("liveness")
     readiness_manager = ResultsManager("readiness")
     startup_manager = ResultsManager("startup")

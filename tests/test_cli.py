@@ -6,6 +6,9 @@ import sys
 from minikubelet import KUBERNETES_VERSION, __version__
 from minikubelet.cli import main
 from minikubelet.i18n import language
+from tests.conftest import ROOT
+
+EXAMPLES = str(ROOT / "examples")
 
 
 def test_version_names_the_kubernetes_release():
@@ -35,3 +38,88 @@ def test_language_comes_from_the_locale(monkeypatch):
     monkeypatch.setenv("MINIKUBELET_LANG", "en")
     assert language() == "en"
     assert language("zh") == "zh"
+
+
+def run_cli(*args: str) -> tuple[int, str]:
+    """``minikubelet run ...`` in-process; returns its exit code and what it printed."""
+    import io
+
+    out = io.StringIO()
+    return main(["run", *args], out=out), out.getvalue()
+
+
+def test_run_shows_static_pods_go_pending_then_running():
+    code, out = run_cli("--manifests", EXAMPLES + "/static-pods", "--until", "30s", "--lang", "en")
+    assert code == 0
+    assert '"SyncLoop ADD" source="file" pods=[default/nginx-minikubelet ' in out
+    assert "minikubelet: pod default/nginx-minikubelet is Pending → Running at 1s" in out
+    assert "minikubelet: after 30s, 2 pod(s):" in out
+    summary = out.split("minikubelet: after 30s, 2 pod(s):\n")[1]
+    assert summary.count("Running    ready 1/1  restarts 0") == 2
+
+
+def test_run_is_repeatable_with_a_seed_and_differs_with_another():
+    args = ("--manifests", EXAMPLES + "/static-pods", "--until", "20s", "-v", "4")
+    first, again, other = (
+        run_cli(*args, "--seed", "3"),
+        run_cli(*args, "--seed", "3"),
+        run_cli(*args, "--seed", "4"),
+    )
+    assert first == again
+    assert first[1] != other[1]
+
+
+def test_run_speaks_chinese():
+    code, out = run_cli("--manifests", EXAMPLES + "/static-pods", "--until", "5s", "--lang", "zh")
+    assert code == 0
+    assert "minikubelet: Pod default/nginx-minikubelet 在 1s 变为 Pending → Running" in out
+    assert "minikubelet: 运行 5s 后，共 2 个 Pod：" in out
+
+
+def test_run_refuses_bad_input_before_starting(tmp_path, capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--until", "30s", "--lang", "en"])
+    assert exc.value.code == 2
+    assert "give at least one pod source" in capsys.readouterr().err
+
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--manifests", EXAMPLES + "/static-pods", "--until", "soon"])
+    assert exc.value.code == 2
+    assert 'time: invalid duration "soon"' in capsys.readouterr().err
+
+    script = tmp_path / "script.yaml"
+    script.write_text("- {at: 0s, type: CREATED, object: {}}\n")
+    code, out = run_cli("--api-script", str(script))
+    assert code == 2 and out == ""
+    assert f"{script}: event 1: type: must be one of" in capsys.readouterr().err
+
+
+def test_run_with_a_scripted_api_server_and_a_scenario():
+    code, out = run_cli(
+        "--api-script",
+        EXAMPLES + "/api/pods.yaml",
+        "--scenario",
+        EXAMPLES + "/scenarios/flaky-node.yaml",
+        "--until",
+        "40s",
+    )
+    assert code == 0
+    assert '"Container runtime not ready"' in out  # the scenario's outage at the start
+    assert '"SyncLoop DELETE" source="api" pods=[shop/api-web]' in out
+    assert '"SyncLoop REMOVE" source="api" pods=[shop/api-web]' in out
+    assert "CrashLoopBackOff" in out
+    assert "shop/crasher" in out.split("minikubelet: after 40s")[1]
+
+
+def test_run_under_the_real_clock():
+    import time
+
+    start = time.monotonic()
+    code, out = run_cli(
+        "--manifests", EXAMPLES + "/static-pods", "--until", "1500ms", "--clock", "real"
+    )
+    assert code == 0
+    assert time.monotonic() - start >= 1.4  # real time passed
+    assert '"SyncLoop ADD" source="file"' in out

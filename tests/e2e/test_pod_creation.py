@@ -150,3 +150,13 @@ def test_the_same_seed_gives_the_same_run():
     again = run_kubelet(pods=pods, until=60, seed=4, verbosity=4)
     assert first.log == again.log
     assert first.log != run_kubelet(pods=pods, until=60, seed=5, verbosity=4).log
+
+
+def test_ten_thousand_pods_go_through_the_whole_path():
+    n = 10_000
+    pods = [pod(f"p{i:05d}", ["app"]) for i in range(n)]
+    run = run_kubelet(pods=pods, until=10, max_pods=n, cpu="20000", memory="20000Gi", verbosity=0)
+    assert len(run.statuses) == n
+    assert {status.phase for status in run.statuses.values()} == {"Running"}
+    assert len(run.running_containers) == n
+    assert all(containers == ["app"] for containers in run.running_containers.values())
