@@ -33,7 +33,7 @@ from minikubelet.container.cache import new_cache
 from minikubelet.container.runtime import PodPair, Pods, get_pod_full_name
 from minikubelet.container.runtime_cache import new_runtime_cache
 from minikubelet.container.sync_result import ErrCrashLoopBackOff
-from minikubelet.events import FailedToKillPod, NetworkNotReady
+from minikubelet.events import FailedMountVolume, FailedToKillPod, NetworkNotReady
 from minikubelet.flowcontrol.backoff import new_back_off
 from minikubelet.go import (
     Clock,
@@ -83,6 +83,7 @@ from minikubelet.types import (
 )
 from minikubelet.util import format
 from minikubelet.util.queue.work_queue import BasicWorkQueue
+from minikubelet.volumemanager.volume_manager import VolumeManager
 from minikubelet.wait import until
 
 #: How long the runtime may go without a successful status check. Go: maxWaitForContainerRuntime
@@ -809,7 +810,22 @@ class Kubelet(KubeletPods):
         # Volume manager will not mount volumes for terminated pods
         if not self.pod_is_terminated(pod) and self.volume_manager is not None:
             # Wait for volumes to attach/mount
-            await self.volume_manager.wait_for_attach_and_mount(pod)
+            try:
+                await self.volume_manager.wait_for_attach_and_mount(pod)
+            except Exception as err:
+                self.recorder.eventf(
+                    pod,
+                    EventTypeWarning,
+                    FailedMountVolume,
+                    "Unable to attach or mount volumes: %s",
+                    err,
+                )
+                klog.error_s(
+                    err,
+                    "Unable to attach or mount volumes for pod; skipping pod",
+                    pod=klog.kobj(pod),
+                )
+                raise
 
         # Fetch the pull secrets for the pod: there is no secret manager, so none.
         pull_secrets: list[Any] = []
@@ -1004,6 +1020,7 @@ def new_main_kubelet(
         kl.sync_pod, recorder, work_queue, kube_cfg.sync_frequency, backOffPeriod, pod_cache
     )
     kl.pod_killer = PodKillerWithChannel(kl)
+    kl.volume_manager = VolumeManager()
 
     kl.admit_handlers.append(
         new_predicate_admit_handler(

@@ -1,0 +1,1 @@
+"""The volume manager, from pkg/kubelet/volumemanager/ in Go (simulated)."""
