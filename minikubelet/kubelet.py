@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from minikubelet import klog
+from minikubelet.active_deadline import ActiveDeadlineHandler
 from minikubelet.api import Pod, PodPhase, PodStatus
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.cache.scripted_watch import WatchEvent
@@ -1021,6 +1022,9 @@ def new_main_kubelet(
     )
     kl.pod_killer = PodKillerWithChannel(kl)
     kl.volume_manager = VolumeManager()
+    active_deadline_handler = ActiveDeadlineHandler(status_manager, recorder, clock)
+    kl.pod_sync_loop_handlers.append(active_deadline_handler)
+    kl.pod_sync_handlers.append(active_deadline_handler)
 
     kl.admit_handlers.append(
         new_predicate_admit_handler(

@@ -134,6 +134,22 @@ def test_too_many_pods_are_rejected_out_of_pods():
     assert run.statuses["p2"].reason == "OutOfpods"
 
 
+def test_a_pod_past_its_active_deadline_is_failed_and_killed():
+    p = pod("batch", ["app"], restart="Never")
+    p.spec.active_deadline_seconds = 20
+    run = run_kubelet(pods=[p], until=40)
+    status = run.statuses["batch"]
+    assert status.phase == "Failed"
+    assert (status.reason, status.message) == (
+        "DeadlineExceeded",
+        "Pod was active on the node longer than the specified deadline",
+    )
+    assert [phase for _, phase in run.phases["batch"]] == ["Pending", "Running", "Failed"]
+    assert 20 <= run.phases["batch"][-1][0] < 22  # the sync ticker notices within a second
+    assert run.running_containers == {}
+    assert any(e.reason == "DeadlineExceeded" for e in run.events)
+
+
 def test_a_pod_deleted_while_running_is_killed():
     a, b = pod("a", ["app"]), pod("b", ["app"])
     run = run_kubelet(pods=[a, b], changes=[(10, [a])], until=20)
