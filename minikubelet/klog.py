@@ -19,12 +19,19 @@ import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 from typing import Any, TextIO
 
 
 @dataclass(frozen=True)
 class ObjectRef:
-    """A reference to an object by namespace and name (klog's ObjectRef)."""
+    """A reference to an object by namespace and name (klog's ObjectRef).
+
+    A Go Stringer: klog quotes it (``pod="default/nginx"``), but not inside a list
+    (``pods=[default/nginx default/web]``).
+    """
+
+    go_stringer = True
 
     name: str
     namespace: str = ""
@@ -70,13 +77,36 @@ def _escape(s: str) -> str:
 
 
 def format_value(value: Any) -> str:
-    """One value as klog's text format prints it after ``key=``."""
-    if isinstance(value, str):
-        return f'"{_escape(value)}"'
-    if isinstance(value, BaseException):
+    """One value as klog v2.8.0 (the one Kubernetes v1.21 vendors) prints it after ``key=``.
+
+    klog quotes strings, errors and ``fmt.Stringer`` values (``%q``) and prints everything
+    else with ``%+v``. In Python: a plain ``str``, an exception, or an object whose class sets
+    ``go_stringer = True`` (it ports a Go type with a ``String()`` method) is quoted; an enum
+    prints its value unquoted (Go's named types such as ``type PodPhase string``); ``None`` is
+    ``<nil>``, booleans are ``true``/``false``, dicts ``map[k:v]``, lists ``[a b]``. Pod UIDs are
+    plain strings here and come out quoted, where Go's ``types.UID`` does not.
+    """
+    if getattr(type(value), "go_stringer", False):
         return f'"{_escape(str(value))}"'
-    if isinstance(value, list | tuple):
-        return "[" + " ".join(str(v) for v in value) + "]"
+    if type(value) is str or isinstance(value, BaseException):
+        return f'"{_escape(str(value))}"'
+    return _plus_v(value)
+
+
+def _plus_v(value: Any) -> str:
+    """Go's ``%+v`` of a value, for what klog prints unquoted."""
+    if value is None:
+        return "<nil>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Enum) and not getattr(type(value), "go_stringer", False):
+        return str(value.value)
+    if isinstance(value, dict):
+        return (
+            "map[" + " ".join(f"{_plus_v(k)}:{_plus_v(v)}" for k, v in sorted(value.items())) + "]"
+        )
+    if isinstance(value, list | tuple | set | frozenset):
+        return "[" + " ".join(_plus_v(v) for v in value) + "]"
     return str(value)
 
 
@@ -108,6 +138,12 @@ class Verbose:
         """Log if this verbosity is enabled (klog's Verbose.InfoS)."""
         if self.enabled:
             _logger.write("I", 1, msg, kv)
+
+    def error_s(self, err: BaseException | None, msg: str, **kv: Any) -> None:
+        """Log an error line if this verbosity is enabled (klog's Verbose.ErrorS)."""
+        if self.enabled:
+            pairs = {"err": err, **kv} if err is not None else kv
+            _logger.write("E", 1, msg, pairs)
 
 
 def v(level: int) -> Verbose:

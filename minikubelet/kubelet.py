@@ -174,6 +174,10 @@ class Kubelet(KubeletPods):
     last_container_started_time: dict[str, float] = field(default_factory=dict)
     #: The pod data directories kubelet would have made (it writes nothing to disk here).
     pod_data_dirs: set[str] = field(default_factory=set)
+    #: Ours: the last answer of filter_out_terminated_pods (see there).
+    terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None = field(
+        default=None, repr=False
+    )
     #: When the loop last started or finished an iteration (Go: an atomic.Value).
     sync_loop_monitor: float | None = None
     admit_handlers: list[PodAdmitHandler] = field(default_factory=list)
@@ -191,6 +195,8 @@ class Kubelet(KubeletPods):
         Left out: the log server, cloud resource sync, node status and lease updates (there is no
         API server), iptables chains, the volume manager's own loop, runtime classes.
         """
+        # Go logs this when it has no API client. The port never has one: its API source is a
+        # scripted watch, and no node status is ever sent.
         klog.info_s("No API server defined - no node status update will be sent")
         go(until, self.update_runtime_up, 5 * Second, None, name="updateRuntimeUp")
         go(until, self.pod_killer.perform_pod_killing_work, 1 * Second, None, name="podKiller")
@@ -473,13 +479,8 @@ class Kubelet(KubeletPods):
         """
         start = self.clock.now()
         pods = sort_pods_by_creation_time(pods)
-        # Go lists the pod manager's pods and filters out the terminated ones again for every
-        # pod of the batch, which costs n² status lookups for n pods. The port filters once
-        # and keeps the list up to date as it goes: nothing else can change a pod's status
-        # during this loop, because no call in it blocks, so no other goroutine runs.
-        active_pods = self.filter_out_terminated_pods(self.pod_manager.get_pods())
         for pod in pods:
-            known, _ = self.pod_manager.get_pod_by_uid(pod.metadata.uid)
+            existing_pods = self.pod_manager.get_pods()
             # Always add the pod to the pod manager: it is kubelet's source of truth for the
             # desired state. A pod missing there was deleted in the API server.
             self.pod_manager.add_pod(pod)
@@ -489,19 +490,17 @@ class Kubelet(KubeletPods):
                 continue
 
             if not self.pod_is_terminated(pod):
-                # Only a pod that is not terminated goes through admission. Rejected pods are
-                # failed, so the active pods are exactly the admitted ones still alive.
-                if known is not None:
-                    # The pod replaced an older copy of itself: list the pods afresh.
-                    others = [p for p in self.pod_manager.get_pods() if p is not pod]
-                    active_pods = self.filter_out_terminated_pods(others)
+                # Only a pod that is not terminated goes through admission.
+
+                # We failed pods that we rejected, so activePods include all admitted pods
+                # that are alive.
+                active_pods = self.filter_out_terminated_pods(existing_pods)
 
                 # Check if we can admit the pod; if not, reject it.
                 ok, reason, message = self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
                     continue
-                active_pods.append(pod)
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
             await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
             self.probe_manager.add_pod(pod)
@@ -589,12 +588,14 @@ class Kubelet(KubeletPods):
         # every container we reported started gets its graceful stop.
         last_container_started = self.last_container_started_time.get(pod.metadata.uid)
         if last_container_started is not None:
-            try:
-                await self.runtime_cache.force_update_if_older(last_container_started)
-            except Exception as err:
+            err = await self.runtime_cache.force_update_if_older(last_container_started)
+            if err is not None:
                 raise RuntimeError(f"error updating containers: {err}") from err
         # The cache may not have the pod yet; the periodic cleanup will try again then.
-        running_pods = await self.runtime_cache.get_pods()
+        try:
+            running_pods = await self.runtime_cache.get_pods()
+        except Exception as err:
+            raise RuntimeError(f"error listing containers: {err}") from err
         running_pod = Pods(running_pods).find_pod("", pod.metadata.uid)
         if running_pod.is_empty():
             raise RuntimeError("pod not found")
@@ -663,6 +664,8 @@ class Kubelet(KubeletPods):
             remove_all = synced_pod.metadata.deletion_timestamp is not None and not_running(
                 api_pod_status.container_statuses
             )
+        # Go's containerDeletor removes dead containers beyond the newest few; the port does
+        # not garbage-collect containers, so NewMainKubelet leaves it None.
         if self.container_deletor is not None:
             await self.container_deletor.delete_containers_in_pod(
                 exited_container_id, pod_status, remove_all
@@ -706,6 +709,8 @@ class Kubelet(KubeletPods):
                 self.recorder.eventf(
                     pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", err
                 )
+                # Go: utilruntime.HandleError(err), which logs the error.
+                klog.error_s(err, "Observed an error")
                 raise
             return
 
@@ -758,7 +763,10 @@ class Kubelet(KubeletPods):
                 self.recorder.eventf(
                     pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", err
                 )
-                raise RuntimeError(f"error killing pod: {err}") from err
+                sync_err = RuntimeError(f"error killing pod: {err}")
+                # Go: utilruntime.HandleError(syncErr), which logs the error.
+                klog.error_s(sync_err, "Observed an error")
+                raise sync_err from err
             if not runnable.admit:
                 # there was no error killing the pod, but the pod cannot be run.
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")
@@ -844,7 +852,12 @@ class Kubelet(KubeletPods):
 
 
 def is_back_off_error(err: Exception | None) -> bool:
-    """True for the back-off errors syncPod does not return (CrashLoopBackOff, ImagePullBackOff)."""
+    """True for CrashLoopBackOff and ImagePullBackOff, the errors syncPod means not to return.
+
+    As in Go, it rarely spares one: SyncPod's results always include a successful
+    ``ConfigPodSandbox`` (error None), which fails this test, so a pod in back-off still makes
+    syncPod return its error, and the worker backs off (the "Error syncing pod" lines).
+    """
     return err is ErrCrashLoopBackOff or err is ErrImagePullBackOff
 
 
@@ -988,6 +1001,7 @@ def new_main_kubelet(
         container_runtime, plegChannelCapacity, plegRelistPeriod, pod_cache, clock
     )
     runtime_state = new_runtime_state(clock, maxWaitForContainerRuntime)
+    runtime_state.add_health_check("PLEG", pleg.healthy)
 
     work_queue = BasicWorkQueue(clock)
     kl = Kubelet(

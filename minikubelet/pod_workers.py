@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from minikubelet import klog
 from minikubelet.api import Pod, PodStatus
 from minikubelet.events import ExceededGracePeriod, FailedSync
-from minikubelet.go import Chan, Second, after, go, make_chan, now, recv, select
+from minikubelet.go import Chan, Nanosecond, Second, after, go, make_chan, now, recv, select
 from minikubelet.record import EventRecorder, EventTypeWarning
 from minikubelet.types import SyncPodType
 from minikubelet.util.queue.work_queue import WorkQueue
@@ -173,7 +173,11 @@ class PodWorkersImpl:
                         )
                     )
                 finally:
-                    last_sync_time = now()
+                    # A sync takes time in Go, so lastSyncTime is always later than a relist
+                    # that started before it ended. Under the virtual clock no time passes
+                    # during a sync: one nanosecond stands for it, or the relist at this same
+                    # instant would count as newer and wake the worker for a second sync.
+                    last_sync_time = now() + Nanosecond
             except Exception as e:
                 err = e
             # notify the call-back function if the operation succeeded or not

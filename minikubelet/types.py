@@ -45,7 +45,8 @@ class PodOperation(IntEnum):
     REMOVE = 3
     #: Pods whose spec, labels or annotations changed.
     UPDATE = 4
-    #: Pods whose status changed, but nothing kubelet acts on.
+    #: Pods whose status changed but not their spec: kubelet reconciles the status (a sync if
+    #: the Ready condition needs it).
     RECONCILE = 5
 
 
@@ -140,6 +141,10 @@ class SyncPodType(IntEnum):
             # Go: default:
             case _:
                 return "unknown"
+
+
+#: It has a String() method in Go: klog quotes it (``syncType="create"``).
+SyncPodType.go_stringer = True  # type: ignore[attr-defined]
 
 
 def is_mirror_pod(pod: Pod) -> bool:

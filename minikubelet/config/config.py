@@ -20,7 +20,7 @@ from minikubelet.api import Pod
 from minikubelet.config.mux import Mux
 from minikubelet.container.runtime import get_pod_full_name
 from minikubelet.events import FailedValidation
-from minikubelet.go import Chan, RecvChan, SendChan, make_chan, now
+from minikubelet.go import Chan, Mutex, RecvChan, SendChan, make_chan, now
 from minikubelet.record import EventRecorder, EventTypeWarning
 from minikubelet.types import (
     AllSource,
@@ -118,6 +118,8 @@ class PodStorage:
         self.pods: dict[str, dict[str, Pod]] = {}
         self.mode = mode
         self.updates = updates
+        #: Ensures that updates are delivered in strict order on the updates channel.
+        self.update_lock = Mutex()
         #: The sources that have sent at least one SET.
         self.sources_seen: set[str] = set()
         self.recorder = recorder
@@ -127,61 +129,61 @@ class PodStorage:
 
         Go: pkg/kubelet/config/config.go (*podStorage).Merge
         """
-        # Go holds updateLock here; one goroutine per source calls Merge, and nothing between
-        # merge() and the sends below awaits anything but the sends themselves, whose order the
-        # channel keeps. Python needs no lock: goroutines only switch at an await.
-        seen_before = source in self.sources_seen
-        adds, updates, deletes, removes, reconciles = self._merge(source, change)
-        first_set = not seen_before and source in self.sources_seen
+        # Go holds s.updateLock for the whole of Merge: the sends below may block (the channel
+        # holds 50 updates), and another source's merge must not interleave with them.
+        async with self.update_lock:
+            seen_before = source in self.sources_seen
+            adds, updates, deletes, removes, reconciles = self._merge(source, change)
+            first_set = not seen_before and source in self.sources_seen
 
-        # deliver update notifications
-        mode = self.mode
-        # Go: case PodConfigNotificationIncremental:
-        if mode == PodConfigNotificationMode.PodConfigNotificationIncremental:
-            if len(removes.pods) > 0:
-                await self.updates.send(removes)
-            if len(adds.pods) > 0:
-                await self.updates.send(adds)
-            if len(updates.pods) > 0:
-                await self.updates.send(updates)
-            if len(deletes.pods) > 0:
-                await self.updates.send(deletes)
-            if (
-                first_set
-                and len(adds.pods) == 0
-                and len(updates.pods) == 0
-                and len(deletes.pods) == 0
-            ):
-                # An empty ADD when a source is first seen with no pods: it tells kubelet the
-                # source is ready.
-                await self.updates.send(adds)
-            # Only reconcile here: kubelet does not support snapshot updates.
-            if len(reconciles.pods) > 0:
-                await self.updates.send(reconciles)
+            # deliver update notifications
+            mode = self.mode
+            # Go: case PodConfigNotificationIncremental:
+            if mode == PodConfigNotificationMode.PodConfigNotificationIncremental:
+                if len(removes.pods) > 0:
+                    await self.updates.send(removes)
+                if len(adds.pods) > 0:
+                    await self.updates.send(adds)
+                if len(updates.pods) > 0:
+                    await self.updates.send(updates)
+                if len(deletes.pods) > 0:
+                    await self.updates.send(deletes)
+                if (
+                    first_set
+                    and len(adds.pods) == 0
+                    and len(updates.pods) == 0
+                    and len(deletes.pods) == 0
+                ):
+                    # An empty ADD when a source is first seen with no pods: it tells kubelet the
+                    # source is ready.
+                    await self.updates.send(adds)
+                # Only reconcile here: kubelet does not support snapshot updates.
+                if len(reconciles.pods) > 0:
+                    await self.updates.send(reconciles)
 
-        # Go: case PodConfigNotificationSnapshotAndUpdates:
-        elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshotAndUpdates:
-            if len(removes.pods) > 0 or len(adds.pods) > 0 or first_set:
-                await self.updates.send(
-                    PodUpdate(pods=self.merged_state(), op=PodOperation.SET, source=source)
-                )
-            if len(updates.pods) > 0:
-                await self.updates.send(updates)
-            if len(deletes.pods) > 0:
-                await self.updates.send(deletes)
+            # Go: case PodConfigNotificationSnapshotAndUpdates:
+            elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshotAndUpdates:
+                if len(removes.pods) > 0 or len(adds.pods) > 0 or first_set:
+                    await self.updates.send(
+                        PodUpdate(pods=self.merged_state(), op=PodOperation.SET, source=source)
+                    )
+                if len(updates.pods) > 0:
+                    await self.updates.send(updates)
+                if len(deletes.pods) > 0:
+                    await self.updates.send(deletes)
 
-        # Go: case PodConfigNotificationSnapshot:
-        elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshot:
-            changed = updates.pods or deletes.pods or adds.pods or removes.pods
-            if changed or first_set:
-                await self.updates.send(
-                    PodUpdate(pods=self.merged_state(), op=PodOperation.SET, source=source)
-                )
+            # Go: case PodConfigNotificationSnapshot:
+            elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshot:
+                changed = updates.pods or deletes.pods or adds.pods or removes.pods
+                if changed or first_set:
+                    await self.updates.send(
+                        PodUpdate(pods=self.merged_state(), op=PodOperation.SET, source=source)
+                    )
 
-        # Go: case PodConfigNotificationUnknown:
-        # Go: default:
-        else:
-            raise RuntimeError(f"unsupported PodConfigNotificationMode: {mode!r}")
+            # Go: case PodConfigNotificationUnknown:
+            # Go: default:
+            else:
+                raise RuntimeError(f"unsupported PodConfigNotificationMode: {mode!r}")
 
     def _merge(
         self, source: str, change: Any

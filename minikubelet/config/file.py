@@ -18,12 +18,11 @@ time is seen at the same point of every run.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from minikubelet import klog
 from minikubelet.api import Pod
@@ -131,7 +130,7 @@ class SourceFile:
             raise FileNotFoundError("path does not exist, ignoring") from None
 
         # Go: case statInfo.Mode().IsDir():
-        if Path(path).is_dir():
+        if stat.S_ISDIR(stat_info.st_mode):
             pods = self.extract_from_dir(path)
             if len(pods) == 0:
                 # Emit an update with an empty PodList to allow FileSource to be marked as seen
@@ -141,12 +140,12 @@ class SourceFile:
                 return
             await self.replace_store(*pods)
         # Go: case statInfo.Mode().IsRegular():
-        elif Path(path).is_file():
+        elif stat.S_ISREG(stat_info.st_mode):
             pod = self.extract_from_file(path)
             await self.replace_store(pod)
         # Go: default:
         else:
-            raise OSError(f"path is not a directory or file (mode {stat_info.st_mode:o})")
+            raise OSError("path is not a directory or file")
 
     def extract_from_dir(self, name: str) -> list[Pod]:
         """The pods of every manifest in a directory; a bad manifest is logged and skipped.
@@ -160,20 +159,20 @@ class SourceFile:
         pods: list[Pod] = []
         for path in dirents:
             try:
-                os.stat(path)
+                stat_info = os.stat(path)
             except OSError as err:
                 klog.error_s(err, "Could not get metadata", path=path)
                 continue
 
             # Go: case statInfo.Mode().IsDir():
-            if Path(path).is_dir():
+            if stat.S_ISDIR(stat_info.st_mode):
                 klog.error_s(
                     None,
                     "Provided manifest path is a directory, not recursing into manifest path",
                     path=path,
                 )
             # Go: case statInfo.Mode().IsRegular():
-            elif Path(path).is_file():
+            elif stat.S_ISREG(stat_info.st_mode):
                 try:
                     pod = self.extract_from_file(path)
                 except FileNotFoundError:
@@ -184,7 +183,12 @@ class SourceFile:
                     pods.append(pod)
             # Go: default:
             else:
-                klog.error_s(None, "Manifest path is not a directory or file", path=path)
+                klog.error_s(
+                    None,
+                    "Manifest path is not a directory or file",
+                    path=path,
+                    mode=stat.filemode(stat_info.st_mode),
+                )
         return pods
 
     def extract_from_file(self, filename: str) -> Pod:
@@ -194,11 +198,11 @@ class SourceFile:
 
         Raises the file's first :class:`~minikubelet.api.load.ManifestError` (naming the file,
         the document and the field) when it holds no valid pod. Only the first YAML document of
-        a file counts, as in kubelet; the port warns when there are more.
+        a file counts, as in kubelet, which ignores the others without a word.
         """
         klog.v(3).info_s("Reading config file", path=filename)
         with open(filename, "rb") as file:
-            # Go: utilio.ReadAtMost(file, maxConfigLength)
+            # As Go's utilio.ReadAtMost(file, maxConfigLength).
             data = file.read(maxConfigLength + 1)
         if len(data) > maxConfigLength:
             raise ValueError(f"{filename}: larger than {maxConfigLength} bytes")
@@ -208,11 +212,6 @@ class SourceFile:
         if errors:
             raise errors[0]
         pod = pods[0]
-        if count_documents(text) > 1:
-            klog.info_s(
-                "Only the first document of a manifest is read, as kubelet does",
-                path=filename,
-            )
         # Go records the file → pod key mapping in a deferred function once the pod is read.
         self.file_key_mapping[filename] = meta_namespace_key_func(pod)
         return pod
@@ -338,11 +337,3 @@ def new_source_file(path: str, node_name: str, period: float, updates: SendChan[
     config = SourceFile(path, node_name, period, updates)
     klog.v(1).info_s("Watching path", path=path)
     config.run()
-
-
-def count_documents(text: str) -> int:
-    """How many non-empty YAML documents ``text`` holds (to warn about ignored ones)."""
-    try:
-        return sum(1 for d in yaml.safe_load_all(text) if d is not None)
-    except yaml.YAMLError:
-        return 1

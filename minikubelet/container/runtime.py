@@ -408,6 +408,9 @@ NetworkReady = RuntimeConditionType.NETWORK_READY
 class RuntimeStatus:
     """Go: pkg/kubelet/container/runtime.go type RuntimeStatus"""
 
+    #: It has a String() method in Go: klog quotes it.
+    go_stringer = True
+
     conditions: list[RuntimeCondition] = field(default_factory=list)
 
     def get_runtime_condition(self, t: str) -> RuntimeCondition | None:
@@ -425,6 +428,9 @@ class RuntimeStatus:
 @dataclass(slots=True, kw_only=True)
 class RuntimeCondition:
     """Go: pkg/kubelet/container/runtime.go type RuntimeCondition"""
+
+    #: It has a String() method in Go: klog quotes it.
+    go_stringer = True
 
     type: str = ""
     status: bool = False

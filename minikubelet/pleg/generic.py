@@ -284,10 +284,10 @@ class GenericPLEG:
                 if err is not None:
                     # Rely on updateCache calling GetPodStatus to log the actual error.
                     assert pod is not None
-                    klog.v(4).info_s(
+                    klog.v(4).error_s(
+                        err,
                         "PLEG: Ignoring events for pod",
                         pod=klog.ObjectRef(pod.name, pod.namespace),
-                        err=err,
                     )
 
                     # make sure we try to reinspect the pod during the next relisting
@@ -324,10 +324,10 @@ class GenericPLEG:
                     err = await self.update_cache(pod, pid)
                     if err is not None:
                         # Rely on updateCache calling GetPodStatus to log the actual error.
-                        klog.v(5).info_s(
+                        klog.v(5).error_s(
+                            err,
                             "PLEG: pod failed reinspection",
                             pod=klog.ObjectRef(pod.name, pod.namespace),
-                            err=err,
                         )
                         needs_reinspection[pid] = pod
 
@@ -393,7 +393,7 @@ class GenericPLEG:
         except Exception as e:
             err = e
         # Go: klog.V(6) also logs the status itself.
-        klog.v(4).info_s("PLEG: Write status", pod=klog.ObjectRef(pod.name, pod.namespace), err=err)
+        klog.v(4).error_s(err, "PLEG: Write status", pod=klog.ObjectRef(pod.name, pod.namespace))
         if err is None:
             assert status is not None
             # Preserve the pod IP across cache updates if the new IP is empty.

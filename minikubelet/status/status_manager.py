@@ -277,6 +277,9 @@ class StatusManager:
         #: Map from (mirror) pod UID to latest status version successfully sent to the API
         #: server. Never filled here: nothing is sent.
         self.api_status_versions: dict[str, int] = {}
+        #: Ours, not Go's: counts every change to ``pod_statuses``, so that kubelet can tell
+        #: whether a list it filtered by status is still valid (see filterOutTerminatedPods).
+        self.generation = 0
         self.pod_deletion_safety = pod_deletion_safety
         #: Ours, not Go: called as ``on_status_change(pod, new_status, old_status)`` right after
         #: a new status version is stored; ``old_status`` is the previously cached status, or
@@ -564,6 +567,7 @@ class StatusManager:
             pod_namespace=pod.metadata.namespace,
         )
         self.pod_statuses[pod.metadata.uid] = new_status
+        self.generation += 1
 
         # Ours, not Go: let an observer (the CLI) see the change.
         if self.on_status_change is not None:
@@ -600,6 +604,7 @@ class StatusManager:
         Go: pkg/kubelet/status/status_manager.go (*manager).deletePodStatus
         """
         self.pod_statuses.pop(uid, None)
+        self.generation += 1
 
     def remove_orphaned_statuses(self, pod_uids: Container[str]) -> None:
         """Forget the status of every pod whose UID is not in ``pod_uids`` (a set, or a dict as
@@ -611,6 +616,7 @@ class StatusManager:
             if key not in pod_uids:
                 klog.v(5).info_s("Removing pod from status map.", podUID=key)
                 del self.pod_statuses[key]
+                self.generation += 1
 
 
 def new_manager(

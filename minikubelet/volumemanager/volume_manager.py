@@ -61,7 +61,7 @@ class VolumeManager:
         uid = pod.metadata.uid
         mounted_at = self.mounted_at.setdefault(uid, now() + self.mount_delay)
 
-        # Go: wait.PollImmediate(podAttachAndMountRetryInterval, podAttachAndMountTimeout, ...)
+        # Go polls with wait.PollImmediate(podAttachAndMountRetryInterval, ...Timeout, ...).
         deadline = now() + podAttachAndMountTimeout
         while now() < mounted_at:
             if now() + podAttachAndMountRetryInterval > deadline:

@@ -221,9 +221,9 @@ def test_probe_updates():
 
     log = run(main, verbosity=1)
     assert handler.calls == [("syncs", ["a"])] * 3
-    assert '"SyncLoop (probe)" probe="liveness" status="unhealthy" pod=default/a' in log
-    assert '"SyncLoop (probe)" probe="readiness" status="ready" pod=default/a' in log
-    assert '"SyncLoop (probe)" probe="startup" status="unhealthy" pod=default/a' in log
+    assert '"SyncLoop (probe)" probe="liveness" status="unhealthy" pod="default/a"' in log
+    assert '"SyncLoop (probe)" probe="readiness" status="ready" pod="default/a"' in log
+    assert '"SyncLoop (probe)" probe="startup" status="unhealthy" pod="default/a"' in log
 
 
 def test_housekeeping_waits_for_every_source_and_logs_cleanup_errors():

@@ -154,7 +154,7 @@ def test_a_bad_annotation_fails_every_probe_is_logged_once_and_crashes_nothing(k
     escaped = message.replace('"', '\\"')
     assert log.startswith("E0715 ")
     assert (
-        f'"Invalid probe scripts: every probe of the pod fails" err="{escaped}" pod=default/web '
+        f'"Invalid probe scripts: every probe of the pod fails" err="{escaped}" pod="default/web" '
         f'annotation="{MinikubeletProbesAnnotation}"'
     ) in log
 

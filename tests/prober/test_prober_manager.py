@@ -484,7 +484,7 @@ def test_add_pod_starts_one_worker_per_probe_and_refuses_duplicates(klog_out):
 
     keys = go.run(main, seed=1)
     assert keys == {ProbeKey("uid-web", "nginx", t) for t in (liveness, readiness, startup)}
-    assert '"Startup probe already exists for container" pod=default/web' in klog_out.getvalue()
+    assert '"Startup probe already exists for container" pod="default/web"' in klog_out.getvalue()
 
 
 # --- UpdatePodStatus -------------------------------------------------------------------------

@@ -244,7 +244,7 @@ def test_readiness_of_unknown_pods_and_containers_and_unchanged_readiness_is_a_n
 
     assert go.run(main) == 1
     err = capsys.readouterr().err
-    assert '"Container readiness changed before pod has synced" pod=default/nginx' in err
+    assert '"Container readiness changed before pod has synced" pod="default/nginx"' in err
     assert '"Container readiness changed for unknown container"' in err
 
 

@@ -41,6 +41,10 @@ class Result(IntEnum):
                 return "UNKNOWN"
 
 
+#: It has a String() method in Go: klog quotes it.
+Result.go_stringer = True  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
 class Update:
     """A probe result that changed.
