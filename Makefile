@@ -4,6 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1:8000
+# The browser tests drive this Chromium (Debian's package); Playwright never downloads one.
+CHROMIUM ?= /usr/bin/chromium
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test lint build clean
@@ -27,8 +30,13 @@ lint: $(STAMP)
 	$(BIN)/python -m tools.i18n docs
 	$(BIN)/python -m tools.xref check --offline
 
-test: lint
-	$(BIN)/python -m pytest
+# Installed only when missing (a fresh Debian 12 needs `apt-get update` first).
+$(CHROMIUM):
+	$(SUDO) apt-get update
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+
+test: lint $(CHROMIUM)
+	MINIKUBELET_BROWSER_TESTS=require CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
 
 clean:
 	rm -rf site .pytest_cache .ruff_cache

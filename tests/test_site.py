@@ -137,7 +137,16 @@ def tokens(text: str, separator: str) -> list[str]:
     return [t for t in re.split(separator, text.lower()) if t]
 
 
+def load_jieba_user_dict() -> None:
+    """Segment as the build does: with the search plugin's ``jieba_dict_user``, if any."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=yaml.BaseLoader)
+    for plugin in config["plugins"]:
+        if isinstance(plugin, dict) and (plugin.get("search") or {}).get("jieba_dict_user"):
+            jieba.load_userdict(str(ROOT / plugin["search"]["jieba_dict_user"]))
+
+
 def test_search_finds_a_word_from_the_middle_of_a_title_in_both_languages(built_site):
+    load_jieba_user_dict()
     index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
     separator = index["config"]["separator"]
     assert re.split(separator, "a\u200bb") == ["a", "b"], "the separator must split on \\u200b"

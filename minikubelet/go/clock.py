@@ -104,6 +104,16 @@ class VirtualClock:
             raise ValueError(f"a clock cannot go back (advance by {d})")
         self._t += d
 
+    def advance_to(self, t: float) -> None:
+        """Move the clock to exactly `t` (a timer's due time), never backwards.
+
+        Adding the difference instead (`advance(t - now)`) can land a hair before `t` in
+        floating point, and a ticker re-armed there would tick twice at the same instant.
+        """
+        if t < self._t:
+            raise ValueError(f"a clock cannot go back (from {self._t} to {t})")
+        self._t = t
+
     def __repr__(self) -> str:
         return f"VirtualClock(t={self._t!r})"
 

@@ -175,12 +175,15 @@ class _GoSelector(selectors.BaseSelector):
                 return self._inner.select(None)
             if timeout is not None:
                 now = clock.monotonic()
-                if deadline is not None and now + timeout > deadline:
+                # Jump to the exact due time of the next timer (not now + timeout, which
+                # floating point can put a hair short of it).
+                due = loop._scheduled[0].when() if loop._scheduled else now + timeout
+                if deadline is not None and due > deadline:
                     # Everything due up to `until` has happened; the next timer is later.
-                    clock.advance(max(0.0, deadline - now))  # type: ignore[attr-defined]
+                    clock.advance_to(max(now, deadline))  # type: ignore[attr-defined]
                     rt._check_deadline()
                     return []
-                clock.advance(timeout)  # type: ignore[attr-defined]
+                clock.advance_to(max(now, due))  # type: ignore[attr-defined]
                 return []
             if external or rt._final:
                 return self._inner.select(None)

@@ -38,6 +38,7 @@ class Ticker:
         #: The channel the ticks are delivered on. Go: `Ticker.C` (a `<-chan Time`).
         self.c: RecvChan[Time] = self._ch.recv_only()
         self._handle: asyncio.TimerHandle | None = None
+        self._k = 0  # the number of the next tick on the grid
         self._parked = False
         self._key = 0
         self._start(d)
@@ -48,19 +49,24 @@ class Ticker:
         self._key = self._rt._add_timer(self)
         self._arm()
 
-    def _arm(self) -> None:
-        """Schedule the first tick on the grid strictly after now."""
-        now = self._loop.time()
-        k = math.floor((now - self._origin) / self._period) + 1
-        when = self._origin + k * self._period
-        if when <= now:
-            when = self._origin + (k + 1) * self._period
-        self._handle = self._loop.call_at(when, self._fire)
+    def _arm(self, after: int | None = None) -> None:
+        """Schedule the next tick on the grid: the one after tick number `after`, or else the
+        first one strictly after now."""
+        if after is not None:
+            k = after + 1
+        else:
+            now = self._loop.time()
+            k = math.floor((now - self._origin) / self._period) + 1
+            if self._origin + k * self._period <= now:
+                k += 1
+        self._k = k
+        self._handle = self._loop.call_at(self._origin + k * self._period, self._fire)
 
     def _fire(self) -> None:
         self._handle = None
         if self._ch._h.try_send(self._rt.now()):
-            self._arm()
+            # Count on the grid from the tick that fired, not from the clock: no tick twice.
+            self._arm(after=self._k)
         else:
             self._parked = True  # buffer full: drop this tick and the next ones until it is read
 

@@ -63,8 +63,8 @@ def test_only_mounted_volumes_are_waited_for():
 def test_sync_pod_waits_until_the_volumes_are_mounted():
     took, log = wait(VolumeManager(mount_delay=1 * Second))
     assert 1.0 <= took < 1.3  # polled every 300 ms
-    assert '"Waiting for volumes to attach and mount for pod" pod=\"default/web\"' in log
-    assert '"All volumes are attached and mounted for pod" pod=\"default/web\"' in log
+    assert '"Waiting for volumes to attach and mount for pod" pod="default/web"' in log
+    assert '"All volumes are attached and mounted for pod" pod="default/web"' in log
 
 
 def test_the_wait_times_out_after_two_minutes_and_three_seconds():

@@ -1,0 +1,85 @@
+"""The mkdocs hook: strict source mode, optional pages, assets, and the alternates' sitemaps."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+from tests.conftest import ROOT
+from tools.site import hooks
+
+
+def test_mkdocs_yml_names_the_hook_and_the_jieba_dictionary():
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=yaml.BaseLoader)
+    assert config["hooks"] == ["tools/site/hooks.py"]
+    search = next(p["search"] for p in config["plugins"] if isinstance(p, dict) and "search" in p)
+    assert (ROOT / search["jieba_dict_user"]).is_file()
+
+
+def test_require_source_without_a_source_fails_the_build(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("K8S_SRC", "K8S_SRC_VERSION")}
+    env.update(
+        MINIKUBELET_REQUIRE_SOURCE="1",
+        XREF_CACHE_DIR=str(tmp_path / "empty-cache"),
+        NO_MKDOCS_2_WARNING="1",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "s")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "MINIKUBELET_REQUIRE_SOURCE=1 but there is no Go source" in done.stderr
+    assert not (tmp_path / "s" / "index.html").exists()
+
+
+def test_optional_pages_leave_the_nav_until_they_exist(tmp_path):
+    nav = [
+        {"Home": "index.md"},
+        {"Chapters": ["chapters/01-big-picture.md"]},
+        {"Debugging": "debugging.md"},
+        "debugging.md",
+    ]
+    assert hooks._drop_missing(nav, tmp_path) == nav[:2]
+    (tmp_path / "debugging.md").write_text("# Debugging\n")
+    assert hooks._drop_missing(nav, tmp_path) == nav
+
+
+def test_assets_are_local_files_of_the_site():
+    names = sorted(p.name for p in hooks.ASSETS.iterdir())
+    assert names == ["sidebyside.css", "sidebyside.js"]
+    for path in hooks.ASSETS.iterdir():
+        text = path.read_text(encoding="utf-8")
+        assert "http://" not in text and "https://" not in text, path
+        assert "@import" not in text and "fetch(" not in text, path
+
+
+def _page(path: Path, *alternates: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    links = "".join(f'<link rel="alternate" href="{a}" hreflang="x">' for a in alternates)
+    path.write_text(f"<html><head>{links}</head><body></body></html>", encoding="utf-8")
+
+
+@pytest.mark.parametrize("site_url", [None, "https://example.org/minikubelet/"])
+def test_every_alternate_gets_a_sitemap(tmp_path, site_url):
+    base = "/minikubelet" if site_url else ""
+    _page(tmp_path / "index.html", f"{base}/", f"{base}/zh/")
+    _page(tmp_path / "zh" / "index.html", f"{base}/", f"{base}/zh/")
+    _page(tmp_path / "a" / "index.html", "./", "../zh/a/", "https://elsewhere.org/")
+    _page(tmp_path / "zh" / "a" / "index.html", "../../a/", "./", "../../../../etc/")
+    (tmp_path / "sitemap.xml").write_text("the real one")
+    hooks.on_post_build(SimpleNamespace(site_dir=str(tmp_path), site_url=site_url))
+    made = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("sitemap.xml"))
+    assert made == ["a/sitemap.xml", "sitemap.xml", "zh/a/sitemap.xml", "zh/sitemap.xml"]
+    assert (tmp_path / "sitemap.xml").read_text() == "the real one"
+    assert "<urlset" in (tmp_path / "zh" / "sitemap.xml").read_text()

@@ -1,0 +1,262 @@
+"""mkdocs hooks of the minikubelet site (named in ``mkdocs.yml`` under ``hooks:``).
+
+What they do, per build (mkdocs-static-i18n builds once per language, in one process):
+
+- ``on_config``: index the port with `tools.xref` (once per version of the port and source:
+  the second language reuses it), fail when ``MINIKUBELET_REQUIRE_SOURCE=1`` and there is no
+  Go source, add the side-by-side CSS and JS (served from the site, never from another host),
+  and drop from the nav the optional pages that are not written yet.
+- ``on_files``: add those assets (``tools/site/assets``) to the site as ``assets/minikubelet/``.
+- ``on_page_markdown``: expand the directives (see `tools.site`).
+- ``on_page_content``: put the rendered side-by-side views in place.
+- ``on_post_build``: give every language-alternate URL a ``sitemap.xml``.  mkdocs-static-i18n
+  links each page to its twin (``<link rel="alternate" hreflang>``, which keeps the page when
+  the language changes), and mkdocs-material's JS takes those links for site roots and fetches
+  ``<link>/sitemap.xml`` from each: without a file there, every page would log two 404s.
+
+The directive syntax and the two modes (source, link-only) are described in `tools.site`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import posixpath
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # mkdocs loads this file by path: make `tools` importable
+    sys.path.insert(0, str(ROOT))
+
+from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.structure.files import File, Files  # noqa: E402
+from mkdocs.utils import get_relative_url  # noqa: E402
+
+from tools.site.breakpoints import pdb_directive  # noqa: E402
+from tools.site.directives import Directive, DirectiveError, expand  # noqa: E402
+from tools.site.render import render  # noqa: E402
+from tools.site.runner import Runner, port_fingerprint, run_directive  # noqa: E402
+from tools.site.sidebyside import (  # noqa: E402
+    build_view,
+    pick_mapping,
+    reference_id,
+    render_view,
+)
+from tools.xref import LOCK_PATH, build_index  # noqa: E402
+
+log = logging.getLogger("mkdocs.plugins.minikubelet")
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+ASSET_DIR = "assets/minikubelet"
+CSS = [f"{ASSET_DIR}/sidebyside.css"]
+JS = [f"{ASSET_DIR}/sidebyside.js"]
+REQUIRE_SOURCE = "MINIKUBELET_REQUIRE_SOURCE"
+# Pages written by others that may not exist yet: listed in the nav, dropped while missing.
+OPTIONAL_PAGES = {"debugging.md"}
+REFERENCE_PAGE = "reference.md"
+
+
+class _State:
+    """What the hooks keep between events and between the builds of one process."""
+
+    index = None
+    index_key: tuple | None = None
+    runner: Runner | None = None
+    pending: dict[str, dict[str, tuple]] = {}  # page URL → slot id → (mapping, doc)
+
+
+state = _State()
+
+
+def _truthy(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _index_key() -> tuple:
+    lock = LOCK_PATH.stat().st_mtime_ns if LOCK_PATH.exists() else 0
+    env = tuple(os.environ.get(v, "") for v in ("K8S_SRC", "K8S_SRC_VERSION", "XREF_CACHE_DIR"))
+    return (port_fingerprint(ROOT), lock, env)
+
+
+def get_index():
+    """The cross-reference, built once per version of the port, lock and source."""
+    key = _index_key()
+    if state.index is None or state.index_key != key:
+        index = build_index(ROOT, offline=True, require_source=_truthy(REQUIRE_SOURCE))
+        state.index, state.index_key = index, key
+        if index.mode == "source":
+            log.info(f"minikubelet: Go source: {index.source.describe()}")
+        else:
+            log.info("minikubelet: no Go source, link-only build: " + " ".join(index.notes))
+    return state.index
+
+
+def _drop_missing(nav, docs_dir: Path):
+    """The nav without the optional pages that do not exist yet."""
+    if isinstance(nav, list):
+        out = []
+        for item in nav:
+            kept = _drop_missing(item, docs_dir)
+            if kept is not None:
+                out.append(kept)
+        return out
+    if isinstance(nav, dict):
+        out = {}
+        for title, value in nav.items():
+            kept = _drop_missing(value, docs_dir)
+            if kept is not None and kept != []:
+                out[title] = kept
+        return out or None
+    if isinstance(nav, str) and nav in OPTIONAL_PAGES and not (docs_dir / nav).is_file():
+        log.info(f"minikubelet: {nav} is not written yet; left out of the nav")
+        return None
+    return nav
+
+
+def on_config(config):
+    index = get_index()
+    if _truthy(REQUIRE_SOURCE) and index.mode != "source":
+        raise PluginError(
+            f"{REQUIRE_SOURCE}=1 but there is no Go source: "
+            + " ".join(index.notes)
+            + " (set K8S_SRC, or run 'python -m tools.xref fetch' first)"
+        )
+    for problem in index.errors:
+        log.warning(f"minikubelet: xref: {problem}")
+    for path in CSS:
+        if path not in config.extra_css:
+            config.extra_css.append(path)
+    scripts = [str(s) for s in config.extra_javascript]
+    for path in JS:
+        if path not in scripts:
+            config.extra_javascript.append(path)
+    if config.nav is not None:
+        config.nav = _drop_missing(config.nav, Path(config.docs_dir))
+    if state.runner is None:
+        state.runner = Runner(ROOT)
+    return config
+
+
+def on_files(files: Files, config) -> Files:
+    for asset in sorted(ASSETS.iterdir()):
+        uri = f"{ASSET_DIR}/{asset.name}"
+        if files.get_file_from_path(uri) is None:
+            files.append(File.generated(config, uri, abs_src_path=str(asset)))
+    return files
+
+
+def _language(page, config) -> str:
+    return getattr(page.file, "locale", None) or config.theme.get("language") or "en"
+
+
+def _reference_url(files: Files, lang: str) -> str | None:
+    """The URL of the API reference page in ``lang``."""
+    for f in files.documentation_pages():
+        stem = f.src_uri.removesuffix(".md").removesuffix(f".{lang}")
+        if stem + ".md" == REFERENCE_PAGE and getattr(f, "locale", lang) == lang:
+            return f.url
+    return None
+
+
+def on_page_markdown(markdown: str, page, config, files: Files) -> str:
+    lang = _language(page, config)
+    src = page.file.src_uri
+    slots: dict[str, tuple] = {}
+    counter = 0
+
+    def sidebyside(d: Directive) -> str:
+        nonlocal counter
+        if len(d.args) != 2:
+            raise DirectiveError("sidebyside(go_path, go_symbol, py=None, doc=False)")
+        unknown = set(d.kwargs) - {"py", "doc"}
+        if unknown:
+            raise DirectiveError(f"sidebyside: unknown options {sorted(unknown)}")
+        mapping = pick_mapping(get_index(), d.args[0], d.args[1], d.kwargs.get("py"))
+        counter += 1
+        slot = f"sbs-{counter}"
+        slots[slot] = (mapping, bool(d.kwargs.get("doc", False)))
+        # Blank lines around: a raw HTML block of its own, never part of a paragraph.
+        return "\n" + render("slot.html.j2", slot=slot) + "\n"
+
+    def run(d: Directive) -> str:
+        if len(d.args) != 1:
+            raise DirectiveError('run("minikubelet …", grep=None, head=None, tail=None)')
+        unknown = set(d.kwargs) - {"grep", "head", "tail"}
+        if unknown:
+            raise DirectiveError(f"run: unknown options {sorted(unknown)}")
+        return run_directive(state.runner, d.args[0], lang=lang, **d.kwargs)
+
+    def pdb(d: Directive) -> str:
+        if d.kwargs:
+            raise DirectiveError("pdb(script, target, …) takes no options")
+        return pdb_directive(ROOT, *d.args)
+
+    try:
+        out = expand(markdown, {"sidebyside": sidebyside, "run": run, "pdb": pdb})
+    except DirectiveError as exc:
+        raise PluginError(f"docs/{src}: {exc}") from None
+    state.pending[page.file.url] = slots
+    return out
+
+
+def on_page_content(html: str, page, config, files: Files) -> str:
+    slots = state.pending.pop(page.file.url, {})
+    if not slots:
+        return html
+    lang = _language(page, config)
+    index = get_index()
+    reference = _reference_url(files, lang)
+    for slot, (mapping, doc) in slots.items():
+        href = None
+        ref_id = reference_id(mapping.py_file, mapping.py_qualname)
+        if reference is not None and ref_id is not None:
+            href = get_relative_url(reference, page.url) + "#" + ref_id
+        view = build_view(
+            index, mapping, ROOT, lang=lang, view_id=slot, doc=doc, reference_href=href
+        )
+        placeholder = render("slot.html.j2", slot=slot)
+        if placeholder not in html:
+            raise PluginError(f"docs/{page.file.src_uri}: the view {slot} got lost in Markdown")
+        html = html.replace(placeholder, render_view(view), 1)
+    return html
+
+
+class _Alternates(HTMLParser):
+    """The ``hreflang`` alternates a page declares in its head."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "link" and a.get("rel") == "alternate" and a.get("hreflang") and a.get("href"):
+            self.hrefs.append(a["href"])
+
+
+def on_post_build(config) -> None:
+    site = Path(config.site_dir).resolve()
+    base = urlsplit(config.site_url or "").path.rstrip("/")  # "/minikubelet" on a project site
+    wanted: set[str] = set()
+    for page in site.rglob("*.html"):
+        parser = _Alternates()
+        parser.feed(page.read_text(encoding="utf-8"))
+        here = page.parent.relative_to(site).as_posix()
+        for href in parser.hrefs:
+            url = urlsplit(href)
+            if url.scheme or url.netloc:
+                continue
+            if url.path.startswith("/"):  # absolute: from the site's root
+                target = url.path.removeprefix(base) if base else url.path
+                target = posixpath.normpath("." + target)
+            else:
+                target = posixpath.normpath(posixpath.join(here, url.path))
+            if not target.startswith(".."):
+                wanted.add(target)
+    for folder in sorted(wanted):
+        sitemap = (site / folder / "sitemap.xml").resolve()
+        if sitemap.parent.is_dir() and sitemap.is_relative_to(site) and not sitemap.exists():
+            sitemap.write_text(render("empty-sitemap.xml.j2") + "\n", encoding="utf-8")
