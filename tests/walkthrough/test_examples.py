@@ -1,0 +1,189 @@
+"""The chapter examples: deterministic, debugger-ready, and a scripted pdb session through them."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from minikubelet.kubelet import Kubelet
+from walkthrough.catalog import PACKAGE_DIR
+from walkthrough.examples import first_statement_line
+
+ROOT = PACKAGE_DIR.parent
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04"]
+EXPECTED = {
+    "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
+    "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
+    "ch03": [
+        '"SyncLoop ADD" source="api" pods=[default/web]',
+        '"SyncLoop UPDATE"',
+        '"SyncLoop DELETE"',
+    ],
+    "ch04": ["default/late is Failed", "OutOfpods", "OutOfcpu"],
+}
+
+
+def example(chapter: str):
+    return importlib.import_module(f"walkthrough.{chapter}.example")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_each_example_runs_the_same_every_time(chapter: str, capsys) -> None:
+    outputs = []
+    for _ in range(2):
+        assert example(chapter).main(["--seed", "1", "--lang", "en"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    for text in EXPECTED[chapter]:
+        assert text in outputs[0], text
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_each_example_names_its_breakpoints(chapter: str, capsys) -> None:
+    module = example(chapter)
+    assert len(module.SPOTS) >= 3
+    assert example(chapter).main(["--breakpoints", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    for spot in module.SPOTS:
+        file, line = spot.location()
+        assert f"break {file}:{line}\n" in out
+        text = Path(file).read_text().splitlines()[line - 1]
+        if spot.anchor is not None:
+            assert spot.anchor in text
+        assert spot.zh in out
+    source = Path(module.__file__).read_text()
+    assert "# BREAKPOINT:" in source
+
+
+def test_the_first_statement_skips_the_docstring() -> None:
+    line = first_statement_line(Kubelet.sync_loop_iteration)
+    text = Path(inspect.getsourcefile(Kubelet.sync_loop_iteration) or "").read_text()
+    assert text.splitlines()[line - 1].strip().startswith("match await select(")
+
+
+def test_vscode_has_one_configuration_per_chapter() -> None:
+    raw = (ROOT / ".vscode" / "launch.json").read_text()
+    config = json.loads(re.sub(r"^\s*//.*$", "", raw, flags=re.MULTILINE))
+    configurations = config["configurations"]
+    assert len(configurations) == len(CHAPTERS)
+    for chapter, c in zip(CHAPTERS, configurations, strict=True):
+        assert c["type"] == "debugpy" and c["request"] == "launch" and c["justMyCode"] is True
+        assert c["program"] == f"${{workspaceFolder}}/walkthrough/{chapter}/example.py"
+        assert (ROOT / "walkthrough" / chapter / "example.py").is_file()
+        assert c["name"].startswith(chapter)
+
+
+def _line_of(fn, predicate) -> int:
+    """The line in ``fn``'s file of the first node of ``fn`` that ``predicate`` accepts."""
+    lines, start = inspect.getsourcelines(fn)
+    for node in ast.walk(ast.parse(textwrap.dedent("".join(lines)))):
+        if predicate(node):
+            return start + node.lineno - 1
+    raise LookupError(fn)
+
+
+def _pdb(script: str, commands: list[str], *args: str) -> str:
+    env = {
+        **os.environ,
+        # pdb puts the script's folder first on sys.path: the repository makes
+        # "break minikubelet/kubelet.py:N" resolve, as from a checkout.
+        "PYTHONPATH": str(ROOT),
+        "MINIKUBELET_LANG": "en",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "pdb", script, *args],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    return done.stdout
+
+
+def test_a_scripted_pdb_session_steps_from_the_loop_into_handle_pod_additions() -> None:
+    select_line = first_statement_line(Kubelet.sync_loop_iteration)
+    add_line = _line_of(
+        Kubelet.sync_loop_iteration,
+        lambda n: (
+            isinstance(n, ast.Await)
+            and isinstance(n.value, ast.Call)
+            and getattr(n.value.func, "attr", "") == "handle_pod_additions"
+        ),
+    )
+    first_line = first_statement_line(Kubelet.handle_pod_additions)
+    out = _pdb(
+        "walkthrough/ch03/example.py",
+        [
+            f"break minikubelet/kubelet.py:{select_line}",
+            "continue",
+            "disable 1",
+            f"break minikubelet/kubelet.py:{add_line}",
+            "continue",
+            "p u.op.name",
+            "step",
+            "step",
+            "p pods[0].metadata.name",
+            "quit",
+        ],
+        "--until",
+        "3s",
+    )
+    kubelet = str(ROOT / "minikubelet" / "kubelet.py")
+    stops = re.findall(r"^(?:\(Pdb\) )?> (.+?)\((\d+)\)(<?\w+>?)\(\)$", out, flags=re.MULTILINE)
+    # pdb stops first on the example's first line, then where the session took it.
+    assert stops[0] == (str(ROOT / "walkthrough" / "ch03" / "example.py"), "1", "<module>")
+    assert stops[1:] == [
+        (kubelet, str(select_line), "sync_loop_iteration"),
+        (kubelet, str(add_line), "sync_loop_iteration"),
+        (
+            kubelet,
+            str(inspect.getsourcelines(Kubelet.handle_pod_additions)[1]),
+            "handle_pod_additions",
+        ),
+        (kubelet, str(first_line), "handle_pod_additions"),
+    ], out
+    assert "-> match await select(" in out
+    assert "-> await handler.handle_pod_additions(u.pods)" in out
+    assert "(Pdb) 'ADD'" in out
+    assert "--Call--" in out
+    assert "(Pdb) 'web'" in out
+
+
+def test_an_example_stops_at_a_named_spot() -> None:
+    done = subprocess.run(
+        [sys.executable, "walkthrough/ch04/example.py", "--break", "reject", "-v", "0"],
+        input="p pod.metadata.name, reason\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "MINIKUBELET_LANG": "en"},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^> .+kubelet\.py\(\d+\)reject_pod\(\)$", done.stdout, flags=re.MULTILINE)
+    assert "('late', 'OutOfpods')" in done.stdout
+
+
+@pytest.mark.parametrize("page", ["debugging.md", "debugging.zh.md"])
+def test_the_debugging_page_names_every_spot(page: str) -> None:
+    text = (ROOT / "docs" / page).read_text()
+    for chapter in CHAPTERS:
+        for spot in example(chapter).SPOTS:
+            assert f"| `{spot.name}` |" in text, (page, spot.name)
+    # The session it shows is the one test_a_scripted_pdb_session… runs.
+    for command in ("disable 1", "p u.op.name", "p pods[0].metadata.name"):
+        assert f"(Pdb) {command}" in text

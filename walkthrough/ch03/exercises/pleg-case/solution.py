@@ -1,0 +1,184 @@
+"""Exercise ch03/pleg-case: act on the PLEG's events.
+练习 ch03/pleg-case：处理 PLEG 发来的事件。
+
+Below is the port's ``Kubelet.sync_loop_iteration`` (minikubelet/kubelet.py) with the body of
+the ``case e := <-plegCh:`` case taken out. Fill in the TODOs, then run:
+下面是移植版的 ``Kubelet.sync_loop_iteration``（minikubelet/kubelet.py），``case e := <-plegCh:``
+分支的内容被删掉了。补全其中的 TODO，然后运行：
+
+    python -m walkthrough check pleg-case
+"""
+
+from __future__ import annotations
+
+from minikubelet import klog
+from minikubelet.go import RecvChan, recv, select
+from minikubelet.kubelet import Kubelet as PortKubelet
+from minikubelet.kubelet import SyncHandler, handle_probe_sync, is_sync_pod_worthy
+from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
+from minikubelet.prober.results.results_manager import Result
+from minikubelet.types import PodOperation, PodUpdate
+from minikubelet.util import format
+
+#: What this module offers; is_sync_pod_worthy is for the code you write.
+__all__ = ["Kubelet", "is_sync_pod_worthy"]
+
+
+class Kubelet(PortKubelet):
+    """The port's Kubelet with your ``sync_loop_iteration``: the tests run this one."""
+
+    async def sync_loop_iteration(
+        self,
+        config_ch: RecvChan[PodUpdate],
+        handler: SyncHandler,
+        sync_ch: RecvChan[float],
+        housekeeping_ch: RecvChan[float],
+        pleg_ch: RecvChan[PodLifecycleEvent],
+    ) -> bool:
+        """Wait for one event on any of the channels and dispatch it; False ends the loop.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).syncLoopIteration
+
+        The channels: ``config_ch`` (pod changes from the sources, via PodConfig), ``pleg_ch``
+        (container events from the PLEG), ``sync_ch`` (every second: pods whose resync is due),
+        the liveness, readiness and startup managers' updates, and ``housekeeping_ch`` (every
+        2 s: clean up pods that are gone). When several are ready, ``select`` picks one **at
+        random**, as Go's does: no channel has priority, and no order may be assumed.
+        """
+        match await select(
+            recv(config_ch),
+            recv(pleg_ch),
+            recv(sync_ch),
+            recv(self.liveness_manager.updates()),
+            recv(self.readiness_manager.updates()),
+            recv(self.startup_manager.updates()),
+            recv(housekeeping_ch),
+        ):
+            # Go: case u, open := <-configCh:
+            case 0, (u, open_):
+                # Update from a config source; dispatch it to the right handler callback.
+                if not open_:
+                    klog.error_s(None, "Update channel is closed, exiting the sync loop")
+                    return False
+
+                match u.op:
+                    # Go: case kubetypes.ADD:
+                    case PodOperation.ADD:
+                        klog.v(2).info_s("SyncLoop ADD", source=u.source, pods=format.pods(u.pods))
+                        # After a restart kubelet gets every existing pod as an ADD, as if new:
+                        # they go through admission again and *may* be rejected.
+                        await handler.handle_pod_additions(u.pods)
+                    # Go: case kubetypes.UPDATE:
+                    case PodOperation.UPDATE:
+                        klog.v(2).info_s(
+                            "SyncLoop UPDATE", source=u.source, pods=format.pods(u.pods)
+                        )
+                        await handler.handle_pod_updates(u.pods)
+                    # Go: case kubetypes.REMOVE:
+                    case PodOperation.REMOVE:
+                        klog.v(2).info_s(
+                            "SyncLoop REMOVE", source=u.source, pods=format.pods(u.pods)
+                        )
+                        await handler.handle_pod_removes(u.pods)
+                    # Go: case kubetypes.RECONCILE:
+                    case PodOperation.RECONCILE:
+                        klog.v(4).info_s(
+                            "SyncLoop RECONCILE", source=u.source, pods=format.pods(u.pods)
+                        )
+                        await handler.handle_pod_reconcile(u.pods)
+                    # Go: case kubetypes.DELETE:
+                    case PodOperation.DELETE:
+                        klog.v(2).info_s(
+                            "SyncLoop DELETE", source=u.source, pods=format.pods(u.pods)
+                        )
+                        # DELETE is treated as a UPDATE because of graceful deletion.
+                        await handler.handle_pod_updates(u.pods)
+                    # Go: case kubetypes.SET:
+                    case PodOperation.SET:
+                        klog.error_s(None, "Kubelet does not support snapshot update")
+                    # Go: default:
+                    case _:
+                        klog.error_s(None, "Invalid operation type received", operation=u.op)
+
+                self.sources_ready.add_source(u.source)
+
+            # Go: case e := <-plegCh:
+            case 1, (e, _):
+                if e.type == PodLifeCycleEventType.ContainerStarted:
+                    # The most recent time a container of this pod started: deletePod refreshes
+                    # the runtime cache up to it, so no started container misses its graceful stop.
+                    self.last_container_started_time[e.id] = self.clock.now()
+                # exercise: # TODO 1: if the event is worth a sync (is_sync_pod_worthy), look the pod
+                # exercise: #   up by its UID (e.id) in self.pod_manager; if it is there, log
+                # exercise: #   "SyncLoop (PLEG): event for pod" at verbosity 2 and hand [pod] to
+                # exercise: #   handler.handle_pod_syncs; if not, log at verbosity 4 and ignore it.
+                # exercise: # TODO 2: for a ContainerDied event whose data is a container ID (a str),
+                # exercise: #   clean up the dead containers: self.clean_up_containers_in_pod(e.id, e.data)
+                # SOLUTION BEGIN
+                if is_sync_pod_worthy(e):
+                    # PLEG event for a pod; sync it.
+                    pod, ok = self.pod_manager.get_pod_by_uid(e.id)
+                    if ok:
+                        klog.v(2).info_s(
+                            "SyncLoop (PLEG): event for pod", pod=klog.kobj(pod), event=e
+                        )
+                        await handler.handle_pod_syncs([pod])
+                    else:
+                        # If the pod no longer exists, ignore the event.
+                        klog.v(4).info_s(
+                            "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
+                        )
+
+                if e.type == PodLifeCycleEventType.ContainerDied and isinstance(e.data, str):
+                    await self.clean_up_containers_in_pod(e.id, e.data)
+                # SOLUTION END
+
+            # Go: case <-syncCh:
+            case 2, _:
+                # Sync pods waiting for sync
+                pods_to_sync = self.get_pods_to_sync()
+                if len(pods_to_sync) > 0:
+                    klog.v(4).info_s(
+                        "SyncLoop (SYNC) pods",
+                        total=len(pods_to_sync),
+                        pods=format.pods(pods_to_sync),
+                    )
+                    await handler.handle_pod_syncs(pods_to_sync)
+
+            # Go: case update := <-kl.livenessManager.Updates():
+            case 3, (update, _):
+                if update.result == Result.Failure:
+                    await handle_probe_sync(self, update, handler, "liveness", "unhealthy")
+
+            # Go: case update := <-kl.readinessManager.Updates():
+            case 4, (update, _):
+                ready = update.result == Result.Success
+                await self.status_manager.set_container_readiness(
+                    update.pod_uid, update.container_id, ready
+                )
+                await handle_probe_sync(
+                    self, update, handler, "readiness", "ready" if ready else ""
+                )
+
+            # Go: case update := <-kl.startupManager.Updates():
+            case 5, (update, _):
+                started = update.result == Result.Success
+                await self.status_manager.set_container_startup(
+                    update.pod_uid, update.container_id, started
+                )
+                status = "started" if started else "unhealthy"
+                await handle_probe_sync(self, update, handler, "startup", status)
+
+            # Go: case <-housekeepingCh:
+            case 6, _:
+                if not self.sources_ready.all_ready():
+                    # Sources not ready yet: skip housekeeping, or it may delete pods of a
+                    # source that has not reported yet.
+                    klog.v(4).info_s("SyncLoop (housekeeping, skipped): sources aren't ready yet")
+                else:
+                    klog.v(4).info_s("SyncLoop (housekeeping)")
+                    try:
+                        await handler.handle_pod_cleanups()
+                    except Exception as err:
+                        klog.error_s(err, "Failed cleaning pods")
+        return True

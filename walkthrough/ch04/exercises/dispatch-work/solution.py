@@ -1,0 +1,67 @@
+"""Exercise ch04/dispatch-work: hand a pod to its pod worker, unless it is all done.
+练习 ch04/dispatch-work：把 Pod 交给它的 pod worker，除非它已经彻底结束。
+
+Below is the port's ``Kubelet.dispatch_work`` (minikubelet/kubelet.py) with its decisions
+taken out. Fill in the TODOs, then run:
+下面是移植版的 ``Kubelet.dispatch_work``（minikubelet/kubelet.py），其中的判断被删掉了。补全其中的
+TODO，然后运行：
+
+    python -m walkthrough check dispatch-work
+"""
+
+from __future__ import annotations
+
+from minikubelet import klog
+from minikubelet.api import Pod
+from minikubelet.kubelet import Kubelet as PortKubelet
+from minikubelet.pod_workers import UpdatePodOptions
+from minikubelet.types import SyncPodType
+
+#: What this module offers; UpdatePodOptions is for the code you write.
+__all__ = ["Kubelet", "UpdatePodOptions"]
+
+
+class Kubelet(PortKubelet):
+    """The port's Kubelet with your ``dispatch_work``: the tests run this one."""
+
+    async def dispatch_work(
+        self, pod: Pod, sync_type: SyncPodType, mirror_pod: Pod | None, start: float
+    ) -> None:
+        """Start the asynchronous sync of a pod in its pod worker (unless it is all done).
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).dispatchWork
+        """
+        # check whether we are ready to delete the pod from the API server (all status up to date)
+        containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
+        # exercise: # TODO 1: a pod being deleted (it has a deletion timestamp) whose containers
+        # exercise: #   are all terminal is done: log it at verbosity 4, tell the status manager
+        # exercise: #   (self.status_manager.terminate_pod) and return.
+        # SOLUTION BEGIN
+        if pod.metadata.deletion_timestamp is not None and containers_terminal:
+            klog.v(4).info_s(
+                "Pod has completed execution and should be deleted from the API server",
+                pod=klog.kobj(pod),
+                syncType=sync_type,
+            )
+            await self.status_manager.terminate_pod(pod)
+            return
+        # SOLUTION END
+
+        # Nothing more can change once the pod is done and its containers are terminated.
+        if pod_worker_terminal and containers_terminal:
+            klog.v(4).info_s(
+                "Pod has completed and its containers have been terminated, "
+                "ignoring remaining sync work",
+                pod=klog.kobj(pod),
+                syncType=sync_type,
+            )
+            return
+
+        # exercise: # TODO 2: run the sync in the pod's worker: self.pod_workers.update_pod(...)
+        # exercise: #   with the pod, its mirror pod and the sync type (UpdatePodOptions).
+        # SOLUTION BEGIN
+        # Run the sync in an async worker. (Go's OnCompleteFunc only feeds a metric.)
+        await self.pod_workers.update_pod(
+            UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
+        )
+        # SOLUTION END

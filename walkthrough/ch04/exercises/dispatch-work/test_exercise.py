@@ -1,0 +1,136 @@
+"""What ch04/dispatch-work expects of your ``dispatch_work``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minikubelet.api import (
+    ContainerState,
+    ContainerStateRunning,
+    ContainerStateTerminated,
+    ContainerStatus,
+    Pod,
+    PodPhase,
+    PodStatus,
+)
+from minikubelet.types import SyncPodType
+from walkthrough.expect import expect, expect_equal
+from walkthrough.fixtures import make_pod, new_kubelet, run_go
+
+
+def running() -> list[ContainerStatus]:
+    return [ContainerStatus(name="main", state=ContainerState(running=ContainerStateRunning()))]
+
+
+def exited() -> list[ContainerStatus]:
+    state = ContainerState(terminated=ContainerStateTerminated(exit_code=0))
+    return [ContainerStatus(name="main", state=state)]
+
+
+def dispatch(ex: Any, pod: Pod, sync_type: SyncPodType, mirror: Pod | None = None):
+    state: dict[str, Any] = {"terminated": []}
+
+    async def main() -> None:
+        kl = new_kubelet(ex.Kubelet)
+
+        async def terminate_pod(p: Pod) -> None:
+            state["terminated"].append(p.metadata.name)
+
+        kl.status_manager.terminate_pod = terminate_pod
+        kl.pod_manager.add_pod(pod)
+        await kl.dispatch_work(pod, sync_type, mirror, kl.clock.now())
+        state["options"] = kl.pod_workers.options
+
+    log = run_go(main)
+    return state, log
+
+
+def test_a_live_pod_goes_to_its_worker(ex: Any) -> None:
+    pod = make_pod("web")
+    pod.status = PodStatus(phase=PodPhase.RUNNING, container_statuses=running())
+    mirror = make_pod("web-mirror", mirror=True)
+    state, _ = dispatch(ex, pod, SyncPodType.SyncPodCreate, mirror)
+    got = [(o.pod.metadata.name, o.update_type, o.mirror_pod) for o in state["options"]]
+    expect_equal(
+        [(name, str(kind)) for name, kind, _ in got],
+        [("web", "create")],
+        en="A pod that is alive must be handed to its pod worker, once: "
+        "await self.pod_workers.update_pod(UpdatePodOptions(pod=..., mirror_pod=..., "
+        "update_type=...)).",
+        zh="仍然存活的 Pod 要交给它的 pod worker，调用一次："
+        "await self.pod_workers.update_pod(UpdatePodOptions(pod=..., mirror_pod=..., "
+        "update_type=...))。",
+    )
+    expect(
+        got[0][2] is mirror,
+        en="The worker needs the mirror pod too: pass mirror_pod on.",
+        zh="worker 也需要镜像 Pod：把 mirror_pod 传下去。",
+    )
+
+
+def test_the_sync_type_is_passed_on(ex: Any) -> None:
+    for kind in (SyncPodType.SyncPodUpdate, SyncPodType.SyncPodSync):
+        pod = make_pod("web")
+        state, _ = dispatch(ex, pod, kind)
+        got = [str(o.update_type) for o in state["options"]]
+        expect_equal(
+            got,
+            [str(kind)],
+            en="The worker must get the sync type dispatch_work was given (update_type).",
+            zh="worker 收到的同步类型（update_type）应当就是传给 dispatch_work 的那个。",
+        )
+
+
+def test_a_deleted_pod_whose_containers_stopped_is_terminated(ex: Any) -> None:
+    pod = make_pod("web")
+    pod.metadata.deletion_timestamp = pod.metadata.creation_timestamp or 0.0
+    pod.status = PodStatus(phase=PodPhase.RUNNING, container_statuses=exited())
+    state, log = dispatch(ex, pod, SyncPodType.SyncPodUpdate)
+    expect_equal(
+        state["terminated"],
+        ["web"],
+        en="A pod with a deletion timestamp whose containers are all terminal is done: tell "
+        "the status manager, await self.status_manager.terminate_pod(pod), so that it can be "
+        "deleted from the API server.",
+        zh="带删除时间戳、且所有容器都已结束的 Pod 已经完成了：通知状态管理器，"
+        "await self.status_manager.terminate_pod(pod)，这样它才能从 API Server 删除。",
+    )
+    expect_equal(
+        state["options"],
+        [],
+        en="…and return: such a pod is not handed to its worker.",
+        zh="……然后返回：这样的 Pod 不再交给 worker。",
+    )
+    expect(
+        "Pod has completed execution and should be deleted from the API server" in log,
+        en='Log it at verbosity 4: "Pod has completed execution and should be deleted from '
+        'the API server", with pod=klog.kobj(pod) and syncType=sync_type.',
+        zh='在日志级别 4 下记一行："Pod has completed execution and should be deleted from '
+        'the API server"，带上 pod=klog.kobj(pod) 和 syncType=sync_type。',
+    )
+
+
+def test_a_deleted_pod_still_running_goes_to_its_worker(ex: Any) -> None:
+    pod = make_pod("web")
+    pod.metadata.deletion_timestamp = pod.metadata.creation_timestamp or 0.0
+    pod.status = PodStatus(phase=PodPhase.RUNNING, container_statuses=running())
+    state, _ = dispatch(ex, pod, SyncPodType.SyncPodUpdate)
+    expect(
+        state["terminated"] == [] and len(state["options"]) == 1,
+        en="A deleted pod whose containers still run must go to its worker (which stops "
+        "them), not to terminate_pod.",
+        zh="已被删除但容器还在运行的 Pod，要交给它的 worker（由 worker 停止容器），而不是调用 "
+        "terminate_pod。",
+    )
+
+
+def test_a_finished_pod_is_left_alone(ex: Any) -> None:
+    pod = make_pod("job")
+    pod.status = PodStatus(phase=PodPhase.SUCCEEDED, container_statuses=exited())
+    state, _ = dispatch(ex, pod, SyncPodType.SyncPodSync)
+    expect(
+        state["options"] == [] and state["terminated"] == [],
+        en="A pod that Succeeded (or Failed) and whose containers are terminated needs no more "
+        "work: nothing goes to its worker.",
+        zh="已经 Succeeded（或 Failed）且容器都已结束的 Pod 不需要再做任何事：不交给它的 worker。",
+    )

@@ -1,0 +1,71 @@
+"""Exercise ch04/sort-and-admit: sort and admit new pods in HandlePodAdditions.
+练习 ch04/sort-and-admit：在 HandlePodAdditions 里给新 Pod 排序并做准入检查。
+
+Below is the port's ``Kubelet.handle_pod_additions`` (minikubelet/kubelet.py) without its
+sorting and its admission. Fill in the TODOs, then run:
+下面是移植版的 ``Kubelet.handle_pod_additions``（minikubelet/kubelet.py），排序和准入两部分被删掉了。
+补全其中的 TODO，然后运行：
+
+    python -m walkthrough check sort-and-admit
+"""
+
+from __future__ import annotations
+
+from minikubelet.api import Pod
+from minikubelet.kubelet import Kubelet as PortKubelet
+from minikubelet.kubelet import sort_pods_by_creation_time
+from minikubelet.types import SyncPodType, is_mirror_pod
+
+#: What this module offers; sort_pods_by_creation_time is for the code you write.
+__all__ = ["Kubelet", "sort_pods_by_creation_time"]
+
+
+class Kubelet(PortKubelet):
+    """The port's Kubelet with your ``handle_pod_additions``: the tests run this one."""
+
+    async def handle_pod_additions(self, pods: list[Pod]) -> None:
+        """New pods: oldest first, remember each, admit it or reject it, hand it to a worker.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodAdditions
+        """
+        start = self.clock.now()
+        # exercise: # TODO 1: handle the oldest pods first (sort_pods_by_creation_time).
+        # SOLUTION BEGIN
+        pods = sort_pods_by_creation_time(pods)
+        # SOLUTION END
+        for pod in pods:
+            # exercise: # TODO 2: before the pod joins the pod manager, take the list of pods it
+            # exercise: #   already has: admission needs it (TODO 3).
+            # SOLUTION BEGIN
+            existing_pods = self.pod_manager.get_pods()
+            # SOLUTION END
+            # Always add the pod to the pod manager: it is kubelet's source of truth for the
+            # desired state. A pod missing there was deleted in the API server.
+            self.pod_manager.add_pod(pod)
+
+            if is_mirror_pod(pod):
+                await self.handle_mirror_pod(pod, start)
+                continue
+
+            if not self.pod_is_terminated(pod):
+                # Only a pod that is not terminated goes through admission.
+
+                # We failed pods that we rejected, so activePods include all admitted pods
+                # that are alive.
+                # exercise: # TODO 3: admit the pod or reject it. The pods it competes with are the
+                # exercise: #   existing pods that are still alive (self.filter_out_terminated_pods);
+                # exercise: #   self.can_admit_pod(...) returns (ok, reason, message); a pod that is
+                # exercise: #   not admitted is rejected (self.reject_pod) and not handed to a worker.
+                # exercise: pass
+                # SOLUTION BEGIN
+                active_pods = self.filter_out_terminated_pods(existing_pods)
+
+                # Check if we can admit the pod; if not, reject it.
+                ok, reason, message = self.can_admit_pod(active_pods, pod)
+                if not ok:
+                    await self.reject_pod(pod, reason, message)
+                    continue
+                # SOLUTION END
+            mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
+            await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
+            self.probe_manager.add_pod(pod)
