@@ -35,7 +35,7 @@ from minikubelet.kuberuntime.labels import get_container_info_from_annotations
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager
 
-#: The root directory for pod logs. Go: podLogsRootDirectory (kuberuntime_manager.go)
+# Go declares it in kuberuntime_manager.go; here it sits with the helpers that use it.
 podLogsRootDirectory = "/var/log/pods"
 
 
@@ -151,8 +151,7 @@ class HelperMethods:
             if image_status.username != "":
                 return None, image_status.username
 
-        # If non of them is set, treat it as root.
-        return 0, ""
+        return 0, ""  # an image that names no user runs as root
 
 
 def is_init_container_failed(status: Status) -> bool:
@@ -177,7 +176,6 @@ def get_stable_key(pod: v1.Pod, container: v1.Container) -> str:
     return f"{m.name}_{m.namespace}_{m.uid}_{container.name}_{hash}"
 
 
-#: The delimiter used in the log path. Go: logPathDelimiter
 logPathDelimiter = "_"
 
 
@@ -232,8 +230,8 @@ def pid_namespace_for_pod(pod: v1.Pod | None) -> runtimeapi.NamespaceMode:
     """Go: pkg/kubelet/kuberuntime/helpers.go pidNamespaceForPod"""
     if pod is not None and pod.spec.host_pid:
         return runtimeapi.NamespaceMode_NODE
-    # Go also returns POD for shareProcessNamespace, a field the API here does not have.
-    # Note that PID does not default to the zero value for v1.Pod
+    # Not POD, the zero value: each container sees only its own processes unless the pod
+    # shares one namespace (shareProcessNamespace, a field the port's API does not have).
     return runtimeapi.NamespaceMode_CONTAINER
 
 
