@@ -190,7 +190,6 @@ class Prober:
             probe_type, probe_spec, pod, status, container, container_id, maxProbeRetries
         )
         if err is not None or (result != ProbeResult.Success and result != ProbeResult.Warning):
-            # Probe failed in one way or another.
             if err is not None:
                 if klog.v(1).enabled:  # Go: klog.V(1).ErrorS
                     klog.error_s(
@@ -403,7 +402,7 @@ def extract_port(param: int | str, container: Container) -> tuple[int, Exception
     elif isinstance(param, str):
         port, err = find_port_by_name(container, param)
         if err is not None:
-            # Last ditch effort - maybe it was an int stored as string?
+            # A named port that no container port has: a number written as a string, maybe.
             try:
                 port, err = int(param), None
             except ValueError:

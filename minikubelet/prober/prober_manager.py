@@ -143,19 +143,16 @@ class ProberManager:
     Go: pkg/kubelet/prober/prober_manager.go type manager
     """
 
-    #: The statusManager cache provides pod IP and container IDs for probing.
+    #: Where workers read the pod IP and container IDs (kubelet's status manager).
     status_manager: PodStatusProvider
-    #: readinessManager manages the results of readiness probes
+    #: One results manager per probe type; kubelet reads liveness and startup results to
+    #: decide on restarts, readiness results through `update_pod_status`.
     readiness_manager: results.Manager
-    #: livenessManager manages the results of liveness probes
     liveness_manager: results.Manager
-    #: startupManager manages the results of startup probes
     startup_manager: results.Manager
-    #: prober executes the probe actions.
     prober: Prober
     #: When the manager was made (Go: ``clock.RealClock{}.Now()``; here the runtime's clock).
     start: go.Time
-    #: Map of active workers for probes
     workers: dict[ProbeKey, Worker] = field(default_factory=dict)
 
     def add_pod(self, pod: Pod) -> None:
@@ -254,7 +251,7 @@ class ProberManager:
                 if ok:
                     started = result == results.Result.Success
                 else:
-                    # The check whether there is a probe which hasn't run yet.
+                    # No result yet: started only if there is no startup probe to wait for.
                     _, exists = self.get_worker(pod_uid, c.name, startup)
                     started = not exists
             c.started = started
@@ -267,12 +264,12 @@ class ProberManager:
                     if ok:
                         ready = result == results.Result.Success
                     else:
-                        # The check whether there is a probe which hasn't run yet.
                         w, exists = self.get_worker(pod_uid, c.name, readiness)
                         ready = not exists  # no readinessProbe -> always ready
                         if exists:
                             assert w is not None
-                            # Trigger an immediate run of the readinessProbe to update ready state
+                            # A probe now rather than at the next tick: the pod may become
+                            # ready a whole period sooner.
                             match try_select(send(w.manual_trigger_ch, None)):
                                 # Go: case w.manualTriggerCh <- struct{}{}:
                                 case 0, _:
@@ -283,8 +280,6 @@ class ProberManager:
                                         "Failed to trigger a manual run", probe=str(w.probe_type)
                                     )
                 c.ready = ready
-        # init containers are ready if they have exited with success or if a readiness probe has
-        # succeeded.
         for c in pod_status.init_container_statuses:
             ready = False
             if c.state.terminated is not None and c.state.terminated.exit_code == 0:
@@ -302,7 +297,7 @@ class ProberManager:
         return worker, worker is not None
 
     def remove_worker(self, pod_uid: str, container_name: str, probe_type: ProbeType) -> None:
-        """Called by the worker after exiting.
+        """Forget a worker; the worker calls it as it exits.
 
         Go: pkg/kubelet/prober/prober_manager.go (*manager).removeWorker
         """
