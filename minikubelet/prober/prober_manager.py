@@ -265,7 +265,7 @@ class ProberManager:
                         ready = result == results.Result.Success
                     else:
                         w, exists = self.get_worker(pod_uid, c.name, readiness)
-                        ready = not exists  # no readinessProbe -> always ready
+                        ready = not exists  # without a readiness probe, started means ready
                         if exists:
                             assert w is not None
                             # A probe now rather than at the next tick: the pod may become

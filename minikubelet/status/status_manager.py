@@ -136,9 +136,9 @@ class VersionedPodStatus:
     """
 
     status: PodStatus = field(default_factory=PodStatus)
-    #: Monotonically increasing version number (per pod).
+    #: One more with every stored change of this pod's status.
     version: int = 0
-    #: Pod name & namespace, for sending updates to API server.
+    #: The API server write (Go's syncPod) looks the pod up by these, not by UID.
     pod_name: str = ""
     pod_namespace: str = ""
 
@@ -189,7 +189,7 @@ class Manager(PodStatusProvider, Protocol):
     """
 
     def start(self) -> None:
-        """Start the API server status sync loop.
+        """Start writing statuses to the API server.
 
         Go: pkg/kubelet/status/status_manager.go Manager.Start
         """
@@ -269,13 +269,14 @@ class StatusManager:
         #: Always None in minikubelet (there is no API server).
         self.kube_client = kube_client
         self.pod_manager = pod_manager
-        #: Map from pod UID to sync status of the corresponding pod.
+        #: The cache itself, by pod UID (a static pod's, not its mirror pod's).
         self.pod_statuses: dict[str, VersionedPodStatus] = {}
+        #: Read only by the API server writer, which the port does not start: after 1000
+        #: updates it is full and `update_status_internal` takes its `default:` branch.
         self.pod_status_channel: go.Chan[PodStatusSyncRequest] = go.make_chan(
             1000, name="podStatusChannel"
-        )  # Buffer up to 1000 statuses
-        #: Map from (mirror) pod UID to latest status version successfully sent to the API
-        #: server. Never filled here: nothing is sent.
+        )
+        #: The last version the API server has, per pod. Never filled here: nothing is sent.
         self.api_status_versions: dict[str, int] = {}
         #: Ours, not Go's: counts every change to ``pod_statuses``, so that kubelet can tell
         #: whether a list it filtered by status is still valid (see filterOutTerminatedPods).
@@ -291,9 +292,6 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).Start
         """
-        # Don't start the status manager if we don't have a client. This will happen
-        # on the master, where the kubelet is responsible for bootstrapping the pods
-        # of the master components.
         if self.kube_client is None:
             klog.info_s("Kubernetes client is nil, not starting status manager")
             return
@@ -320,17 +318,15 @@ class StatusManager:
         return status.status, True
 
     async def set_pod_status(self, pod: Pod, status: PodStatus) -> None:
-        """Cache ``status`` as the pod's new status (a deep copy of it), unless it is the same
-        as the cached one or an illegal transition.
+        """Store a deep copy of ``status`` as the pod's next version, except when it changes
+        nothing or a container would come back from the dead.
 
         Go: pkg/kubelet/status/status_manager.go (*manager).SetPodStatus
         """
-        # Make sure we're caching a deep copy.
-        status = copy.deepcopy(status)
+        status = copy.deepcopy(status)  # the caller keeps its object; the cache has its own
 
-        # Force a status update if deletion timestamp is set. This is necessary
-        # because if the pod is in the non-running state, the pod worker still
-        # needs to be able to trigger an update and/or deletion.
+        # A pod being deleted gets a new version even when nothing changed, so that its final
+        # status (and the deletion behind it) always goes out.
         await self.update_status_internal(pod, status, pod.metadata.deletion_timestamp is not None)
 
     async def set_container_readiness(
@@ -355,7 +351,6 @@ class StatusManager:
             )
             return
 
-        # Find the container to update.
         container_status, _, ok = find_container_status(old_status.status, str(container_id))
         if not ok or container_status is None:
             klog.info_s(
@@ -374,13 +369,12 @@ class StatusManager:
             )
             return
 
-        # Make sure we're not updating the cached version.
+        # Change a copy: the cached status is replaced, never changed in place.
         status = copy.deepcopy(old_status.status)
         container_status, _, _ = find_container_status(status, str(container_id))
         assert container_status is not None  # found in the original, so in the copy
         container_status.ready = ready
 
-        # updateConditionFunc updates the corresponding type of condition
         def update_condition_func(condition_type: str, condition: PodCondition) -> None:
             condition_index = -1
             for i, c in enumerate(status.conditions):
@@ -430,7 +424,6 @@ class StatusManager:
             )
             return
 
-        # Find the container to update.
         container_status, _, ok = find_container_status(old_status.status, str(container_id))
         if not ok or container_status is None:
             klog.info_s(
@@ -448,7 +441,6 @@ class StatusManager:
             )
             return
 
-        # Make sure we're not updating the cached version.
         status = copy.deepcopy(old_status.status)
         container_status, _, _ = find_container_status(status, str(container_id))
         assert container_status is not None  # found in the original, so in the copy
@@ -462,8 +454,8 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).TerminatePod
         """
-        # ensure that all containers have a terminated state - because we do not know whether
-        # the container was successful, always report an error
+        # Whatever was still running is gone without a trace: it is reported as failed (137),
+        # since nobody saw it succeed.
         old_status = pod.status
         cached_status = self.pod_statuses.get(pod.metadata.uid)
         if cached_status is not None:
@@ -512,7 +504,6 @@ class StatusManager:
                 old_status = pod.status
             cached_status = VersionedPodStatus()  # Go: the map's zero value (version 0)
 
-        # Check for illegal state transition in containers
         try:
             check_container_state_transition(
                 old_status.container_statuses, status.container_statuses, pod.spec.restart_policy
@@ -530,28 +521,18 @@ class StatusManager:
             klog.error_s(err, "Status update on pod aborted", pod=klog.kobj(pod))
             return False
 
-        # Set ContainersReadyCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.CONTAINERS_READY)
-
-        # Set ReadyCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.READY)
-
-        # Set InitializedCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.INITIALIZED)
-
-        # Set PodScheduledCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.POD_SCHEDULED)
 
-        # ensure that the start time does not change across updates.
+        # The first status fixes the start time; later ones cannot move it.
         if old_status.start_time is not None:
             status.start_time = old_status.start_time
         elif status.start_time is None:
-            # if the status has no start time, we need to set an initial time
             status.start_time = go.now().unix()
 
         normalize_status(pod, status)
-        # The intent here is to prevent concurrent updates to a pod's status from
-        # clobbering each other so the phase of a pod progresses monotonically.
         if (
             is_cached
             and is_pod_status_by_kubelet_equal(cached_status.status, status)
@@ -589,8 +570,8 @@ class StatusManager:
                 return True
             # Go: default:
             case _:
-                # Let the periodic syncBatch handle the update if the channel is full.
-                # We can't block (Go holds the mutex lock here).
+                # Go cannot wait here (it holds the statuses lock); its periodic syncBatch
+                # would send the status later.
                 klog.v(4).info_s(
                     "Skipping the status update for pod for now because the channel is full",
                     pod=klog.kobj(pod),
@@ -662,7 +643,6 @@ def find_container_status(
 
     Go: pkg/kubelet/status/status_manager.go findContainerStatus
     """
-    # Find the container to update.
     for c in status.container_statuses:
         if c.container_id == container_id:
             return c, False, True
@@ -686,14 +666,11 @@ def check_container_state_transition(
 
     Raises ValueError where Go returns an error.
     """
-    # If we should always restart, containers are allowed to leave the terminated state
     if restart_policy == RestartPolicy.ALWAYS:
         return
     for old_status in old_statuses:
-        # Skip any container that wasn't terminated
         if old_status.state.terminated is None:
             continue
-        # Skip any container that failed but is allowed to restart
         if (
             old_status.state.terminated.exit_code != 0
             and restart_policy == RestartPolicy.ON_FAILURE
@@ -718,7 +695,6 @@ def update_last_transition_time(
     _, condition = get_pod_condition(status, condition_type)
     if condition is None:
         return
-    # Need to set LastTransitionTime.
     last_transition_time: float | None = go.now().unix()
     _, old_condition = get_pod_condition(old_status, condition_type)
     if old_condition is not None and condition.status == old_condition.status:
@@ -740,9 +716,9 @@ def _truncate_bytes(s: str, n: int) -> str:
 
 
 def normalize_status(pod: Pod, status: PodStatus) -> PodStatus:
-    """Truncate the status's times to whole seconds (the API server keeps no more), shorten
-    long termination messages, and sort the container statuses, so that comparing two statuses
-    ignores meaningless differences. Changes ``status`` in place and returns it.
+    """Make two statuses that mean the same compare equal: times cut to whole seconds (all the
+    API server keeps), termination messages cut to a share of 12 KiB, container statuses in
+    a fixed order. Changes ``status`` in place and returns it.
 
     Go: pkg/kubelet/status/status_manager.go normalizeStatus
     """
@@ -766,19 +742,16 @@ def normalize_status(pod: Pod, status: PodStatus) -> PodStatus:
         condition.last_probe_time = _rfc3339_copy(condition.last_probe_time)
         condition.last_transition_time = _rfc3339_copy(condition.last_transition_time)
 
-    # update container statuses
     for cstatus in status.container_statuses:
         normalize_container_state(cstatus.state)
         normalize_container_state(cstatus.last_state)  # Go: LastTerminationState
-    # Sort the container statuses, so that the order won't affect the result of comparison
-    # (Go: sort.Sort(kubetypes.SortedContainerStatuses(...)), by name).
+    # By name (Go: kubetypes.SortedContainerStatuses); init containers keep the spec's order,
+    # which is their order of execution.
     status.container_statuses.sort(key=lambda s: s.name)
 
-    # update init container statuses
     for cstatus in status.init_container_statuses:
         normalize_container_state(cstatus.state)
         normalize_container_state(cstatus.last_state)
-    # Sort the container statuses, so that the order won't affect the result of comparison
     sort_init_container_statuses(pod, status.init_container_statuses)
     return status
 
@@ -795,7 +768,6 @@ def need_to_reconcile_pod_readiness(pod: Pod) -> bool:
         pod.spec, pod.status.conditions, pod.status.container_statuses, pod.status.phase
     )
     i, cur_condition = get_pod_condition_from_list(pod.status.conditions, PodConditionType.READY)
-    # Only reconcile if "Ready" condition is present and Status or Message is not expected
     return (
         i >= 0
         and cur_condition is not None
