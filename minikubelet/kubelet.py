@@ -87,17 +87,13 @@ from minikubelet.util.queue.work_queue import BasicWorkQueue
 from minikubelet.volumemanager.volume_manager import VolumeManager
 from minikubelet.wait import until
 
-#: How long the runtime may go without a successful status check. Go: maxWaitForContainerRuntime
+#: After this long without a successful status check, the runtime counts as down.
 maxWaitForContainerRuntime = 30 * Second
-#: The longest back-off between container restarts. Go: MaxContainerBackOff
 MaxContainerBackOff = 300 * Second
-#: How often housekeeping runs. Go: housekeepingPeriod
 housekeepingPeriod = 2 * Second
-#: Capacity of the PLEG's event channel. Go: plegChannelCapacity
 plegChannelCapacity = 1000
-#: How often the PLEG relists the runtime. Go: plegRelistPeriod
 plegRelistPeriod = 1 * Second
-#: Back-off after a failed sync, and the base of the container restart back-off. Go: backOffPeriod
+#: Both the retry delay after a failed sync and the first step of the restart back-off.
 backOffPeriod = 10 * Second
 
 
@@ -234,8 +230,6 @@ class Kubelet(KubeletPods):
             )
             return
         self.runtime_state.set_runtime_state(None)
-        # Go initialises the runtime-dependent modules once here (cAdvisor, container manager,
-        # eviction manager, plugin manager): none of them exists in the port.
         self.runtime_state.set_runtime_sync(self.clock.now())
 
     async def sync_loop(self, updates: RecvChan[PodUpdate], handler: SyncHandler) -> None:
@@ -260,18 +254,15 @@ class Kubelet(KubeletPods):
             max_ = 5 * Second
             factor = 2
             duration = base
-            # Go checks the limits of resolv.conf here (dnsConfigurer): no DNS here.
 
             while True:
                 err = self.runtime_state.runtime_errors()
                 if err is not None:
                     klog.error_s(err, "Skipping pod synchronization")
-                    # exponential backoff
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
-                # reset backoff if we have a success
-                duration = base
+                duration = base  # one healthy check is enough to start from 100 ms again
 
                 self.sync_loop_monitor = self.clock.now()
                 if not await self.sync_loop_iteration(
@@ -309,7 +300,6 @@ class Kubelet(KubeletPods):
         ):
             # Go: case u, open := <-configCh:
             case 0, (u, open_):
-                # Update from a config source; dispatch it to the right handler callback.
                 if not open_:
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
@@ -344,7 +334,8 @@ class Kubelet(KubeletPods):
                         klog.v(2).info_s(
                             "SyncLoop DELETE", source=u.source, pods=format.pods(u.pods)
                         )
-                        # DELETE is treated as a UPDATE because of graceful deletion.
+                        # Graceful deletion: the pod has only been marked (deletionTimestamp) and
+                        # must still be stopped, which an update's sync does.
                         await handler.handle_pod_updates(u.pods)
                     # Go: case kubetypes.SET:
                     case PodOperation.SET:
@@ -362,7 +353,6 @@ class Kubelet(KubeletPods):
                     # the runtime cache up to it, so no started container misses its graceful stop.
                     self.last_container_started_time[e.id] = self.clock.now()
                 if is_sync_pod_worthy(e):
-                    # PLEG event for a pod; sync it.
                     pod, ok = self.pod_manager.get_pod_by_uid(e.id)
                     if ok:
                         klog.v(2).info_s(
@@ -370,7 +360,6 @@ class Kubelet(KubeletPods):
                         )
                         await handler.handle_pod_syncs([pod])
                     else:
-                        # If the pod no longer exists, ignore the event.
                         klog.v(4).info_s(
                             "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
                         )
@@ -380,7 +369,6 @@ class Kubelet(KubeletPods):
 
             # Go: case <-syncCh:
             case 2, _:
-                # Sync pods waiting for sync
                 pods_to_sync = self.get_pods_to_sync()
                 if len(pods_to_sync) > 0:
                     klog.v(4).info_s(
@@ -437,7 +425,7 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).dispatchWork
         """
-        # check whether we are ready to delete the pod from the API server (all status up to date)
+        # A deleted pod whose containers are all stopped: only its final status is left to do.
         containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
         if pod.metadata.deletion_timestamp is not None and containers_terminal:
             klog.v(4).info_s(
@@ -458,7 +446,7 @@ class Kubelet(KubeletPods):
             )
             return
 
-        # Run the sync in an async worker. (Go's OnCompleteFunc only feeds a metric.)
+        # Go also passes an OnCompleteFunc, which only feeds a metric.
         await self.pod_workers.update_pod(
             UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
         )
@@ -481,8 +469,8 @@ class Kubelet(KubeletPods):
         pods = sort_pods_by_creation_time(pods)
         for pod in pods:
             existing_pods = self.pod_manager.get_pods()
-            # Always add the pod to the pod manager: it is kubelet's source of truth for the
-            # desired state. A pod missing there was deleted in the API server.
+            # Before admission, and even if admission then refuses the pod: a pod kubelet does
+            # not know would look deleted, and its Failed status would be lost.
             self.pod_manager.add_pod(pod)
 
             if is_mirror_pod(pod):
@@ -490,13 +478,10 @@ class Kubelet(KubeletPods):
                 continue
 
             if not self.pod_is_terminated(pod):
-                # Only a pod that is not terminated goes through admission.
-
-                # We failed pods that we rejected, so activePods include all admitted pods
-                # that are alive.
+                # Rejected pods were failed, so the pods that are not terminated are exactly the
+                # admitted ones still alive: the resources already promised.
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
-                # Check if we can admit the pod; if not, reject it.
                 ok, reason, message = self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
@@ -538,13 +523,9 @@ class Kubelet(KubeletPods):
             # Update the pod in the pod manager; the status manager reconciles from it.
             self.pod_manager.update_pod(pod)
 
-            # Reconcile Pod "Ready" condition if necessary. Trigger sync pod for reconciliation.
             if need_to_reconcile_pod_readiness(pod):
                 mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
                 await self.dispatch_work(pod, SyncPodType.SyncPodSync, mirror_pod, start)
-
-            # Go removes the dead containers of an evicted pod here: there is no eviction
-            # manager in the port, so no pod is ever evicted.
 
     async def handle_pod_syncs(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodSyncs"""
@@ -563,7 +544,6 @@ class Kubelet(KubeletPods):
         pods_to_sync: list[Pod] = []
         for pod in all_pods:
             if pod.metadata.uid in pod_uid_set:
-                # The work of the pod is ready
                 pods_to_sync.append(pod)
                 continue
             for pod_sync_loop_handler in self.pod_sync_loop_handlers:
@@ -601,7 +581,6 @@ class Kubelet(KubeletPods):
             raise RuntimeError("pod not found")
         pod_pair = PodPair(api_pod=pod, running_pod=running_pod)
         await self.pod_killer.kill_pod(pod_pair)
-        # We leave the volume/directory cleanup to the periodic cleanup routine.
 
     async def reject_pod(self, pod: Pod, reason: str, message: str) -> None:
         """Fail a pod that admission refused: an event, and the Failed phase.
@@ -690,14 +669,12 @@ class Kubelet(KubeletPods):
         pod_status = o.pod_status
         update_type = o.update_type
 
-        # if we want to kill a pod, do it now!
         if update_type == SyncPodType.SyncPodKill:
             kill_pod_options = o.kill_pod_options
             if kill_pod_options is None or kill_pod_options.pod_status_func is None:
                 raise ValueError("kill pod options are required if update type is kill")
             api_pod_status = kill_pod_options.pod_status_func(pod, pod_status)
             await self.status_manager.set_pod_status(pod, api_pod_status)
-            # we kill the pod with the specified grace period since this is a termination
             try:
                 await self.kill_pod(
                     pod,
@@ -714,14 +691,13 @@ class Kubelet(KubeletPods):
                 raise
             return
 
-        # If the pod is a static pod and its mirror pod is still gracefully terminating, we do
-        # not want to start the new static pod until the old static pod is gracefully
-        # terminated.
+        # A static pod replaced by a new manifest keeps its full name: the new one waits until
+        # the old one has stopped, or both would run at once.
         pod_full_name = get_pod_full_name(pod)
         if self.pod_killer.is_pod_pending_termination_by_pod_name(pod_full_name):
             raise RuntimeError(f'pod "{pod_full_name}" is pending termination')
 
-        # Go reads the first-seen annotation here for the pod-start latency metrics only.
+        # Go reads this annotation for a latency metric; only its log line is ported.
         if update_type == SyncPodType.SyncPodCreate and not pod.metadata.annotations.get(
             "kubernetes.io/config.seen"
         ):
@@ -729,29 +705,24 @@ class Kubelet(KubeletPods):
                 "First seen time not recorded for pod", podUID=pod.metadata.uid, pod=klog.kobj(pod)
             )
 
-        # Generate final API pod status with pod and status manager status
         api_pod_status = self.generate_api_pod_status(pod, pod_status)
-        # The pod IP may have changed in generateAPIPodStatus if the pod uses host networking.
+        # A host-network pod gets the node's IP in generate_api_pod_status; the runtime's status
+        # (passed on to SyncPod) must agree with it.
         pod_status.ips = [ip.ip for ip in api_pod_status.pod_ips]
         if len(pod_status.ips) == 0 and api_pod_status.pod_ip:
             pod_status.ips = [api_pod_status.pod_ip]
 
-        # Kill the pod if it should not be running
         runnable = self.can_run_pod(pod)
         if not runnable.admit:
-            # Pod is not runnable; update the Pod and Container statuses to why.
             api_pod_status.reason = runnable.reason
             api_pod_status.message = runnable.message
-            # Waiting containers are not creating.
             waiting_reason = "Blocked"
             for cs in api_pod_status.init_container_statuses + api_pod_status.container_statuses:
                 if cs.state.waiting is not None:
                     cs.state.waiting.reason = waiting_reason
 
-        # Update status in the status manager
         await self.status_manager.set_pod_status(pod, api_pod_status)
 
-        # Kill pod if it should not be running
         if (
             not runnable.admit
             or pod.metadata.deletion_timestamp is not None
@@ -768,11 +739,9 @@ class Kubelet(KubeletPods):
                 klog.error_s(sync_err, "Observed an error")
                 raise sync_err from err
             if not runnable.admit:
-                # there was no error killing the pod, but the pod cannot be run.
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")
             return
 
-        # If the network plugin is not ready, only start the pod if it uses the host network
         err = self.runtime_state.network_errors()
         if err is not None and not pod.spec.host_network:
             self.recorder.eventf(
@@ -780,18 +749,13 @@ class Kubelet(KubeletPods):
             )
             raise RuntimeError(f"{NetworkNotReadyErrorMsg}: {err}")
 
-        # Go makes sure the pod's cgroups exist here (containerManager.NewPodContainerManager):
-        # the port runs no cgroups.
-
-        # Create Mirror Pod for Static Pod if it doesn't already exist
         if is_static_pod(pod):
             deleted = False
             if mirror_pod is not None and (
                 mirror_pod.metadata.deletion_timestamp is not None
                 or not self.pod_manager.is_mirror_pod_of(mirror_pod, pod)
             ):
-                # The mirror pod is semantically different from the static pod: remove it.
-                # It will be recreated below.
+                # Being deleted, or made from an older manifest: replace it (created below).
                 klog.info_s(
                     "Trying to delete pod", pod=klog.kobj(pod), podUID=mirror_pod.metadata.uid
                 )
@@ -806,19 +770,17 @@ class Kubelet(KubeletPods):
                         "Deleted mirror pod because it is outdated", pod=klog.kobj(mirror_pod)
                     )
             if mirror_pod is None or deleted:
-                # Go checks that the node still exists; without an API server it always does.
                 klog.v(4).info_s("Creating a mirror pod for static pod", pod=klog.kobj(pod))
                 try:
                     self.pod_manager.create_mirror_pod(pod)
                 except Exception as err:
                     klog.error_s(err, "Failed creating a mirror pod for", pod=klog.kobj(pod))
 
-        # Make data directories for the pod
         self.make_pod_data_dirs(pod)
 
-        # Volume manager will not mount volumes for terminated pods
+        # A terminated pod's volumes are being torn down: waiting for them to mount would never
+        # end.
         if not self.pod_is_terminated(pod) and self.volume_manager is not None:
-            # Wait for volumes to attach/mount
             try:
                 await self.volume_manager.wait_for_attach_and_mount(pod)
             except Exception as err:
@@ -836,15 +798,12 @@ class Kubelet(KubeletPods):
                 )
                 raise
 
-        # Fetch the pull secrets for the pod: there is no secret manager, so none.
-        pull_secrets: list[Any] = []
+        pull_secrets: list[Any] = []  # no secret manager in the port
 
-        # Call the container runtime's SyncPod callback
         result = await self.container_runtime.sync_pod(pod, pod_status, pull_secrets, self.back_off)
         self.reason_cache.update(pod.metadata.uid, result)
         err = result.error()
         if err is not None:
-            # Do not return an error if the only failures were pods in backoff
             for r in result.sync_results:
                 if not is_back_off_error(r.error):
                     raise err
@@ -868,10 +827,9 @@ async def handle_probe_sync(
 
     Go: pkg/kubelet/kubelet.go handleProbeSync
     """
-    # We should not use the pod from manager, because it is never updated after initialization.
+    # By UID in the pod manager: the probe worker's copy of the pod is never refreshed.
     pod, ok = kl.pod_manager.get_pod_by_uid(update.pod_uid)
     if not ok:
-        # If the pod no longer exists, ignore the update.
         klog.v(4).info_s(
             "SyncLoop (probe): ignore irrelevant update",
             probe=probe,
@@ -888,7 +846,6 @@ def is_sync_pod_worthy(event: PodLifecycleEvent) -> bool:
 
     Go: pkg/kubelet/kubelet.go isSyncPodWorthy
     """
-    # ContainerRemoved doesn't affect pod state
     return event.type != PodLifeCycleEventType.ContainerRemoved
 
 
@@ -917,10 +874,8 @@ def make_pod_source_config(
     """
     manifest_url_header = {k: ", ".join(v) for k, v in kube_cfg.static_pod_url_header.items()}
 
-    # source of all configuration
     cfg = PodConfig(PodConfigNotificationMode.PodConfigNotificationIncremental, recorder)
 
-    # define file config source
     if kube_cfg.static_pod_path != "":
         klog.info_s("Adding static pod path", path=kube_cfg.static_pod_path)
         new_source_file(
@@ -930,7 +885,6 @@ def make_pod_source_config(
             cfg.channel(FileSource),
         )
 
-    # define url config source
     if kube_cfg.static_pod_url != "":
         klog.info_s(
             "Adding pod URL with HTTP header",
@@ -1045,6 +999,4 @@ def new_main_kubelet(
             lambda: node, new_admission_failure_handler_stub(), lambda node_info, attrs: None
         )
     )
-    # Go's soft admit handlers (AppArmor, NoNewPrivs, ProcMount) check Linux security features
-    # that no pod of the port asks for: there are none.
     return kl
