@@ -54,11 +54,9 @@ class RuntimeCacheImpl:
 
     def __init__(self, getter: PodsGetter, clock: Clock | None = None) -> None:
         self.mu = Mutex()
-        #: The underlying container runtime used to update the cache.
         self.getter = getter
-        #: Last time when cache was updated (0: never, Go's zero time).
+        #: When the list in ``pods`` was asked for (0: never, Go's zero time).
         self.cache_time = 0.0
-        #: The content of the cache.
         self.pods: list[Pod] = []
         self._clock = clock
 
@@ -104,7 +102,7 @@ class RuntimeCacheImpl:
 
     async def get_pods_with_timestamp(self) -> tuple[list[Pod], float]:
         """Go: pkg/kubelet/container/runtime_cache.go (*runtimeCache).getPodsWithTimestamp"""
-        # Always record the timestamp before getting the pods to avoid stale pods.
+        # Taken before the call: the list is at least this new, never claimed newer than it is.
         timestamp = self._now()
         pods = await self.getter.get_pods(False)
         return pods, timestamp
