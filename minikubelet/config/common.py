@@ -61,12 +61,12 @@ def apply_defaults(pod: Pod, source: str, is_file: bool, node_name: str) -> None
         pod.metadata.namespace = NamespaceDefault
     klog.v(5).info_s("Set namespace for pod", pod=klog.kobj(pod), source=source)
 
-    # Set the Host field to indicate this pod is scheduled on the current node.
+    # No scheduler sees a static pod: it is bound to this node by its source.
     pod.spec.node_name = node_name
 
     pod.metadata.self_link = get_self_link(pod.metadata.name, pod.metadata.namespace)
 
-    # The generated UID is the hash of the file.
+    # The UID was made from the manifest's content, so it doubles as the manifest's hash.
     pod.metadata.annotations[ConfigHashAnnotationKey] = pod.metadata.uid
 
     if is_file:
@@ -75,7 +75,6 @@ def apply_defaults(pod: Pod, source: str, is_file: bool, node_name: str) -> None
             pod, Toleration(operator=TolerationOperator.EXISTS, effect=TaintEffect.NO_EXECUTE)
         )
 
-    # Set the default status to pending.
     pod.status.phase = PodPhase.PENDING
 
 

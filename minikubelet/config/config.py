@@ -118,7 +118,7 @@ class PodStorage:
         self.pods: dict[str, dict[str, Pod]] = {}
         self.mode = mode
         self.updates = updates
-        #: Ensures that updates are delivered in strict order on the updates channel.
+        #: Held from merging to sending, so that two sources' updates never interleave.
         self.update_lock = Mutex()
         #: The sources that have sent at least one SET.
         self.sources_seen: set[str] = set()
@@ -208,7 +208,7 @@ class PodStorage:
             """Update the cache ``old_pods`` with ``new_pods``, storing the result in ``pods``."""
             filtered = filter_invalid_pods(new_pods, source, self.recorder)
             for ref in filtered:
-                # Annotate the pod with the source before any comparison.
+                # Before comparing: the stored pod has the annotation too.
                 if ref.metadata.annotations is None:
                     ref.metadata.annotations = {}
                 ref.metadata.annotations[ConfigSourceAnnotationKey] = source
@@ -257,23 +257,20 @@ class PodStorage:
             for value in update.pods:
                 existing = pods.get(value.metadata.uid)
                 if existing is not None:
-                    # this is a delete
                     del pods[value.metadata.uid]
                     remove_pods.append(existing)
                     continue
-                # this is a no-op
 
         # Go: case kubetypes.SET:
         elif update.op == PodOperation.SET:
             klog.v(4).info_s("Setting pods for source", source=source)
             self.mark_source_set(source)
-            # Clear the old map entries by just creating a new map
+            # A SET is the whole truth: every pod it leaves out is removed.
             old_pods = pods
             pods = {}
             update_pods_func(update.pods, old_pods, pods)
             for uid, existing in old_pods.items():
                 if uid not in pods:
-                    # this is a delete
                     remove_pods.append(existing)
 
         # Go: default:
@@ -381,7 +378,6 @@ def is_annotation_map_equal(
     for k in existing_map:
         if is_local_annotation_key(k):
             continue
-        # stale entry in existing map.
         if k not in candidate_map:
             return False
     return True
@@ -442,7 +438,6 @@ def check_and_update_pod(existing: Pod, ref: Pod) -> tuple[bool, bool, bool]:
     """
     need_update = need_reconcile = need_graceful_delete = False
 
-    # 1. this is a reconcile
     if not pods_differ_semantically(existing, ref):
         # Not an update. Only a changed status needs a reconcile: kubelet owns pod status.
         if existing.status != ref.status:
@@ -462,11 +457,9 @@ def check_and_update_pod(existing: Pod, ref: Pod) -> tuple[bool, bool, bool]:
     existing.status = ref.status
     update_annotations(existing, ref)
 
-    # 2. this is an graceful delete
     if ref.metadata.deletion_timestamp is not None:
         need_graceful_delete = True
     else:
-        # 3. this is an update
         need_update = True
 
     return need_update, need_reconcile, need_graceful_delete

@@ -125,7 +125,7 @@ class SourceFile:
         try:
             stat_info = os.stat(path)
         except FileNotFoundError:
-            # Emit an update with an empty PodList to allow FileSource to be marked as seen
+            # An empty SET still counts: kubelet waits for every source before housekeeping.
             await self.updates.send(PodUpdate(pods=[], op=PodOperation.SET, source=FileSource))
             raise FileNotFoundError("path does not exist, ignoring") from None
 
@@ -133,7 +133,6 @@ class SourceFile:
         if stat.S_ISDIR(stat_info.st_mode):
             pods = self.extract_from_dir(path)
             if len(pods) == 0:
-                # Emit an update with an empty PodList to allow FileSource to be marked as seen
                 await self.updates.send(
                     PodUpdate(pods=pods, op=PodOperation.SET, source=FileSource)
                 )
@@ -248,7 +247,6 @@ class SourceFile:
         Go: pkg/kubelet/config/file_linux.go (*sourceFile).doWatch
         """
         if not os.path.exists(self.path):
-            # Emit an update with an empty PodList to allow FileSource to be marked as seen
             await self.updates.send(PodUpdate(pods=[], op=PodOperation.SET, source=FileSource))
             raise RetryableError("path does not exist, ignoring")
 
@@ -276,7 +274,7 @@ class SourceFile:
 
         Go: pkg/kubelet/config/file_linux.go (*sourceFile).produceWatchEvent
         """
-        # Ignore file start with dots
+        # Editors' swap files and the like.
         if os.path.basename(e.name).startswith("."):
             klog.v(4).info_s("Ignored pod manifest, because it starts with dots", eventName=e.name)
             return

@@ -46,8 +46,7 @@ class SourceURL:
         try:
             await self.extract_from_url()
         except Exception as err:
-            # Don't log this multiple times per minute. The first few entries should be
-            # enough to get the point across.
+            # The URL is polled every 20 s: an unreachable one would fill the log.
             if self.failure_logs < 3:
                 klog.info_s("Failed to read pods from URL", err=err)
             elif self.failure_logs == 3:
@@ -86,16 +85,14 @@ class SourceURL:
         if status != 200:
             raise RuntimeError(f"{self.url}: {status} {reason}")
         if len(data) == 0:
-            # Emit an update with an empty PodList to allow HTTPSource to be marked as seen
+            # Still a SET: the source has answered, so kubelet may stop waiting for it.
             await self.updates.send(PodUpdate(pods=[], op=PodOperation.SET, source=HTTPSource))
             raise ValueError(f"zero-length data received from {self.url}")
-        # Short circuit if the data has not changed since the last time it was read.
         if data == self.data:
             return
         self.data = data
 
-        # First try as it is a single pod, then as a list of pods (Go tries the two decoders
-        # one after the other; the port's loader accepts either kind in one pass).
+        # Go tries a single pod, then a pod list; the port's loader accepts either in one pass.
         pods, errors = try_decode_pods(
             data.decode("utf-8", errors="replace"),
             self.url,
