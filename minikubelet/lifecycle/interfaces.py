@@ -38,9 +38,8 @@ class PodAdmitAttributes:
     Go: pkg/kubelet/lifecycle/interfaces.go type PodAdmitAttributes
     """
 
-    #: the pod to evaluate for admission
     pod: Pod
-    #: all pods bound to the kubelet excluding the pod being evaluated
+    #: The pods already admitted and still alive (the one asking is not among them).
     other_pods: list[Pod] = field(default_factory=list)
 
 
@@ -51,11 +50,10 @@ class PodAdmitResult:
     Go: pkg/kubelet/lifecycle/interfaces.go type PodAdmitResult
     """
 
-    #: if true, the pod should be admitted.
     admit: bool = False
-    #: a brief single-word reason why the pod could not be admitted.
+    #: One CamelCase word (``OutOfcpu``): the rejected pod's status reason and event reason.
     reason: str = ""
-    #: a brief message explaining why the pod could not be admitted.
+    #: For people; the pod's status message becomes "Pod " + this.
     message: str = ""
 
 
@@ -66,10 +64,7 @@ class PodAdmitHandler(Protocol):
     """
 
     def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
-        """Evaluate if a pod can be admitted.
-
-        Go: pkg/kubelet/lifecycle/interfaces.go PodAdmitHandler.Admit
-        """
+        """Go: pkg/kubelet/lifecycle/interfaces.go PodAdmitHandler.Admit"""
         ...
 
 
@@ -116,11 +111,9 @@ class ShouldEvictResponse:
     Go: pkg/kubelet/lifecycle/interfaces.go type ShouldEvictResponse
     """
 
-    #: if true, the pod should be evicted.
     evict: bool = False
-    #: a brief CamelCase reason why the pod should be evicted.
+    #: Become the pod's status reason and message (``DeadlineExceeded`` …).
     reason: str = ""
-    #: a brief message why the pod should be evicted.
     message: str = ""
 
 

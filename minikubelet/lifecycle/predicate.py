@@ -145,7 +145,6 @@ class PredicateAdmitHandler:
         pods = attrs.other_pods
         node_info = self.node_info_for(pods)
         node_info.set_node(node)
-        # ensure the node has enough plugin resources for that required in pods
         try:
             self.plugin_resource_update_func(node_info, attrs)
         except Exception as err:
@@ -157,14 +156,9 @@ class PredicateAdmitHandler:
                 message=message,
             )
 
-        # Remove the requests of the extended resources that are missing in the
-        # node info. This is required to support cluster-level resources, which
-        # are extended resources unknown to nodes.
-        #
-        # Caveat: If a pod was manually bound to a node (e.g., static pod) where a
-        # node-level extended resource it requires is not found, then kubelet will
-        # not fail admission while it should. This issue will be addressed with
-        # the Resource Class API in the future.
+        # An extended resource the node does not list may be a cluster-level one, which only the
+        # scheduler can check: kubelet admits the pod without counting it (so a static pod that
+        # asks for a resource the node lacks is admitted anyway).
         pod_without_missing_extended_resources = remove_missing_extended_resources(
             admit_pod, node_info
         )
@@ -222,8 +216,7 @@ class PredicateAdmitHandler:
                     reason="UnknownReason",
                     message=message,
                 )
-            # If there are failed predicates, we only return the first one as a reason.
-            r = reasons[0]
+            r = reasons[0]  # a pod refused for several reasons shows the first
             # Go switches on r's type; isinstance checks here.
             # Go: case *PredicateFailureError:
             if isinstance(r, PredicateFailureError):
@@ -291,9 +284,7 @@ def remove_missing_extended_resources(pod: Pod, node_info: NodeInfo) -> Pod:
     pod_copy = copy.deepcopy(pod)
     scalar_resources = node_info.allocatable.scalar_resources or {}
     for i, c in enumerate(pod.spec.containers):
-        # We only handle requests in Requests but not Limits because the
-        # PodFitsResources predicate, to which the result pod will be passed,
-        # does not use Limits.
+        # Requests only: the resource check that gets this pod never reads limits.
         pod_copy.spec.containers[i].resources.requests = {}
         for r_name, r_quant in c.resources.requests.items():
             if _is_extended_resource_name(r_name) and r_name not in scalar_resources:
