@@ -75,7 +75,7 @@ class ParallelImagePuller:
         go(pull, name="parallelImagePuller.pullImage")
 
 
-#: Maximum number of image pull requests than can be queued. Go: maxImagePullRequests
+#: The serial puller's queue: the eleventh waiting pull blocks the pod worker that asks.
 maxImagePullRequests = 10
 
 
