@@ -2,14 +2,14 @@
 
 Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
 
-A Kubernetes quantity is a decimal number with an optional suffix::
+A quantity is an optional sign, a decimal number (``2``, ``2.5``, ``2.``, ``.5``) and at most
+one suffix, of one of three kinds:
 
-    <quantity>        ::= <signedNumber><suffix>
-    <number>          ::= <digits> | <digits>.<digits> | <digits>. | .<digits>
-    <suffix>          ::= <binarySI> | <decimalExponent> | <decimalSI>
-    <binarySI>        ::= Ki | Mi | Gi | Ti | Pi | Ei          (powers of 1024)
-    <decimalSI>       ::= n | u | m | "" | k | M | G | T | P | E   (powers of 1000)
-    <decimalExponent> ::= e<signedInteger> | E<signedInteger>   (powers of 10)
+| kind | suffixes | each step |
+|---|---|---|
+| binary | ``Ki`` ``Mi`` ``Gi`` ``Ti`` ``Pi`` ``Ei`` | × 1024 |
+| decimal | ``n`` ``u`` ``m`` (none) ``k`` ``M`` ``G`` ``T`` ``P`` ``E`` | × 1000 |
+| exponent | ``e`` or ``E`` and a signed integer (``e3``, ``E-2``) | × 10 |
 
 Go keeps the number exactly (never as a float); so does this module, with
 :class:`fractions.Fraction`. What the port needs from a quantity is an integer: CPU in

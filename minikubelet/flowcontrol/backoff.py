@@ -129,7 +129,6 @@ class Backoff:
         now = self.clock.now()
         for id, entry in list(self.per_item_backoff.items()):
             if now - entry.last_update > self.max_duration * 2:
-                # GC when entry has not been updated for 2*maxDuration
                 del self.per_item_backoff[id]
 
     def delete_entry(self, id: str) -> None:

@@ -139,14 +139,11 @@ def update_pod_condition(status: PodStatus, condition: PodCondition) -> bool:
     Go: pkg/api/v1/pod/util.go UpdatePodCondition
     """
     condition.last_transition_time = go.now().unix()
-    # Try to find this pod condition.
     condition_index, old_condition = get_pod_condition(status, condition.type)
 
     if old_condition is None:
-        # We are adding new pod condition.
         status.conditions.append(condition)
         return True
-    # We are updating an existing condition, so we need to check if it has changed.
     if condition.status == old_condition.status:
         condition.last_transition_time = old_condition.last_transition_time
 
@@ -159,5 +156,4 @@ def update_pod_condition(status: PodStatus, condition: PodCondition) -> bool:
     )
 
     status.conditions[condition_index] = condition
-    # Return true if one of the fields have changed.
     return not is_equal

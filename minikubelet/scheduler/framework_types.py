@@ -235,11 +235,11 @@ class HostPortInfo(dict[str, set[ProtocolPort]]):
 
         pp = new_protocol_port(protocol, port)
 
-        # If ip is 0.0.0.0 check all IP's (protocol, port) pair
+        # 0.0.0.0 takes the port on every address, so it clashes with any user of the port; a
+        # given address clashes only with itself and with 0.0.0.0.
         if ip == DefaultBindAllHostIP:
             return any(pp in m for m in self.values())
 
-        # If ip isn't 0.0.0.0, only check IP and 0.0.0.0's (protocol, port) pair
         for key in (DefaultBindAllHostIP, ip):
             m = self.get(key)
             if m is not None and pp in m:
@@ -271,15 +271,14 @@ class NodeInfo:
 
     #: Overall node information (Go: the unexported ``node``; read it with :meth:`node`).
     _node: Node | None = None
-    #: Pods running on the node.
     pods: list[PodInfo] = field(default_factory=list)
-    #: Ports allocated on the node.
+    #: Host ports taken, by host IP.
     used_ports: HostPortInfo = field(default_factory=HostPortInfo)
-    #: Total requested resources of all pods on this node.
+    #: The sum of the requests of ``pods`` (init containers counted as the scheduler does).
     requested: Resource = field(default_factory=Resource)
     #: The node's ``status.allocatable``, as numbers.
     allocatable: Resource = field(default_factory=Resource)
-    #: Whenever NodeInfo changes, generation is bumped.
+    #: A process-wide counter's value at the last change (Go's scheduler cache compares them).
     generation: int = 0
 
     def node(self) -> Node | None:
@@ -320,7 +319,6 @@ class NodeInfo:
         self.requested.ephemeral_storage += res.ephemeral_storage
         self.pods.append(pod_info)
 
-        # Consume ports when pods added.
         self.update_used_ports(pod_info.pod, True)
 
         self.generation = next_generation()

@@ -24,7 +24,6 @@ def pod_matches_node_selector_and_affinity_terms(pod: Pod, node: Node) -> bool:
     """
     # minikubelet.api's PodSpec has no node_selector yet: read it if it is there.
     node_selector: dict[str, str] = getattr(pod.spec, "node_selector", None) or {}
-    # Check if node.Labels match pod.Spec.NodeSelector.
     if len(node_selector) > 0:
         # Go: labels.SelectorFromSet(...).Matches(labels.Set(node.Labels)): every key present,
         # with an equal value.

@@ -45,7 +45,6 @@ def fits_ports(want_ports: list[ContainerPort], node_info: NodeInfo) -> bool:
 
     Go: pkg/scheduler/framework/plugins/nodeports/node_ports.go fitsPorts
     """
-    # try to see whether existingPorts and wantPorts will conflict or not
     existing_ports = node_info.used_ports
     for cp in want_ports:
         if existing_ports.check_conflict(cp.host_ip, str(cp.protocol), cp.host_port):

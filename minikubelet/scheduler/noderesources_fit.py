@@ -54,7 +54,8 @@ def compute_pod_resource_request(pod: Pod) -> PreFilterState:
     for container in pod.spec.containers:
         result.add(container.resources.requests)
 
-    # take max_resource(sum_pod, any_init_container)
+    # Init containers run one at a time, before the others: the pod needs the largest of them
+    # or the sum of the regular containers, whichever is more, per resource.
     for container in pod.spec.init_containers:
         result.set_max_resource(container.resources.requests)
 
