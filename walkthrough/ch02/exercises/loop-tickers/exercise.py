@@ -58,7 +58,7 @@ class Kubelet(PortKubelet):
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
-                # reset backoff if we have a success
+                # One healthy check is enough to start from 100 ms again.
                 duration = base
 
                 self.sync_loop_monitor = self.clock.now()

@@ -70,7 +70,7 @@ class Kubelet(PortKubelet):
                     # SOLUTION END
                 # exercise: # TODO 3: the runtime is fine: the next back-off starts from the first wait.
                 # SOLUTION BEGIN
-                # reset backoff if we have a success
+                # One healthy check is enough to start from 100 ms again.
                 duration = base
                 # SOLUTION END
 

@@ -53,7 +53,6 @@ class Kubelet(PortKubelet):
         ):
             # Go: case u, open := <-configCh:
             case 0, (u, open_):
-                # Update from a config source; dispatch it to the right handler callback.
                 if not open_:
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
@@ -107,7 +106,6 @@ class Kubelet(PortKubelet):
                     # the runtime cache up to it, so no started container misses its graceful stop.
                     self.last_container_started_time[e.id] = self.clock.now()
                 if is_sync_pod_worthy(e):
-                    # PLEG event for a pod; sync it.
                     pod, ok = self.pod_manager.get_pod_by_uid(e.id)
                     if ok:
                         klog.v(2).info_s(
@@ -115,7 +113,6 @@ class Kubelet(PortKubelet):
                         )
                         await handler.handle_pod_syncs([pod])
                     else:
-                        # If the pod no longer exists, ignore the event.
                         klog.v(4).info_s(
                             "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
                         )
@@ -125,7 +122,6 @@ class Kubelet(PortKubelet):
 
             # Go: case <-syncCh:
             case 2, _:
-                # Sync pods waiting for sync
                 pods_to_sync = self.get_pods_to_sync()
                 if len(pods_to_sync) > 0:
                     klog.v(4).info_s(

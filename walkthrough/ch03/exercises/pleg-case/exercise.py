@@ -56,7 +56,6 @@ class Kubelet(PortKubelet):
         ):
             # Go: case u, open := <-configCh:
             case 0, (u, open_):
-                # Update from a config source; dispatch it to the right handler callback.
                 if not open_:
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
@@ -91,7 +90,8 @@ class Kubelet(PortKubelet):
                         klog.v(2).info_s(
                             "SyncLoop DELETE", source=u.source, pods=format.pods(u.pods)
                         )
-                        # DELETE is treated as a UPDATE because of graceful deletion.
+                        # Graceful deletion: the pod has only been marked (deletionTimestamp) and
+                        # must still be stopped, which an update's sync does.
                         await handler.handle_pod_updates(u.pods)
                     # Go: case kubetypes.SET:
                     case PodOperation.SET:
@@ -117,7 +117,6 @@ class Kubelet(PortKubelet):
 
             # Go: case <-syncCh:
             case 2, _:
-                # Sync pods waiting for sync
                 pods_to_sync = self.get_pods_to_sync()
                 if len(pods_to_sync) > 0:
                     klog.v(4).info_s(
