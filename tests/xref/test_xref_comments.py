@@ -200,3 +200,14 @@ def test_the_committed_lock_has_comment_hashes_for_every_file():
     lock = load_lock(LOCK_PATH)
     assert lock is not None and lock.files
     assert all(f.comments is not None and len(f.comments) for f in lock.files.values())
+
+
+def test_go_contributor_tags_are_reported(tmp_path):
+    body = """\
+    # TODO(alice): count the pears too.
+    # TODO: ours, with no name, is fine.
+    return 0"""
+    root, k8s = _tree(tmp_path, body)
+    index = build_index(root, package="port", check_comments=True, offline=True, src=k8s)
+    tags = [(p.file, p.line) for p in index.problems if p.code == "contributor-tag"]
+    assert tags == [("port/keeper.py", 13)]

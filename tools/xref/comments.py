@@ -23,6 +23,9 @@ is marked: a span in quotation marks ("…", “…”, 「…」) of at most `Q
 Markdown block quote (``> …``) that names its source (a ``.go`` path or a kubernetes link) in the
 quote or on the line after it.  Docstring lines ``Go: <path> <symbol>`` and block anchors
 ``# Go: case …:`` are annotations (code, for tools.xref), not prose, and are skipped.
+
+A contributor tag from Kubernetes (``TODO(name)``, ``NOTE(#123)``) in a comment of ours is an
+error too: it names someone else's plan.
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ _GO_TOKENS = re.compile(
 _QUOTE = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」', re.S)
 _ANCHOR = re.compile(r"^\s*Go( omitted)?:\s*(case\b|default\b)")
 _ATTRIBUTION = re.compile(r"[\w./-]+\.go\b|github\.com/kubernetes")
+# A Go contributor tag: TODO(name), NOTE(#1234), FIXME(someone) …
+_CONTRIBUTOR_TAG = re.compile(r"\b(?:TODO|NOTE|FIXME|XXX|BUG|HACK)\s?\(\s*[@#\w.-]+\s*\)")
+_CODE_SPAN = re.compile(r"`[^`]*`")
 _SKIP_DIRS = {"site", "node_modules", "__pycache__"}
 TEXT_SUFFIXES = {".md", ".yaml", ".yml", ".dot"}
 SCANNED_SUFFIXES = TEXT_SUFFIXES | {".py", ".go"}
@@ -398,9 +404,27 @@ def scan_project(root: Path, skip: Path | None = None) -> Iterator[tuple[str, Te
 def check_comments_in(
     root: Path, units: dict[str, GoUnits], skip: Path | None = None
 ) -> list[Problem]:
-    """An error for each line of our text that repeats a Go comment of `units` word for word."""
+    """An error for each line of our text that repeats a Go comment of `units` word for word,
+    and for each Go contributor tag (``TODO(name)``) in a comment of ours."""
     out = []
-    for c in find_copies(scan_project(root, skip), Matcher(units)):
+    blocks = list(scan_project(root, skip))
+    for rel, block in blocks:
+        if not rel.endswith((".py", ".go")):
+            continue
+        for n, text in block.lines:
+            m = _CONTRIBUTOR_TAG.search(_CODE_SPAN.sub("", text))  # ``TODO(x)`` is a mention
+            if m:
+                out.append(
+                    Problem(
+                        ERROR,
+                        "contributor-tag",
+                        rel,
+                        n,
+                        f"{m.group()!r} is a Kubernetes contributor's tag: say what is left to do, "
+                        "if anything, in our words",
+                    )
+                )
+    for c in find_copies(blocks, Matcher(units)):
         where = f"{c.go_path}:{c.go_line}" if c.go_line else c.go_path
         out.append(
             Problem(
