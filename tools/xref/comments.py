@@ -59,9 +59,9 @@ _GO_TOKENS = re.compile(
 _QUOTE = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」', re.S)
 _ANCHOR = re.compile(r"^\s*Go( omitted)?:\s*(case\b|default\b)")
 _ATTRIBUTION = re.compile(r"[\w./-]+\.go\b|github\.com/kubernetes")
-# A Go contributor tag: TODO(name), NOTE(#1234), FIXME(someone) …
+# A Go contributor tag: `TODO(name)`, `NOTE(#1234)`, `FIXME(someone)` …
 _CONTRIBUTOR_TAG = re.compile(r"\b(?:TODO|NOTE|FIXME|XXX|BUG|HACK)\s?\(\s*[@#\w.-]+\s*\)")
-_CODE_SPAN = re.compile(r"`[^`]*`")
+_CODE_SPAN = re.compile(r"``.*?``|`[^`]*`")
 _SKIP_DIRS = {"site", "node_modules", "__pycache__"}
 TEXT_SUFFIXES = {".md", ".yaml", ".yml", ".dot"}
 SCANNED_SUFFIXES = TEXT_SUFFIXES | {".py", ".go"}
