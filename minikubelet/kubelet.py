@@ -2,12 +2,12 @@
 
 Go: pkg/kubelet/kubelet.go
 
-Read it in this order, as kubelet runs it: :meth:`Kubelet.run` starts the background work and
-enters :meth:`Kubelet.sync_loop`; each turn of the loop is one :meth:`Kubelet.sync_loop_iteration`,
+Read it in this order, as kubelet runs it: [`Kubelet.run`][] starts the background work and
+enters [`Kubelet.sync_loop`][]; each turn of the loop is one [`Kubelet.sync_loop_iteration`][],
 a ``select`` over the config updates, the PLEG's events, the sync and housekeeping tickers and
-the three probe managers; each case hands pods to a :class:`SyncHandler` method, which hands
-each pod to its pod worker (:meth:`Kubelet.dispatch_work`); the pod worker calls
-:meth:`Kubelet.sync_pod`, which calls the container runtime's ``SyncPod``.
+the three probe managers; each case hands pods to a [`SyncHandler`][] method, which hands
+each pod to its pod worker ([`Kubelet.dispatch_work`][]); the pod worker calls
+[`Kubelet.sync_pod`][], which calls the container runtime's ``SyncPod``.
 
 What kubelet does here against a real node (cgroups, volumes, the API server, cAdvisor, the
 eviction manager) is left out or simulated; each place says so.
@@ -140,7 +140,7 @@ class Kubelet(KubeletPods):
 
     Go: pkg/kubelet/kubelet.go type Kubelet
 
-    Build one with :func:`minikubelet.kubelet_builder.new_main_kubelet`, which wires the
+    Build one with [`new_main_kubelet`][minikubelet.kubelet.new_main_kubelet], which wires the
     pieces as Go's ``NewMainKubelet`` does.
     """
 
@@ -233,7 +233,7 @@ class Kubelet(KubeletPods):
         self.runtime_state.set_runtime_sync(self.clock.now())
 
     async def sync_loop(self, updates: RecvChan[PodUpdate], handler: SyncHandler) -> None:
-        """The main loop: one :meth:`sync_loop_iteration` after another, until configCh closes.
+        """The main loop: one [`sync_loop_iteration`][] after another, until configCh closes.
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).syncLoop
 
@@ -922,9 +922,9 @@ def new_main_kubelet(
     ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
     events of a pod are in one place.
 
-    Call it inside :func:`minikubelet.go.run`: several parts read the run's clock. Left out of
-    Go's long list: cAdvisor, the container manager (cgroups), volume and plugin managers,
-    secret and config-map managers, eviction, node lease and status, DNS, the image and
+    Call it inside [`minikubelet.go.run`][minikubelet.go.run]: several parts read the run's clock.
+    Left out of Go's long list: cAdvisor, the container manager (cgroups), volume and plugin
+    managers, secret and config-map managers, eviction, node lease and status, DNS, the image and
     container garbage collectors, certificate and shutdown managers.
     """
     clock = current_runtime().clock

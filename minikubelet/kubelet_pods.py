@@ -3,8 +3,8 @@
 Go: pkg/kubelet/kubelet_pods.go
 
 Go spreads the methods of its Kubelet type over several files; Python keeps one class per
-module, so these live in :class:`KubeletPods`, which :class:`minikubelet.kubelet.Kubelet`
-inherits.
+module, so these live in [`KubeletPods`][], which
+[`minikubelet.kubelet.Kubelet`][minikubelet.kubelet.Kubelet] inherits.
 """
 
 from __future__ import annotations

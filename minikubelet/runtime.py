@@ -2,7 +2,7 @@
 
 Go: pkg/kubelet/runtime.go
 
-``syncLoop`` asks :meth:`RuntimeState.runtime_errors` before every iteration and backs off while
+``syncLoop`` asks [`RuntimeState.runtime_errors`][] before every iteration and backs off while
 it reports an error.
 """
 
@@ -31,7 +31,7 @@ class AggregateError(Exception):
 
 
 def new_aggregate(errs: list[Exception]) -> AggregateError | None:
-    """The errors as one :class:`AggregateError`, None for none (Go's ``utilerrors.NewAggregate``)."""
+    """The errors as one [`AggregateError`][], None for none (Go's ``utilerrors.NewAggregate``)."""
     return AggregateError(errs) if errs else None
 
 

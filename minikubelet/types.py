@@ -2,7 +2,7 @@
 
 Go: pkg/kubelet/types/pod_update.go
 
-Config sources talk to kubelet in :class:`PodUpdate`\\ s: a list of pods, an operation and the
+Config sources talk to kubelet in [`PodUpdate`][]\\ s: a list of pods, an operation and the
 name of the source. Everything else here answers small questions about a pod that kubelet asks
 all the time: where it came from, whether it is a static or a mirror pod, whether it is critical.
 
@@ -30,7 +30,7 @@ SystemCriticalPriority = 2 * 1_000_000_000
 
 
 class PodOperation(IntEnum):
-    """What a :class:`PodUpdate` asks kubelet to do.
+    """What a [`PodUpdate`][] asks kubelet to do.
 
     Go: pkg/kubelet/types/pod_update.go type PodOperation
     """

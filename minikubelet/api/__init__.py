@@ -1,9 +1,11 @@
 """The Kubernetes v1 API subset the port uses, and loading it from YAML manifests.
 
-- :mod:`minikubelet.api.core_v1`: the types (``Pod``, ``PodSpec``, ``Container``, ``PodStatus`` …),
+- [`minikubelet.api.core_v1`][minikubelet.api.core_v1]: the types (``Pod``, ``PodSpec``,
+``Container``, ``PodStatus`` …),
   mirroring ``k8s.io/api/core/v1``; import it as ``v1`` to read like Go (``v1.PodPending``);
-- :mod:`minikubelet.api.resource`: quantities (``"500m"``, ``"128Mi"``);
-- :mod:`minikubelet.api.load`: YAML/JSON manifests → pods, with the API server's defaulting and
+- [`minikubelet.api.resource`][minikubelet.api.resource]: quantities (``"500m"``, ``"128Mi"``);
+- [`minikubelet.api.load`][minikubelet.api.load]: YAML/JSON manifests → pods, with the API server's
+defaulting and
   validation, and errors that name the file, the document and the field.
 
 >>> from minikubelet.api import load_pods

@@ -4,7 +4,8 @@ Go: staging/src/k8s.io/api/core/v1/types.go
 
 Each Go struct is a dataclass here with the same fields in ``snake_case`` (``ImagePullPolicy`` →
 ``image_pull_policy``); its docstring names the Go type. Only the fields the port uses are kept;
-the loader (:mod:`minikubelet.api.load`) ignores the others, as kubelet's decoder does.
+the loader ([`minikubelet.api.load`][minikubelet.api.load]) ignores the others, as kubelet's decoder
+does.
 
 Differences from Go, on purpose:
 
@@ -12,16 +13,17 @@ Differences from Go, on purpose:
   (``restart_policy=Always``, ``termination_grace_period_seconds=30``, a probe's
   ``period_seconds=10`` …), not Go's zero value, so a pod built by hand in Python reads like a
   pod loaded from YAML. Defaults that depend on other fields (a container's image pull policy,
-  requests copied from limits) are applied by :func:`minikubelet.api.load.set_object_defaults_pod`,
+  requests copied from limits) are applied by
+  [`minikubelet.api.load.set_object_defaults_pod`][minikubelet.api.load.set_object_defaults_pod],
   which the loader always calls.
 * **Namespace.** ``ObjectMeta.namespace`` defaults to ``""``, not ``"default"``: kubelet sets
   ``"default"`` on static pods itself (``applyDefaults`` in pkg/kubelet/config/common.go), and the
   port's config layer does the same.
 * **Times** (``metav1.Time``) are ``float`` seconds since the Unix epoch, or ``None`` when unset.
-* **Embedded structs** are flattened where Go promotes their fields: a :class:`Probe` has
-  ``exec``/``http_get``/``tcp_socket`` itself (Go embeds a ``Handler``), and a :class:`Volume`
+* **Embedded structs** are flattened where Go promotes their fields: a [`Probe`][] has
+  ``exec``/``http_get``/``tcp_socket`` itself (Go embeds a ``Handler``), and a [`Volume`][]
   keeps its one volume source in ``volume_source`` (Go embeds ``VolumeSource``).
-* **Enums** are :class:`enum.StrEnum`, so ``RestartPolicy.ALWAYS == "Always"``. Go's constant
+* **Enums** are ``enum.StrEnum``, so ``RestartPolicy.ALWAYS == "Always"``. Go's constant
   names are also defined (``PodPending``, ``RestartPolicyAlways`` …), so ported code can say
   ``v1.PodPending`` as Go does.
 """
@@ -57,7 +59,7 @@ ResourceHugePagesPrefix = "hugepages-"
 ResourceDefaultNamespacePrefix = "kubernetes.io/"
 
 #: A minikubelet annotation, reserved for scripting a container's life in the fake runtime
-#: (when it exits, with which code …). Nothing in :mod:`minikubelet.api` interprets it; the
+#: (when it exits, with which code …). Nothing in [`minikubelet.api`][minikubelet.api] interprets it; the
 #: loader keeps every annotation as a string, this one included. Kubernetes itself ignores it.
 MinikubeletScenarioAnnotation = "minikubelet.dev/scenario"
 
@@ -253,7 +255,7 @@ class ObjectMeta:
 
     ``namespace`` stays ``""`` when a manifest does not set it (see the module docstring).
     ``annotations`` keeps every annotation, including minikubelet's own
-    (:data:`MinikubeletScenarioAnnotation`); values are always strings.
+    (``MinikubeletScenarioAnnotation``); values are always strings.
     """
 
     name: str = ""
@@ -349,7 +351,7 @@ class Probe:
 
     Go: staging/src/k8s.io/api/core/v1/types.go type Probe
 
-    Go embeds a :class:`Handler`; its three fields are flattened here, and :attr:`handler` gives
+    Go embeds a [`Handler`][]; its three fields are flattened here, and [`handler`][] gives
     them back as one object. The numbers default as the API server defaults them.
     """
 
@@ -364,7 +366,7 @@ class Probe:
 
     @property
     def handler(self) -> Handler:
-        """The probe's action as a :class:`Handler` (Go: the embedded ``Probe.Handler``)."""
+        """The probe's action as a [`Handler`][] (Go: the embedded ``Probe.Handler``)."""
         return Handler(exec=self.exec, http_get=self.http_get, tcp_socket=self.tcp_socket)
 
 

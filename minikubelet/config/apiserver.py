@@ -3,9 +3,9 @@
 Go: pkg/kubelet/config/apiserver.go
 
 kubelet lists and watches the pods whose ``spec.nodeName`` is its node, keeps them in an
-:class:`~minikubelet.cache.undelta_store.UndeltaStore`, and sends the whole set as a SET on each
-change. The port has no API server: the watch replays a script
-(:mod:`minikubelet.cache.scripted_watch`).
+[`UndeltaStore`][minikubelet.cache.undelta_store.UndeltaStore], and sends the whole set as a SET on
+each change. The port has no API server: the watch replays a script
+([`minikubelet.cache.scripted_watch`][minikubelet.cache.scripted_watch]).
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Go: pkg/kubelet/config/common.go
 
 Decoding and validating a manifest (Go's ``tryDecodeSinglePod`` and ``tryDecodePodList``) is
-:func:`minikubelet.api.load.load_pods_like_kubelet`; :func:`try_decode_pods` adds the step
-between the two that this file owns, :func:`apply_defaults`.
+[`minikubelet.api.load.load_pods_like_kubelet`][minikubelet.api.load.load_pods_like_kubelet];
+[`try_decode_pods`][] adds the step between the two that this file owns, [`apply_defaults`][].
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def try_decode_pods(
 
     Go: pkg/kubelet/config/common.go tryDecodeSinglePod
 
-    Go decodes, then applies :func:`apply_defaults` (its ``defaultFn``), then validates; the
+    Go decodes, then applies [`apply_defaults`][] (its ``defaultFn``), then validates; the
     loader does the same with ``default_fn``. With ``allow_pod_list`` a ``PodList`` is taken
     too, as the HTTP source takes it (Go's ``tryDecodePodList``).
     """

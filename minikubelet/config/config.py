@@ -3,8 +3,8 @@
 Go: pkg/kubelet/config/config.go
 
 Sources (file, HTTP, API server) only ever send the *whole* list of their pods (a SET). The
-:class:`PodStorage` remembers each source's pods, compares a new list with the old one, and sends
-kubelet only what changed, on one buffered channel: :meth:`PodConfig.updates`, the ``configCh``
+[`PodStorage`][] remembers each source's pods, compares a new list with the old one, and sends
+kubelet only what changed, on one buffered channel: [`PodConfig.updates`][], the ``configCh``
 that ``syncLoopIteration`` reads.
 """
 

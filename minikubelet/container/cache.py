@@ -1,10 +1,10 @@
-"""The pod cache: the latest :class:`~minikubelet.container.runtime.PodStatus` of every pod, as
+"""The pod cache: the latest [`PodStatus`][minikubelet.container.runtime.PodStatus] of every pod, as
 the PLEG last inspected it, and a way to wait for a status newer than a given time.
 
 Go: pkg/kubelet/container/cache.go
 
 The PLEG writes (``set`` after each inspection, ``update_time`` after each relist); pod workers
-read with :meth:`CacheImpl.get_newer_than`, which blocks until the cache holds a status of the pod
+read with [`CacheImpl.get_newer_than`][], which blocks until the cache holds a status of the pod
 newer than the worker's last sync. Every entry is at least as new as the global timestamp.
 
 Go's ``Get``/``GetNewerThan`` return ``(status, err)``, ``err`` being the error the PLEG got when it

@@ -226,7 +226,7 @@ def is_host_network_pod(pod: v1.Pod) -> bool:
 
 
 def convert_pod_status_to_running_pod(runtime_name: str, pod_status: PodStatus) -> Pod:
-    """The running containers and all sandboxes of a pod status, as a :class:`Pod`.
+    """The running containers and all sandboxes of a pod status, as a [`Pod`][].
 
     Go: pkg/kubelet/container/helpers.go ConvertPodStatusToRunningPod
     """

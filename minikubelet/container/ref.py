@@ -2,8 +2,8 @@
 
 Go: pkg/kubelet/container/ref.go
 
-Go returns a ``*v1.ObjectReference``; :mod:`minikubelet.api` has no such type, so
-:class:`ObjectReference` is defined here with the fields kubelet fills in.
+Go returns a ``*v1.ObjectReference``; [`minikubelet.api`][minikubelet.api] has no such type, so
+[`ObjectReference`][] is defined here with the fields kubelet fills in.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class ObjectReference:
     @property
     def metadata(self) -> ObjectReference:
         """The reference itself: it has ``name`` and ``namespace``, which is all
-        :func:`minikubelet.klog.kobj` (and so the event recorder) reads of ``obj.metadata``."""
+        [`minikubelet.klog.kobj`][minikubelet.klog.kobj] (and so the event recorder) reads of ``obj.metadata``."""
         return self
 
 

@@ -3,14 +3,14 @@
 
 Go: pkg/kubelet/container/runtime.go
 
-kubelet never talks CRI directly outside ``kuberuntime``: it asks a :class:`Runtime` for
-:class:`Pod`\\ s (what runs, grouped by pod) and :class:`PodStatus`\\ es (everything the runtime
+kubelet never talks CRI directly outside ``kuberuntime``: it asks a [`Runtime`][] for
+[`Pod`][]\\ s (what runs, grouped by pod) and [`PodStatus`][]\\ es (everything the runtime
 knows about one pod), and to sync or kill a pod.
 
 Go methods that block (they call the runtime over gRPC) are ``async def``. Go functions returning
 ``(T, error)`` return ``T`` and raise on error; ``KillPod``, which returns only an ``error``, returns
-it (``Exception | None``), and ``SyncPod`` returns a :class:`~minikubelet.container.sync_result.PodSyncResult`,
-as in Go.
+it (``Exception | None``), and ``SyncPod`` returns a
+[`PodSyncResult`][minikubelet.container.sync_result.PodSyncResult], as in Go.
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def build_container_id(typ: str, id: str) -> ContainerID:
 
 
 def parse_container_id(container_id: str) -> ContainerID:
-    """``type://id`` → :class:`ContainerID`.
+    """``type://id`` → [`ContainerID`][].
 
     Go: pkg/kubelet/container/runtime.go ParseContainerID
 
@@ -450,7 +450,7 @@ class Pods(list[Pod]):
     """
 
     def find_pod_by_id(self, pod_uid: str) -> Pod:
-        """The pod with that UID, or an empty :class:`Pod`.
+        """The pod with that UID, or an empty [`Pod`][].
 
         Go: pkg/kubelet/container/runtime.go (Pods).FindPodByID
         """

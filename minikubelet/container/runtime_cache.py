@@ -68,7 +68,7 @@ class RuntimeCacheImpl:
         return now()
 
     async def get_pods(self) -> list[Pod]:
-        """The cached pods, refreshed first if older than :data:`defaultCachePeriod`; raises
+        """The cached pods, refreshed first if older than ``defaultCachePeriod``; raises
         the runtime's error if the refresh fails.
 
         Go: pkg/kubelet/container/runtime_cache.go (*runtimeCache).GetPods

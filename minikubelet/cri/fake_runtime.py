@@ -11,9 +11,9 @@ How containers behave:
   (``start_container``) → ``CONTAINER_EXITED`` (its run is over, it was stopped, or its sandbox
   was stopped). ``crash_container`` and ``set_container_unknown`` exist for tests.
 * How long a run lasts and its exit code come from the pod's ``minikubelet.dev/scenario``
-  annotation or the scenario file (see :mod:`minikubelet.cri.scenario`); by default init
-  containers exit 0 after 1 s and other containers run until stopped. (Which containers are init
-  containers: see :class:`FakeRuntimeService`.)
+  annotation or the scenario file (see [`minikubelet.cri.scenario`][minikubelet.cri.scenario]); by
+  default init containers exit 0 after 1 s and other containers run until stopped. (Which containers
+  are init containers: see [`FakeRuntimeService`][].)
 * Exits are computed lazily: every call first *reaps* the containers whose run ended by now
   (a heap ordered by end time), and their ``finished_at`` is the scripted end, not the time of
   the call. So nothing runs in the background, a run is deterministic, and 10,000 idle pods
@@ -28,8 +28,8 @@ How containers behave:
 * ``stop_container`` blocks (on the runtime's clock) for the container's ``stopTime``, at most
   the grace period; the container then exits with 143, or 137 if the grace period ran out.
 * The runtime's health (``status``) can be scripted (``runtime: notReady/down`` in the scenario
-  file) or set with :meth:`FakeRuntimeService.set_runtime_ready`; any method can be made to fail
-  with :meth:`FakeRuntimeService.inject_error`.
+  file) or set with [`FakeRuntimeService.set_runtime_ready`][]; any method can be made to fail
+  with [`FakeRuntimeService.inject_error`][].
 """
 
 from __future__ import annotations

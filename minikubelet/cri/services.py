@@ -3,7 +3,7 @@
 Go: staging/src/k8s.io/cri-api/pkg/apis/services.go
 
 Each method is a gRPC call in Go, which blocks, so each is ``async def`` here. Go returns
-``(T, error)``; here a call returns ``T`` and **raises** on failure — a :class:`CRIError`, shaped
+``(T, error)``; here a call returns ``T`` and **raises** on failure — a [`CRIError`][], shaped
 like the gRPC status errors Go's client returns (``rpc error: code = … desc = …``). Only the
 methods on the pod-creation path are listed (no exec/attach/port-forward, stats or log reopening).
 """
@@ -36,7 +36,7 @@ class CRIError(Exception):
     """A failed CRI call: a gRPC status code and its description.
 
     ``str(err)`` is what Go's ``err.Error()`` prints for a gRPC status error,
-    ``rpc error: code = NotFound desc = container "abc" not found``; :attr:`desc` is what Go's
+    ``rpc error: code = NotFound desc = container "abc" not found``; ``desc`` is what Go's
     ``grpcstatus.FromError(err)`` then ``s.Message()`` gives (kubelet puts it in events).
     """
 

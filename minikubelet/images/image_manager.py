@@ -4,8 +4,9 @@ failed pulls, recording the ``Pulling``/``Pulled``/``Failed``/``BackOff`` events
 Go: pkg/kubelet/images/image_manager.go
 
 ``ensure_image_exists`` returns Go's ``(imageRef, message, error)`` as a tuple, the error last:
-the error is a sentinel from :mod:`minikubelet.images.types` (its text becomes the container's
-waiting reason, e.g. ``ErrImagePull`` then ``ImagePullBackOff``) and the message goes next to it.
+the error is a sentinel from [`minikubelet.images.types`][minikubelet.images.types] (its text
+becomes the container's waiting reason, e.g. ``ErrImagePull`` then ``ImagePullBackOff``) and the
+message goes next to it.
 """
 
 from __future__ import annotations

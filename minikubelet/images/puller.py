@@ -2,7 +2,7 @@
 
 Go: pkg/kubelet/images/puller.go
 
-The caller hands over a channel and waits on it for the :class:`PullResult`.
+The caller hands over a channel and waits on it for the [`PullResult`][].
 """
 
 from __future__ import annotations

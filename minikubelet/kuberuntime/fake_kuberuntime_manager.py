@@ -2,7 +2,7 @@
 
 Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go
 
-:func:`new_fake_runtime` makes everything at once — the fake runtime and image services, the
+[`new_fake_runtime`][] makes everything at once — the fake runtime and image services, the
 manager on top of them — and may be called before ``go.run`` (nothing in it needs a running
 runtime until it is used)::
 
@@ -108,7 +108,7 @@ async def new_fake_kube_runtime_manager(
 
 @dataclass
 class FakeRuntime:
-    """What :func:`new_fake_runtime` makes."""
+    """What [`new_fake_runtime`][] makes."""
 
     #: kubelet's container runtime (Go: ``kubecontainer.Runtime``): ``sync_pod``,
     #: ``get_pod_status``, ``kill_pod``, ``get_pods``, ``status`` …
@@ -153,14 +153,16 @@ def new_fake_runtime(
     """A runtime manager on a fresh fake CRI runtime; callable before ``go.run``.
 
     * ``clock``: the fake runtime's clock (default: the running runtime's, virtual or real);
-    * ``scenario``: a :class:`~minikubelet.cri.scenario.Scenario`, its parsed mapping, or the
+    * ``scenario``: a [`Scenario`][minikubelet.cri.scenario.Scenario], its parsed mapping, or the
       path of a YAML/JSON scenario file;
     * ``seed``: seeds the container and sandbox IDs;
     * ``pod_lookup``: pod UID → ``v1.Pod`` or None, so the fake knows init containers (their
       default lifetime is 1 s) when the runtime helper does not mark them (the default
-      :class:`~minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper` does);
-    * ``recorder``: where events go (default: a new :class:`~minikubelet.record.Recorder`);
-    * the rest as in :func:`~minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager`,
+      [`FakeRuntimeHelper`][minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper]
+      does);
+    * ``recorder``: where events go (default: a new [`Recorder`][minikubelet.record.Recorder]);
+    * the rest as in
+    [`new_kube_generic_runtime_manager`][minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager],
       with kubelet's defaults (serial image pulls, an image back-off of 10 s to 300 s).
 
     Go's constructor asks the runtime for its name over the CRI (``Version``); the fake's name

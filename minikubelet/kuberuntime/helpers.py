@@ -5,7 +5,7 @@ Go: pkg/kubelet/kuberuntime/helpers.go
 
 Go's sort types (``podSandboxByCreated``, ``containerStatusByCreated`` …) are key functions here,
 used with ``sorted(..., key=…, reverse=…)``. The methods of ``kubeGenericRuntimeManager`` defined
-in the Go file are in :class:`HelperMethods`, which the manager inherits.
+in the Go file are in [`HelperMethods`][], which the manager inherits.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class HelperMethods:
     def to_kube_container(
         self: KubeGenericRuntimeManager, c: runtimeapi.Container | None
     ) -> Container:
-        """A CRI container as a kubelet :class:`Container`; ValueError for an incomplete one.
+        """A CRI container as a kubelet [`Container`][]; ValueError for an incomplete one.
 
         Go: pkg/kubelet/kuberuntime/helpers.go (*kubeGenericRuntimeManager).toKubeContainer
         """
@@ -125,7 +125,7 @@ class HelperMethods:
     def sandbox_to_kube_container(
         self: KubeGenericRuntimeManager, s: runtimeapi.PodSandbox | None
     ) -> Container:
-        """A sandbox as a kubelet :class:`Container` (so that the PLEG sees sandboxes too).
+        """A sandbox as a kubelet [`Container`][] (so that the PLEG sees sandboxes too).
 
         Go: pkg/kubelet/kuberuntime/helpers.go (*kubeGenericRuntimeManager).sandboxToKubeContainer
         """

@@ -3,8 +3,9 @@ statuses of a pod's containers, and which init container runs next.
 
 Go: pkg/kubelet/kuberuntime/kuberuntime_container.go
 
-The methods are in :class:`ContainerMethods`, which
-:class:`~minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager` inherits.
+The methods are in [`ContainerMethods`][], which
+[`KubeGenericRuntimeManager`][minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager]
+inherits.
 
 Errors follow the Go signatures: ``startContainer``'s ``(message, error)`` is a tuple, the error
 a sentinel (``ErrCreateContainer`` …) that ends up as the container's waiting reason;
@@ -781,7 +782,7 @@ def make_devices(opts: RunContainerOptions) -> list[runtimeapi.Device]:
 
 
 def to_kube_container_status(status: runtimeapi.ContainerStatus, runtime_name: str) -> Status:
-    """A CRI container status as kubelet's :class:`Status` (times in seconds).
+    """A CRI container status as kubelet's [`Status`][] (times in seconds).
 
     Go: pkg/kubelet/kuberuntime/kuberuntime_container.go toKubeContainerStatus
     """

@@ -2,9 +2,10 @@
 
 Go: pkg/kubelet/kuberuntime/kuberuntime_image.go
 
-The methods are in :class:`ImageMethods`, which
-:class:`~minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager` inherits. Those
-returning ``(T, error)`` in Go return ``T`` and raise; ``RemoveImage`` returns its error.
+The methods are in [`ImageMethods`][], which
+[`KubeGenericRuntimeManager`][minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager]
+inherits. Those returning ``(T, error)`` in Go return ``T`` and raise; ``RemoveImage`` returns its
+error.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go
 
 ``SyncPod`` is the heart of pod creation. It compares what the pod wants with what runs
-(:meth:`KubeGenericRuntimeManager.compute_pod_actions`), then, in order:
+([`KubeGenericRuntimeManager.compute_pod_actions`][]), then, in order:
 
 1. kills the whole pod if its sandbox must be (re)created, or else the containers not to keep;
 2. creates the sandbox (``RunPodSandbox``) if needed;
@@ -12,13 +12,13 @@ Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go
 4. once all init containers are done, starts the containers that should run, each after the
    back-off of its earlier crashes (``CrashLoopBackOff``) and an image pull.
 
-Each step adds a :class:`~minikubelet.container.sync_result.SyncResult` to the returned
-:class:`~minikubelet.container.sync_result.PodSyncResult`, which kubelet turns into the reasons
-a container waits with (``ErrImagePull``, ``CrashLoopBackOff`` …).
+Each step adds a [`SyncResult`][minikubelet.container.sync_result.SyncResult] to the returned
+[`PodSyncResult`][minikubelet.container.sync_result.PodSyncResult], which kubelet turns into the
+reasons a container waits with (``ErrImagePull``, ``CrashLoopBackOff`` …).
 
 Go's ``kubeGenericRuntimeManager`` has its methods in several files; the port's class inherits
-them from one mixin per file (see :mod:`minikubelet.kuberuntime`). Methods that call the runtime
-are ``async``. Errors: Go's ``(T, error)`` → ``T``, raising; ``error`` alone →
+them from one mixin per file (see [`minikubelet.kuberuntime`][minikubelet.kuberuntime]). Methods
+that call the runtime are ``async``. Errors: Go's ``(T, error)`` → ``T``, raising; ``error`` alone →
 ``Exception | None``; ``(…, message, error)`` pairs that end up in a SyncResult → tuples.
 """
 
@@ -120,10 +120,10 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
     Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type kubeGenericRuntimeManager
 
-    Make one with :func:`new_kube_generic_runtime_manager` (asks the runtime its name, as Go
+    Make one with [`new_kube_generic_runtime_manager`][] (asks the runtime its name, as Go
     does) or, on the fake runtime, with
-    :func:`minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime`. The Go struct's
-    other fields serve parts of kubelet the port leaves out.
+    [`minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime`][minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime].
+    The Go struct's other fields serve parts of kubelet the port leaves out.
     """
 
     def __init__(

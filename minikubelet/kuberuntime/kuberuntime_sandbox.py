@@ -2,8 +2,9 @@
 
 Go: pkg/kubelet/kuberuntime/kuberuntime_sandbox.go
 
-The methods are in :class:`SandboxMethods`, which
-:class:`~minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager` inherits.
+The methods are in [`SandboxMethods`][], which
+[`KubeGenericRuntimeManager`][minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager]
+inherits.
 """
 
 from __future__ import annotations

@@ -251,7 +251,7 @@ def _get_container_info_from_annotations(annotations: dict[str, str]) -> Annotat
 
 
 def _handler_from_json(value: dict[str, Any]) -> v1.Handler:
-    """A :class:`v1.Handler` back from its JSON (Go unmarshals into the struct)."""
+    """A [`v1.Handler`][] back from its JSON (Go unmarshals into the struct)."""
     h = v1.Handler()
     if value.get("exec"):
         h.exec = v1.ExecAction(**value["exec"])

@@ -3,7 +3,7 @@ should it be evicted.
 
 Go: pkg/kubelet/lifecycle/interfaces.go
 
-kubelet keeps a list of each kind of handler (:class:`PodAdmitHandlers` …); ``canAdmitPod``
+kubelet keeps a list of each kind of handler ([`PodAdmitHandlers`][] …); ``canAdmitPod``
 asks every admit handler in turn, and the first that says no rejects the pod.
 """
 

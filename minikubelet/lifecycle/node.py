@@ -2,9 +2,9 @@
 
 Go: staging/src/k8s.io/api/core/v1/types.go
 
-**Stand-in** until :mod:`minikubelet.api` has a ``Node`` type; then this module should go and its
-users import the api's. Only the fields kubelet's admission check reads are here: the node's
-``metadata`` (name, labels) and ``status.capacity`` / ``status.allocatable``.
+**Stand-in** until [`minikubelet.api`][minikubelet.api] has a ``Node`` type; then this module should
+go and its users import the api's. Only the fields kubelet's admission check reads are here: the
+node's ``metadata`` (name, labels) and ``status.capacity`` / ``status.allocatable``.
 """
 
 from __future__ import annotations

@@ -3,11 +3,11 @@
 Go: pkg/kubelet/lifecycle/predicate.go
 
 kubelet runs, for every new pod, the scheduler's own checks against its node
-(:func:`general_predicates`): enough CPU, memory, ephemeral storage and pod slots
-(:mod:`minikubelet.scheduler.noderesources_fit`), the right node name, free host ports, a
-matching ``nodeSelector``. The scheduler has run them already; kubelet runs them again because
-a pod can reach it without the scheduler (a static pod, a pod with ``nodeName`` set) or after
-the node changed.
+([`general_predicates`][]): enough CPU, memory, ephemeral storage and pod slots
+([`minikubelet.scheduler.noderesources_fit`][minikubelet.scheduler.noderesources_fit]), the right
+node name, free host ports, a matching ``nodeSelector``. The scheduler has run them already; kubelet
+runs them again because a pod can reach it without the scheduler (a static pod, a pod with
+``nodeName`` set) or after the node changed.
 
 A rejection has a one-word reason and a message, which kubelet puts in the pod's status
 (phase ``Failed``):
@@ -92,7 +92,7 @@ class AdmissionFailureHandler(Protocol):
 
 
 class PredicateAdmitHandler:
-    """An admit handler that runs :func:`general_predicates` against the node.
+    """An admit handler that runs [`general_predicates`][] against the node.
 
     Go: pkg/kubelet/lifecycle/predicate.go type predicateAdmitHandler
     """
@@ -277,9 +277,10 @@ def remove_missing_extended_resources(pod: Pod, node_info: NodeInfo) -> Pod:
 
     Go: pkg/kubelet/lifecycle/predicate.go removeMissingExtendedResources
 
-    Scalar resources are not modelled (see :mod:`minikubelet.scheduler.framework_types`), so the
-    node never has any, and every extended resource request is dropped, as Go does for a node
-    without them.
+    Scalar resources are not modelled (see
+    [`minikubelet.scheduler.framework_types`][minikubelet.scheduler.framework_types]), so the node
+    never has any, and every extended resource request is dropped, as Go does for a node without
+    them.
     """
     pod_copy = copy.deepcopy(pod)
     scalar_resources = node_info.allocatable.scalar_resources or {}

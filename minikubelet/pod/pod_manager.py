@@ -18,7 +18,7 @@ from minikubelet.types import ConfigHashAnnotationKey, ConfigMirrorAnnotationKey
 class BasicManager:
     """Go: pkg/kubelet/pod/pod_manager.go type basicManager
 
-    Go's maps iterate in random order; Python's dicts keep insertion order, so :meth:`get_pods`
+    Go's maps iterate in random order; Python's dicts keep insertion order, so [`get_pods`][]
     lists pods in the order kubelet learnt about them and runs repeat exactly.
     """
 

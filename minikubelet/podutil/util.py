@@ -6,7 +6,7 @@ Only the helpers the pod-creation path uses are ported (conditions, container st
 readiness); the visitors of secret and config-map names and ``FindPort`` are left out.
 
 Go returns a ``*v1.PodCondition`` pointing into the status, so that a caller can change the
-condition in place; the functions here return the very :class:`PodCondition` object in the list,
+condition in place; the functions here return the very [`PodCondition`][] object in the list,
 which has the same effect. Go's "nil" is ``None``.
 """
 
@@ -65,7 +65,8 @@ def is_pod_available(pod: Pod, min_ready_seconds: int, now: float) -> bool:
 
     Go: pkg/api/v1/pod/util.go IsPodAvailable
 
-    ``now`` is seconds since the Unix epoch, like every time in :mod:`minikubelet.api`.
+    ``now`` is seconds since the Unix epoch, like every time in
+    [`minikubelet.api`][minikubelet.api].
     """
     if not is_pod_ready(pod):
         return False

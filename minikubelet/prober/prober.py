@@ -2,10 +2,10 @@
 
 Go: pkg/kubelet/prober/prober.go
 
-A worker (:mod:`minikubelet.prober.worker`) calls :meth:`Prober.probe` each period. The prober
-picks the container's probe of that type, runs it (up to three tries while it *errors*), records
-a ``Warning`` event ``Unhealthy`` when it fails (``Liveness probe failed: …``) and returns
-``Success`` or ``Failure``.
+A worker ([`minikubelet.prober.worker`][minikubelet.prober.worker]) calls [`Prober.probe`][] each
+period. The prober picks the container's probe of that type, runs it (up to three tries while it
+*errors*), records a ``Warning`` event ``Unhealthy`` when it fails (``Liveness probe failed: …``)
+and returns ``Success`` or ``Failure``.
 
 What real kubelet does to run a probe, and what minikubelet does instead
 ========================================================================
@@ -22,9 +22,9 @@ Real kubelet runs the probe's handler against the live container:
 * ``tcpSocket``: opens a TCP connection to ``host:port``; success if it connects in time.
 
 minikubelet has no containers to exec into and nothing listening on the pod IP, so
-:meth:`Prober.run_probe` keeps Go's structure (it picks the handler, computes the command, URL or
+[`Prober.run_probe`][] keeps Go's structure (it picks the handler, computes the command, URL or
 address and logs them as Go does, and a named port that does not exist is an error as in Go) and
-then asks a deterministic **fake**, :class:`FakeProbeExecutor`, for the outcome. The fake follows a
+then asks a deterministic **fake**, [`FakeProbeExecutor`][], for the outcome. The fake follows a
 script written in the pod's annotation ``minikubelet.dev/probes``.
 
 The annotation ``minikubelet.dev/probes``
@@ -43,8 +43,8 @@ A YAML (or JSON) mapping: container name → probe type (``liveness``, ``readine
     to another host). A restarted container (new container ID) starts from the first one again.
 
 A duration is written as Go writes one (``10s``, ``1m30s``, ``500ms``) or as a number of seconds.
-"Running for" is the runtime's clock (:func:`minikubelet.go.now`) minus the container status's
-``state.running.startedAt``. For example::
+"Running for" is the runtime's clock ([`minikubelet.go.now`][minikubelet.go.now]) minus the
+container status's ``state.running.startedAt``. For example::
 
     metadata:
       name: web
@@ -65,7 +65,7 @@ workers keep the pod of ``AddPod`` too).
 Differences from Go:
 
 * ``prober``'s probers (``exec``, ``readinessHTTP``, ``livenessHTTP``, ``startupHTTP``, ``tcp``)
-  are replaced by :attr:`Prober.fake`; ``newExecInContainer`` and the ``execInContainer`` type,
+  are replaced by ``Prober.fake``; ``newExecInContainer`` and the ``execInContainer`` type,
   which adapt ``RunInContainer`` to an ``exec.Cmd``, are not ported.
 * An exec probe's command is not expanded with the container's environment
   (``ExpandContainerCommandOnlyStatic``, not ported): nothing runs it.
@@ -100,7 +100,7 @@ from minikubelet.util import format
 MinikubeletProbesAnnotation = "minikubelet.dev/probes"
 
 #: Event reason of a probe that succeeded with a warning. Go: pkg/kubelet/events/event.go
-#: ``ContainerProbeWarning`` (not in :mod:`minikubelet.events`, so defined here).
+#: ``ContainerProbeWarning`` (not in [`minikubelet.events`][minikubelet.events], so defined here).
 ContainerProbeWarning = "ProbeWarning"
 
 maxProbeRetries = 3
@@ -108,7 +108,7 @@ maxProbeRetries = 3
 
 class ProbeResult(StrEnum):
     """What running a probe's handler gives, before the prober turns it into a
-    :class:`~minikubelet.prober.results.results_manager.Result` (Go: ``probe.Result``, in
+    [`Result`][minikubelet.prober.results.results_manager.Result] (Go: ``probe.Result``, in
     pkg/probe/probe.go)."""
 
     Success = "success"
@@ -144,7 +144,7 @@ class Prober:
         Go: pkg/kubelet/prober/prober.go (*prober).recordContainerEvent
 
         Go logs and gives up when it cannot make a reference to the container; the port's
-        :func:`~minikubelet.container.ref.generate_container_ref` cannot fail.
+        [`generate_container_ref`][minikubelet.container.ref.generate_container_ref] cannot fail.
         """
         ref = generate_container_ref(pod, container)
         self.recorder.eventf(ref, event_type, reason, message, *args)
@@ -449,7 +449,7 @@ class ProbeAnnotationError(ValueError):
     """The annotation ``minikubelet.dev/probes`` of a pod is not valid.
 
     The message names the pod, the annotation and the field (``web.readiness.succeedAfter``);
-    :attr:`pod`, :attr:`field` and :attr:`problem` hold the three parts.
+    ``pod``, ``field`` and ``problem`` hold the three parts.
     """
 
     def __init__(self, pod: klog.ObjectRef, field: str, problem: str) -> None:
@@ -493,7 +493,7 @@ def parse_probes_annotation(pod: Pod) -> dict[str, dict[ProbeType, ProbeScript]]
     """The probe scripts of a pod's annotation ``minikubelet.dev/probes``: container name →
     probe type → script. Empty when the pod has no such annotation.
 
-    Raises :class:`ProbeAnnotationError` naming the pod, the annotation and the field.
+    Raises [`ProbeAnnotationError`][] naming the pod, the annotation and the field.
     """
     text = pod.metadata.annotations.get(MinikubeletProbesAnnotation)
     if text is None:

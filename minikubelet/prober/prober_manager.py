@@ -2,13 +2,14 @@
 
 Go: pkg/kubelet/prober/prober_manager.go
 
-kubelet calls :meth:`ProberManager.add_pod` for every new pod (``HandlePodAdditions``),
-:meth:`~ProberManager.remove_pod` when one is deleted, :meth:`~ProberManager.cleanup_pods` in
-housekeeping, and :meth:`~ProberManager.update_pod_status` each time it computes a pod's status
+kubelet calls [`ProberManager.add_pod`][] for every new pod (``HandlePodAdditions``),
+[`remove_pod`][.ProberManager.remove_pod] when one is deleted,
+[`cleanup_pods`][.ProberManager.cleanup_pods] in housekeeping, and
+[`update_pod_status`][.ProberManager.update_pod_status] each time it computes a pod's status
 (``generateAPIPodStatus``), to fill in each container's ``started`` and ``ready``. The workers
-(:mod:`minikubelet.prober.worker`) probe their container every ``periodSeconds`` and write what
-they find to one of three results managers (liveness, readiness, startup), whose ``updates()``
-channels kubelet's ``syncLoopIteration`` reads.
+([`minikubelet.prober.worker`][minikubelet.prober.worker]) probe their container every
+``periodSeconds`` and write what they find to one of three results managers (liveness, readiness,
+startup), whose ``updates()`` channels kubelet's ``syncLoopIteration`` reads.
 
 Differences from Go:
 
@@ -21,7 +22,7 @@ Differences from Go:
   its period before the first probe (to spread probes out after a kubelet restart).
 * ``UpdatePodStatus`` and the worker's ``stop`` end in a non-blocking ``select`` (with a
   ``default:``). They stay plain (not ``async``) functions, as in Go, so kubelet can call them
-  from plain code: :func:`try_select` runs such a select to its end without awaiting.
+  from plain code: [`try_select`][] runs such a select to its end without awaiting.
 """
 
 from __future__ import annotations
@@ -325,8 +326,9 @@ def new_manager(
 
     ``status_manager`` needs only ``get_pod_status(uid) -> (PodStatus, bool)``. ``runner`` is
     Go's ``kubecontainer.CommandRunner`` (it runs exec probes in containers); probes are faked
-    here (see :mod:`minikubelet.prober.prober`), so it is kept but unused, and may be None.
-    Call it inside a run (:func:`minikubelet.go.run`): ``start`` is read from the run's clock.
+    here (see [`minikubelet.prober.prober`][minikubelet.prober.prober]), so it is kept but unused,
+    and may be None. Call it inside a run ([`minikubelet.go.run`][minikubelet.go.run]): ``start`` is
+    read from the run's clock.
     """
     # prober.py imports this module (for ProbeType): import it here, not at the top.
     from minikubelet.prober.prober import new_prober
@@ -348,7 +350,7 @@ def try_select(*cases: RecvCase | SendCase) -> Selected:
 
     Not in Go: Go needs no such helper. ``await select(..., default=True)`` never blocks and never
     yields to another goroutine, so its coroutine finishes the first time it is stepped; this
-    steps it once and returns what it chose (index :data:`minikubelet.go.DEFAULT` when no case
+    steps it once and returns what it chose (index ``minikubelet.go.DEFAULT`` when no case
     was ready). That keeps ``UpdatePodStatus`` and ``stop`` plain functions, as in Go.
     """
     coro = select(*cases, default=True)
@@ -364,7 +366,8 @@ def _parse_container_id(container_id: str) -> ContainerID:
     """``type://id`` → ContainerID; an empty ID (and an error in the log) if malformed.
 
     Go's ``kubecontainer.ParseContainerID`` logs and returns an empty ID for a malformed string;
-    :func:`minikubelet.container.runtime.parse_container_id` raises instead.
+    [`minikubelet.container.runtime.parse_container_id`][minikubelet.container.runtime.parse_container_id]
+    raises instead.
     """
     try:
         return parse_container_id(container_id)

@@ -3,7 +3,7 @@
 Go: pkg/kubelet/prober/worker.go
 
 A worker runs until its container terminates for good (the pod finished, or the container
-exited and will not be restarted) or until :meth:`Worker.stop` is called. It reads the pod's
+exited and will not be restarted) or until [`Worker.stop`][] is called. It reads the pod's
 status from the status manager on every probe, so it notices when the container is restarted
 (a new container ID): then it starts over with the probe's initial value.
 
@@ -26,8 +26,8 @@ Differences from Go:
 * ``doProbe`` is ``async``: it writes results with ``await results_manager.set(...)`` (a channel
   send, which blocks when nobody reads the updates, as in Go).
 * Times: ``time.Since(startedAt)`` is the runtime's clock minus ``state.running.started_at``
-  (float seconds since the epoch, see :func:`running_for`); the initial random wait draws from the
-  run's seeded RNG (:attr:`minikubelet.go.Runtime.rng`), so a run is repeatable.
+  (float seconds since the epoch, see [`running_for`][]); the initial random wait draws from the
+  run's seeded RNG (``minikubelet.go.Runtime.rng``), so a run is repeatable.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
 @dataclass(eq=False)
 class Worker:
-    """Periodically probes its container; its goroutine runs :meth:`run`.
+    """Periodically probes its container; its goroutine runs [`run`][].
 
     Go: pkg/kubelet/prober/worker.go type worker
 

@@ -3,15 +3,15 @@ request, the host ports they use.
 
 Go: pkg/scheduler/framework/types.go
 
-Only what kubelet's admission check needs is ported: :class:`Resource`, :class:`NodeInfo` with
-:meth:`~NodeInfo.add_pod` and :meth:`~NodeInfo.set_node`, and the host-port bookkeeping
-(:class:`HostPortInfo`). Left out, because admission never reads them: the scheduling queue's
+Only what kubelet's admission check needs is ported: [`Resource`][], [`NodeInfo`][] with
+[`add_pod`][.NodeInfo.add_pod] and [`set_node`][.NodeInfo.set_node], and the host-port bookkeeping
+([`HostPortInfo`][]). Left out, because admission never reads them: the scheduling queue's
 types, affinity terms, image states, transient info, ``NonZeroRequested`` (used for scoring),
 ``RemovePod`` and ``Clone``.
 
 Resource amounts are Python ints: CPU in millicores, memory and ephemeral storage in bytes.
 Not modelled: *scalar* resources (extended resources such as ``example.com/gpu``, hugepages,
-attachable volumes) and pod overhead; see :meth:`Resource.add`.
+attachable volumes) and pod overhead; see [`Resource.add`][].
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ __all__ = [
     "new_resource",
 ]
 
-#: Go: v1.ResourcePods, the number of pods a node can run. Not in :mod:`minikubelet.api` yet.
+#: Go: v1.ResourcePods, the number of pods a node can run. Not in [`minikubelet.api`][minikubelet.api] yet.
 ResourcePods = "pods"
 
 #: The address that means "every address of the host". Go: framework.DefaultBindAllHostIP
@@ -91,7 +91,7 @@ class Resource:
     ephemeral_storage: int = 0
     #: Go stores ``Node.Status.Allocatable.Pods().Value()`` as an int, to avoid conversions.
     allowed_pod_number: int = 0
-    #: Extended resources, hugepages … Never filled here (see :meth:`add`).
+    #: Extended resources, hugepages … Never filled here (see [`add`][minikubelet.scheduler.framework_types.Resource.add]).
     scalar_resources: dict[str, int] | None = None
 
     def clone(self) -> Resource:
@@ -152,7 +152,7 @@ class Resource:
 
 
 def new_resource(rl: ResourceList) -> Resource:
-    """A :class:`Resource` holding the amounts of ``rl``.
+    """A [`Resource`][] holding the amounts of ``rl``.
 
     Go: pkg/scheduler/framework/types.go NewResource
     """
@@ -173,7 +173,7 @@ class ProtocolPort:
 
 
 def new_protocol_port(protocol: str, port: int) -> ProtocolPort:
-    """A :class:`ProtocolPort`; an empty protocol means TCP.
+    """A [`ProtocolPort`][]; an empty protocol means TCP.
 
     Go: pkg/scheduler/framework/types.go NewProtocolPort
     """
@@ -269,7 +269,7 @@ class NodeInfo:
     Go: pkg/scheduler/framework/types.go type NodeInfo
     """
 
-    #: Overall node information (Go: the unexported ``node``; read it with :meth:`node`).
+    #: Overall node information (Go: the unexported ``node``; read it with [`node`][]).
     _node: Node | None = None
     pods: list[PodInfo] = field(default_factory=list)
     #: Host ports taken, by host IP.
@@ -352,7 +352,7 @@ class NodeInfo:
 
 
 def new_node_info(*pods: Pod) -> NodeInfo:
-    """A :class:`NodeInfo` without a node, accounting for ``pods``.
+    """A [`NodeInfo`][] without a node, accounting for ``pods``.
 
     Go: pkg/scheduler/framework/types.go NewNodeInfo
     """

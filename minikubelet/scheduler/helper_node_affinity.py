@@ -3,7 +3,7 @@
 Go: pkg/scheduler/framework/plugins/helper/node_affinity.go
 
 A ``nodeSelector`` matches when the node has every one of its labels with the same value.
-Node affinity is not checked: :mod:`minikubelet.api` has no ``Affinity`` type (and its
+Node affinity is not checked: [`minikubelet.api`][minikubelet.api] has no ``Affinity`` type (and its
 ``NodeSelectorTerm`` matching, in k8s.io/component-helpers, is not ported), so a pod's affinity,
 if the api ever carries one, is accepted as matching.
 """

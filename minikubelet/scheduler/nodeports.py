@@ -2,7 +2,7 @@
 
 Go: pkg/scheduler/framework/plugins/nodeports/node_ports.go
 
-Only :func:`fits` and what it calls are ported, with the plugin's name and reason (kubelet's
+Only [`fits`][] and what it calls are ported, with the plugin's name and reason (kubelet's
 ``GeneralPredicates`` uses them); the plugin's ``PreFilter``/``Filter`` are left out.
 """
 

@@ -2,7 +2,7 @@
 
 Go: pkg/scheduler/framework/plugins/noderesources/fit.go
 
-The scheduler runs this as its ``NodeResourcesFit`` plugin; kubelet calls :func:`fits` directly
+The scheduler runs this as its ``NodeResourcesFit`` plugin; kubelet calls [`fits`][] directly
 from ``GeneralPredicates`` when it admits a pod. Only that path is ported: the plugin's
 ``PreFilter``/``Filter`` methods, its arguments and their validation are left out.
 
@@ -97,7 +97,8 @@ def fits_request(
 
     The pod count is checked first and always; the rest only if the pod requests anything.
     The two ``ignored_*`` sets concern scalar resources, which are not modelled (see
-    :mod:`minikubelet.scheduler.framework_types`), so they are unused.
+    [`minikubelet.scheduler.framework_types`][minikubelet.scheduler.framework_types]), so they are
+    unused.
     """
     insufficient_resources: list[InsufficientResource] = []
 

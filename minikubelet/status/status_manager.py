@@ -5,24 +5,24 @@ Go: pkg/kubelet/types/pod_status.go
 Go: pkg/kubelet/types/types.go
 
 Pod workers compute a pod's status (``generateAPIPodStatus``) and hand it to
-:meth:`StatusManager.set_pod_status`; readiness and startup probes flip single containers with
-:meth:`~StatusManager.set_container_readiness` and :meth:`~StatusManager.set_container_startup`.
-The manager keeps one *versioned* status per pod: every accepted change gets the next version
-number, and a change that would move a container back from terminated to running (which only a
-bug in kubelet could cause) is refused. Anyone may read the cache back with
-:meth:`~StatusManager.get_pod_status`.
+[`StatusManager.set_pod_status`][]; readiness and startup probes flip single containers with
+[`set_container_readiness`][.StatusManager.set_container_readiness] and
+[`set_container_startup`][.StatusManager.set_container_startup]. The manager keeps one *versioned*
+status per pod: every accepted change gets the next version number, and a change that would move a
+container back from terminated to running (which only a bug in kubelet could cause) is refused.
+Anyone may read the cache back with [`get_pod_status`][.StatusManager.get_pod_status].
 
 In Go the manager also writes each new status to the API server: ``Start`` runs a goroutine that
 reads ``podStatusChannel`` and a 10 s ticker, and calls ``syncPod``/``syncBatch``, which patch the
 pod's status (and delete a terminated pod whose resources are reclaimed). **minikubelet has no API
-server**: its kube client is ``None``, and :meth:`StatusManager.start` does what Go's ``Start``
+server**: its kube client is ``None``, and [`StatusManager.start`][] does what Go's ``Start``
 does then: log ``"Kubernetes client is nil, not starting status manager"`` and return. So
 ``syncBatch``, ``syncPod``, ``needsUpdate``, ``canBeDeleted``, ``needsReconcile`` and
 ``mergePodStatus`` are not ported, and ``apiStatusVersions`` stays empty. As in Go without a client,
 nobody reads ``podStatusChannel``: after 1000 updates it is full and further updates take the
 select's ``default`` (the status is still cached; only the API-server sync is skipped).
 
-Ours, not Go: :attr:`StatusManager.on_status_change`, an optional observer called with
+Ours, not Go: ``StatusManager.on_status_change``, an optional observer called with
 ``(pod, new_status, old_status)`` each time a new status version is stored, so that a learner can
 watch a pod go ``Pending → Running``.
 
@@ -33,10 +33,11 @@ Differences from Go:
 * Go guards ``podStatuses`` with an ``RWMutex``. Here every goroutine runs on one thread and only
   gives way at an ``await`` that blocks; nothing in these methods blocks, so no lock is taken.
 * ``PodConditionByKubelet`` (pkg/kubelet/types/pod_status.go) and ``SortInitContainerStatuses``
-  (pkg/kubelet/types/types.go) are ported here, because :mod:`minikubelet.types` does not have
-  them (it ports pod_update.go only).
-* Times are float seconds since the epoch (see :mod:`minikubelet.api`); "now" is the runtime's
-  clock (:func:`minikubelet.go.now`), virtual in tests.
+  (pkg/kubelet/types/types.go) are ported here, because [`minikubelet.types`][minikubelet.types]
+  does not have them (it ports pod_update.go only).
+* Times are float seconds since the epoch (see [`minikubelet.api`][minikubelet.api]); "now" is the
+runtime's
+  clock ([`minikubelet.go.now`][minikubelet.go.now]), virtual in tests.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ sync_period = 10 * go.Second
 
 #: Go: kubecontainer.MaxPodTerminationMessageLogLength (pkg/kubelet/container/runtime.go), the
 #: most bytes of termination messages one pod may keep, shared among its containers.
-#: :mod:`minikubelet.container.runtime` does not define it (yet).
+#: [`minikubelet.container.runtime`][minikubelet.container.runtime] does not define it (yet).
 _MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH = 1024 * 12
 
 #: The pod conditions kubelet owns (others belong to other controllers).
@@ -237,7 +238,7 @@ class Manager(PodStatusProvider, Protocol):
 
 class PodManager(Protocol):
     """The three methods of kubelet's pod manager (Go: ``kubepod.Manager``) the status manager
-    calls; :class:`minikubelet.pod.pod_manager.BasicManager` has them."""
+    calls; [`minikubelet.pod.pod_manager.BasicManager`][minikubelet.pod.pod_manager.BasicManager] has them."""
 
     def get_pod_by_uid(self, uid: str) -> tuple[Pod | None, bool]: ...
 

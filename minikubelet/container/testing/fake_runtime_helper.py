@@ -1,4 +1,4 @@
-"""A :class:`~minikubelet.container.helpers.RuntimeHelper` for running the runtime without kubelet.
+"""A [`RuntimeHelper`][minikubelet.container.helpers.RuntimeHelper] for running the runtime without kubelet.
 
 Go: pkg/kubelet/container/testing/fake_runtime_helper.go
 

@@ -3,7 +3,7 @@
 Go: pkg/kubelet/prober/results/results_manager.go
 
 kubelet has three of these (liveness, readiness, startup); ``syncLoopIteration`` reads each one's
-:meth:`Manager.updates` channel in its ``select``.
+[`Manager.updates`][] channel in its ``select``.
 """
 
 from __future__ import annotations
