@@ -30,17 +30,18 @@ from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.file import new_source_file
 from minikubelet.config.http import new_source_url
 from minikubelet.config.sources import SourcesReady
-from minikubelet.container.cache import new_cache
-from minikubelet.container.runtime import PodPair, Pods, get_pod_full_name
-from minikubelet.container.runtime_cache import new_runtime_cache
+from minikubelet.container.cache import Cache, new_cache
+from minikubelet.container.runtime import PodPair, Pods, Runtime, get_pod_full_name
+from minikubelet.container.runtime_cache import RuntimeCache, new_runtime_cache
 from minikubelet.container.sync_result import ErrCrashLoopBackOff
 from minikubelet.events import FailedMountVolume, FailedToKillPod, NetworkNotReady
-from minikubelet.flowcontrol.backoff import new_back_off
+from minikubelet.flowcontrol.backoff import Backoff, new_back_off
 from minikubelet.go import (
     Clock,
     Millisecond,
     RecvChan,
     Second,
+    Time,
     current_runtime,
     go,
     new_ticker,
@@ -52,24 +53,38 @@ from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
 from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
 from minikubelet.lifecycle.admission_failure_handler_stub import new_admission_failure_handler_stub
-from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
+from minikubelet.lifecycle.interfaces import (
+    PodAdmitAttributes,
+    PodAdmitHandler,
+    PodAdmitResult,
+    PodSyncHandler,
+    PodSyncLoopHandler,
+)
 from minikubelet.lifecycle.node import Node
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
 from minikubelet.pleg.generic import new_generic_pleg
-from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
+from minikubelet.pleg.pleg import (
+    PodLifecycleEvent,
+    PodLifecycleEventGenerator,
+    PodLifeCycleEventType,
+)
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
 from minikubelet.pod_workers import (
     NetworkNotReadyErrorMsg,
+    PodWorkers,
     PodWorkersImpl,
     SyncPodOptions,
     UpdatePodOptions,
 )
+from minikubelet.prober.prober_manager import Manager as ProberManagerInterface
 from minikubelet.prober.prober_manager import new_manager as new_prober_manager
+from minikubelet.prober.results.results_manager import Manager as ResultsManagerInterface
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
-from minikubelet.record import EventTypeWarning
-from minikubelet.runtime import new_runtime_state
+from minikubelet.record import EventRecorder, EventTypeWarning
+from minikubelet.runtime import RuntimeState, new_runtime_state
+from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
 from minikubelet.types import (
@@ -83,7 +98,7 @@ from minikubelet.types import (
     is_static_pod,
 )
 from minikubelet.util import format
-from minikubelet.util.queue.work_queue import BasicWorkQueue
+from minikubelet.util.queue.work_queue import BasicWorkQueue, WorkQueue
 from minikubelet.volumemanager.volume_manager import VolumeManager
 from minikubelet.wait import until
 
@@ -146,25 +161,26 @@ class Kubelet(KubeletPods):
 
     node_name: str
     clock: Clock
-    recorder: Any
-    pod_manager: Any
-    status_manager: Any
-    pod_workers: Any
-    work_queue: Any
-    container_runtime: Any
-    runtime_cache: Any
-    pod_cache: Any
-    pleg: Any
-    runtime_state: Any
+    recorder: EventRecorder
+    pod_manager: BasicManager
+    status_manager: StatusManagerInterface
+    work_queue: WorkQueue
+    container_runtime: Runtime
+    runtime_cache: RuntimeCache
+    pod_cache: Cache
+    pleg: PodLifecycleEventGenerator
+    runtime_state: RuntimeState
     sources_ready: SourcesReady
-    liveness_manager: Any
-    readiness_manager: Any
-    startup_manager: Any
-    probe_manager: Any
-    reason_cache: Any
-    back_off: Any
-    pod_killer: Any = None
-    volume_manager: Any = None
+    liveness_manager: ResultsManagerInterface
+    readiness_manager: ResultsManagerInterface
+    startup_manager: ResultsManagerInterface
+    reason_cache: ReasonCache
+    back_off: Backoff
+    # Made after the Kubelet, from it (as Go's NewMainKubelet does): set by new_main_kubelet.
+    pod_workers: PodWorkers = field(init=False)
+    probe_manager: ProberManagerInterface = field(init=False)
+    pod_killer: PodKillerWithChannel = field(init=False)
+    volume_manager: VolumeManager | None = None
     container_deletor: Any = None
     #: pod UID → when kubelet last saw one of its containers start.
     last_container_started_time: dict[str, float] = field(default_factory=dict)
@@ -178,8 +194,8 @@ class Kubelet(KubeletPods):
     sync_loop_monitor: float | None = None
     admit_handlers: list[PodAdmitHandler] = field(default_factory=list)
     soft_admit_handlers: list[PodAdmitHandler] = field(default_factory=list)
-    pod_sync_loop_handlers: list[Any] = field(default_factory=list)
-    pod_sync_handlers: list[Any] = field(default_factory=list)
+    pod_sync_loop_handlers: list[PodSyncLoopHandler] = field(default_factory=list)
+    pod_sync_handlers: list[PodSyncHandler] = field(default_factory=list)
 
     # --- running --------------------------------------------------------------------------------
 
@@ -275,8 +291,8 @@ class Kubelet(KubeletPods):
         self,
         config_ch: RecvChan[PodUpdate],
         handler: SyncHandler,
-        sync_ch: RecvChan[float],
-        housekeeping_ch: RecvChan[float],
+        sync_ch: RecvChan[Time],
+        housekeeping_ch: RecvChan[Time],
         pleg_ch: RecvChan[PodLifecycleEvent],
     ) -> bool:
         """Wait for one event on any of the channels and dispatch it; False ends the loop.
@@ -355,6 +371,7 @@ class Kubelet(KubeletPods):
                 if is_sync_pod_worthy(e):
                     pod, ok = self.pod_manager.get_pod_by_uid(e.id)
                     if ok:
+                        assert pod is not None  # ok: found
                         klog.v(2).info_s(
                             "SyncLoop (PLEG): event for pod", pod=klog.kobj(pod), event=e
                         )
@@ -458,6 +475,7 @@ class Kubelet(KubeletPods):
         """
         pod, ok = self.pod_manager.get_pod_by_mirror_pod(mirror_pod)
         if ok:
+            assert pod is not None
             await self.dispatch_work(pod, SyncPodType.SyncPodUpdate, mirror_pod, start)
 
     async def handle_pod_additions(self, pods: list[Pod]) -> None:
@@ -579,7 +597,7 @@ class Kubelet(KubeletPods):
         running_pod = Pods(running_pods).find_pod("", pod.metadata.uid)
         if running_pod.is_empty():
             raise RuntimeError("pod not found")
-        pod_pair = PodPair(api_pod=pod, running_pod=running_pod)
+        pod_pair = PodPair(running_pod=running_pod, api_pod=pod)
         await self.pod_killer.kill_pod(pod_pair)
 
     async def reject_pod(self, pod: Pod, reason: str, message: str) -> None:
@@ -637,6 +655,7 @@ class Kubelet(KubeletPods):
         remove_all = False
         synced_pod, ok = self.pod_manager.get_pod_by_uid(pod_id)
         if ok:
+            assert synced_pod is not None
             # Use the cached runtime status to get up-to-date container statuses.
             api_pod_status = self.generate_api_pod_status(synced_pod, pod_status)
             # Once a deleted pod has synced, all its containers can go. (No eviction here.)
@@ -730,24 +749,29 @@ class Kubelet(KubeletPods):
         ):
             try:
                 await self.kill_pod(pod, None, pod_status, None)
-            except Exception as err:
+            except Exception as kill_err:
                 self.recorder.eventf(
-                    pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", err
+                    pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", kill_err
                 )
-                sync_err = RuntimeError(f"error killing pod: {err}")
+                sync_err = RuntimeError(f"error killing pod: {kill_err}")
                 # Go: utilruntime.HandleError(syncErr), which logs the error.
                 klog.error_s(sync_err, "Observed an error")
-                raise sync_err from err
+                raise sync_err from kill_err
             if not runnable.admit:
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")
             return
 
-        err = self.runtime_state.network_errors()
-        if err is not None and not pod.spec.host_network:
+        network_err = self.runtime_state.network_errors()
+        if network_err is not None and not pod.spec.host_network:
             self.recorder.eventf(
-                pod, EventTypeWarning, NetworkNotReady, "%s: %s", NetworkNotReadyErrorMsg, err
+                pod,
+                EventTypeWarning,
+                NetworkNotReady,
+                "%s: %s",
+                NetworkNotReadyErrorMsg,
+                network_err,
             )
-            raise RuntimeError(f"{NetworkNotReadyErrorMsg}: {err}")
+            raise RuntimeError(f"{NetworkNotReadyErrorMsg}: {network_err}")
 
         if is_static_pod(pod):
             deleted = False
@@ -802,15 +826,15 @@ class Kubelet(KubeletPods):
 
         result = await self.container_runtime.sync_pod(pod, pod_status, pull_secrets, self.back_off)
         self.reason_cache.update(pod.metadata.uid, result)
-        err = result.error()
-        if err is not None:
+        result_err = result.error()
+        if result_err is not None:
             for r in result.sync_results:
                 if not is_back_off_error(r.error):
-                    raise err
+                    raise result_err
             return
 
 
-def is_back_off_error(err: Exception | None) -> bool:
+def is_back_off_error(err: BaseException | None) -> bool:
     """True for CrashLoopBackOff and ImagePullBackOff, the errors syncPod means not to return.
 
     As in Go, it rarely spares one: SyncPod's results always include a successful
@@ -837,6 +861,7 @@ async def handle_probe_sync(
             update=update,
         )
         return
+    assert pod is not None
     klog.v(1).info_s("SyncLoop (probe)", probe=probe, status=status, pod=klog.kobj(pod))
     await handler.handle_pod_syncs([pod])
 
@@ -964,7 +989,6 @@ def new_main_kubelet(
         recorder=recorder,
         pod_manager=pod_manager,
         status_manager=status_manager,
-        pod_workers=None,
         work_queue=work_queue,
         container_runtime=container_runtime,
         runtime_cache=runtime_cache,
@@ -975,7 +999,6 @@ def new_main_kubelet(
         liveness_manager=liveness_manager,
         readiness_manager=readiness_manager,
         startup_manager=startup_manager,
-        probe_manager=None,
         reason_cache=ReasonCache(),
         back_off=new_back_off(backOffPeriod, MaxContainerBackOff),
     )

@@ -10,11 +10,12 @@ module, so these live in [`KubeletPods`][], which
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from minikubelet import klog
 from minikubelet.api import (
     ConditionStatus,
+    Container,
     ContainerState,
     ContainerStateRunning,
     ContainerStateTerminated,
@@ -58,11 +59,14 @@ PodConditionsByKubelet = (
 class KubeletPods:
     """The methods of Go's Kubelet defined in kubelet_pods.go."""
 
+    # Kubelet's field, written here (filter_out_terminated_pods).
+    terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None
+
     async def kill_pod(
         self: Kubelet,
         pod: Pod | None,
-        running_pod: Any,
-        status: Any,
+        running_pod: kubecontainer.Pod | None,
+        status: kubecontainer.PodStatus | None,
         grace_period_override: int | None,
     ) -> None:
         """Stop every container of a pod through the runtime.
@@ -118,6 +122,7 @@ class KubeletPods:
         pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
         if not pod_found:
             return True
+        assert pod is not None  # found: the pod manager returns (None, False) otherwise
         return self.pod_is_terminated(pod)
 
     def is_pod_deleted(self: Kubelet, uid: str) -> bool:
@@ -130,6 +135,7 @@ class KubeletPods:
         pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
         if not pod_found:
             return True
+        assert pod is not None
         status, status_found = self.status_manager.get_pod_status(pod.metadata.uid)
         if not status_found:
             status = pod.status
@@ -253,7 +259,9 @@ class KubeletPods:
 
         self.back_off.gc()
 
-    def generate_api_pod_status(self: Kubelet, pod: Pod, pod_status: Any) -> PodStatus:
+    def generate_api_pod_status(
+        self: Kubelet, pod: Pod, pod_status: kubecontainer.PodStatus
+    ) -> PodStatus:
         """The pod's API status, computed from what the runtime reports.
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).generateAPIPodStatus
@@ -305,7 +313,9 @@ class KubeletPods:
         )
         return s
 
-    def convert_status_to_api_status(self: Kubelet, pod: Pod, pod_status: Any) -> PodStatus:
+    def convert_status_to_api_status(
+        self: Kubelet, pod: Pod, pod_status: kubecontainer.PodStatus
+    ) -> PodStatus:
         """The API status from the runtime's: IPs, QoS class, container statuses, conditions.
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).convertStatusToAPIStatus
@@ -347,9 +357,9 @@ class KubeletPods:
     def convert_to_api_container_statuses(
         self: Kubelet,
         pod: Pod,
-        pod_status: Any,
+        pod_status: kubecontainer.PodStatus,
         previous_status: list[ContainerStatus],
-        containers: list[Any],
+        containers: list[Container],
         has_init_containers: bool,
         is_init_container: bool,
     ) -> list[ContainerStatus]:
@@ -359,7 +369,7 @@ class KubeletPods:
         """
 
         def convert_container_status(
-            cs: Any, old_status: ContainerStatus | None
+            cs: kubecontainer.Status, old_status: ContainerStatus | None
         ) -> ContainerStatus:
             cid = str(cs.id)
             status = ContainerStatus(
@@ -497,7 +507,7 @@ class KubeletPods:
                 continue
             status = statuses[container.name]
             reason, ok = self.reason_cache.get(pod.metadata.uid, container.name)
-            if not ok:
+            if not ok or reason is None:
                 # No failure recorded for it: keep its status.
                 continue
             if status.state.terminated is not None:
@@ -665,7 +675,7 @@ class PodKillerWithChannel:
                     "Marking api pod pending termination", podName=fullname, podUID=uid
                 )
                 self.mirror_pod_termination_map[uid] = fullname
-        if running_pod is not None:
+        if running_pod is not None:  # always, as in Go (see PodPair)
             uid = running_pod.id
             running_pod_exists = uid in self.pod_termination_map
             if not running_pod_exists:
@@ -675,17 +685,15 @@ class PodKillerWithChannel:
                 )
                 self.pod_termination_map[uid] = fullname
         if api_pod_exists or running_pod_exists:
+            api_uid = api_pod.metadata.uid if api_pod is not None else ""
             if api_pod_exists and running_pod_exists:
                 klog.v(4).info_s(
                     "Api pod and running pod are pending termination",
-                    apiPodUID=api_pod.metadata.uid,  # type: ignore[union-attr]
+                    apiPodUID=api_uid,
                     runningPodUID=running_pod.id,
                 )
             elif api_pod_exists:
-                klog.v(4).info_s(
-                    "Api pod is pending termination",
-                    podUID=api_pod.metadata.uid,  # type: ignore[union-attr]
-                )
+                klog.v(4).info_s("Api pod is pending termination", podUID=api_uid)
             else:
                 klog.v(4).info_s("Running pod is pending termination", podUID=running_pod.id)
             return
@@ -704,7 +712,7 @@ class PodKillerWithChannel:
             running_pod = pod_pair.running_pod
             api_pod = pod_pair.api_pod
 
-            async def kill(api_pod: Pod | None, running_pod: Any) -> None:
+            async def kill(api_pod: Pod | None, running_pod: kubecontainer.Pod) -> None:
                 klog.v(2).info_s("Killing unwanted pod", podName=running_pod.name)
                 try:
                     await self.kill_pod_fn(api_pod, running_pod, None, None)

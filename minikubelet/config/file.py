@@ -317,10 +317,10 @@ class SourceFile:
             case PodEventType.podDelete:
                 obj_key = self.file_key_mapping.get(e.file_name)
                 if obj_key is not None:
-                    pod, pod_exist = self.store.get_by_key(obj_key)
-                    if not pod_exist:
+                    stored, pod_exist = self.store.get_by_key(obj_key)
+                    if not pod_exist or stored is None:
                         raise LookupError(f"the pod with key {obj_key} doesn't exist in cache")
-                    await self.store.delete(pod)  # type: ignore[arg-type]
+                    await self.store.delete(stored)
                     del self.file_key_mapping[e.file_name]
 
 

@@ -178,10 +178,14 @@ class Pod:
 
 @dataclass(slots=True, kw_only=True)
 class PodPair:
-    """Go: pkg/kubelet/container/runtime.go type PodPair"""
+    """Go: pkg/kubelet/container/runtime.go type PodPair
 
+    Go's ``RunningPod`` is a pointer too, but kubelet always sets it (the pod killer reads it
+    unchecked); the port's type says so.
+    """
+
+    running_pod: Pod
     api_pod: v1.Pod | None = None
-    running_pod: Pod | None = None
 
 
 @dataclass(frozen=True, order=True)

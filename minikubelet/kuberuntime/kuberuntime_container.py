@@ -165,8 +165,8 @@ class ContainerMethods:
 
         try:
             target = spec.get_target_id(pod_status)
-        except Exception as err:
-            s = status_message(err)
+        except Exception as target_err:
+            s = status_message(target_err)
             self.record_container_event(
                 pod, container, "", EventTypeWarning, events.FailedToCreateContainer, "Error: %s", s
             )
@@ -194,8 +194,8 @@ class ContainerMethods:
                 container_id = await self.runtime_service.create_container(
                     pod_sandbox_id, container_config, pod_sandbox_config
                 )
-            except Exception as err:
-                s = status_message(err)
+            except Exception as create_err:
+                s = status_message(create_err)
                 self.record_container_event(
                     pod,
                     container,
@@ -218,8 +218,8 @@ class ContainerMethods:
             # Step 3: start
             try:
                 await self.runtime_service.start_container(container_id)
-            except Exception as err:
-                s = status_message(err)
+            except Exception as start_err:
+                s = status_message(start_err)
                 self.record_container_event(
                     pod,
                     container,
@@ -537,8 +537,8 @@ class ContainerMethods:
                 restored_pod, restored_container = await self.restore_specs_from_container_labels(
                     container_id
                 )
-            except Exception as err:
-                return err
+            except Exception as restore_err:
+                return restore_err
             pod, container_spec = restored_pod, restored_container
 
         from minikubelet.kuberuntime.kuberuntime_manager import minimumGracePeriodInSeconds

@@ -53,7 +53,7 @@ class SandboxMethods:
 
     async def create_pod_sandbox(
         self: KubeGenericRuntimeManager, pod: v1.Pod, attempt: int
-    ) -> tuple[str, str, BaseException | None]:
+    ) -> tuple[str, str, Exception | None]:
         """Create the pod's sandbox; Go's ``(podSandBoxID, message, error)``.
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_sandbox.go (*kubeGenericRuntimeManager).createPodSandbox

@@ -100,7 +100,8 @@ def new_container_labels(container: v1.Container, pod: v1.Pod) -> dict[str, str]
 
 
 def _to_json(obj: Any) -> str:
-    return json.dumps(dataclasses.asdict(obj) if dataclasses.is_dataclass(obj) else obj)
+    is_instance = dataclasses.is_dataclass(obj) and not isinstance(obj, type)
+    return json.dumps(dataclasses.asdict(obj) if is_instance else obj)
 
 
 def new_container_annotations(

@@ -134,8 +134,8 @@ class PredicateAdmitHandler:
         """
         try:
             node = self.get_node_any_way_func()
-        except Exception as err:
-            klog.error_s(err, "Cannot get Node info")
+        except Exception as node_err:
+            klog.error_s(node_err, "Cannot get Node info")
             return PodAdmitResult(
                 admit=False,
                 reason="InvalidNodeInfo",
@@ -147,8 +147,8 @@ class PredicateAdmitHandler:
         node_info.set_node(node)
         try:
             self.plugin_resource_update_func(node_info, attrs)
-        except Exception as err:
-            message = f"Update plugin resources failed due to {err}, which is unexpected."
+        except Exception as update_err:
+            message = f"Update plugin resources failed due to {update_err}, which is unexpected."
             klog.info_s("Failed to admit pod", pod=klog.kobj(admit_pod), message=message)
             return PodAdmitResult(
                 admit=False,

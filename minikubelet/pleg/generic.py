@@ -117,9 +117,9 @@ class PodRecords(dict[str, PodRecord]):
         for r in self.values():
             r.current = None
         for pod in pods:
-            r = self.get(pod.id)
-            if r is not None:
-                r.current = pod
+            record = self.get(pod.id)
+            if record is not None:
+                record.current = pod
             else:
                 self[pod.id] = PodRecord(current=pod)
 
@@ -232,8 +232,8 @@ class GenericPLEG:
 
         try:
             pod_list = await self.runtime.get_pods(True)
-        except Exception as err:
-            klog.error_s(err, "GenericPLEG: Unable to retrieve pods")
+        except Exception as list_err:
+            klog.error_s(list_err, "GenericPLEG: Unable to retrieve pods")
             return
 
         self.update_relist_time(timestamp)

@@ -187,7 +187,13 @@ class Manager(PodStatusProvider, Protocol):
     """The source of truth for kubelet pod status (in Go it also syncs it to the API server).
 
     Go: pkg/kubelet/status/status_manager.go type Manager
+
+    The two attributes are ours (see [`StatusManager`][]): kubelet reads ``generation``, the CLI
+    sets ``on_status_change``.
     """
+
+    generation: int
+    on_status_change: StatusChangeObserver | None
 
     def start(self) -> None:
         """Start writing statuses to the API server.

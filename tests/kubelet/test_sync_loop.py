@@ -72,7 +72,6 @@ def new_kubelet(sources: set[str] | None = None) -> Kubelet:
         recorder=Recorder(),
         pod_manager=pod_manager,
         status_manager=new_manager(None, pod_manager, None),
-        pod_workers=None,
         work_queue=BasicWorkQueue(clock),
         container_runtime=None,
         runtime_cache=None,
@@ -83,7 +82,6 @@ def new_kubelet(sources: set[str] | None = None) -> Kubelet:
         liveness_manager=ResultsManager("liveness"),
         readiness_manager=ResultsManager("readiness"),
         startup_manager=ResultsManager("startup"),
-        probe_manager=None,
         reason_cache=None,
         back_off=None,
     )
