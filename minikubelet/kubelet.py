@@ -55,10 +55,10 @@ from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
 from minikubelet.lifecycle.admission_failure_handler_stub import new_admission_failure_handler_stub
 from minikubelet.lifecycle.interfaces import (
     PodAdmitAttributes,
-    PodAdmitHandler,
+    PodAdmitHandlers,
     PodAdmitResult,
-    PodSyncHandler,
-    PodSyncLoopHandler,
+    PodSyncHandlers,
+    PodSyncLoopHandlers,
 )
 from minikubelet.lifecycle.node import Node
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
@@ -190,12 +190,11 @@ class Kubelet(KubeletPods):
     terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None = field(
         default=None, repr=False
     )
-    #: When the loop last started or finished an iteration (Go: an atomic.Value).
-    sync_loop_monitor: float | None = None
-    admit_handlers: list[PodAdmitHandler] = field(default_factory=list)
-    soft_admit_handlers: list[PodAdmitHandler] = field(default_factory=list)
-    pod_sync_loop_handlers: list[PodSyncLoopHandler] = field(default_factory=list)
-    pod_sync_handlers: list[PodSyncHandler] = field(default_factory=list)
+    admit_handlers: PodAdmitHandlers = field(default_factory=PodAdmitHandlers)
+    soft_admit_handlers: PodAdmitHandlers = field(default_factory=PodAdmitHandlers)
+    # Go embeds these two lists in the Kubelet (so `klet.AddPodSyncLoopHandler(...)`).
+    pod_sync_loop_handlers: PodSyncLoopHandlers = field(default_factory=PodSyncLoopHandlers)
+    pod_sync_handlers: PodSyncHandlers = field(default_factory=PodSyncHandlers)
 
     # --- running --------------------------------------------------------------------------------
 
@@ -280,12 +279,10 @@ class Kubelet(KubeletPods):
                     continue
                 duration = base  # one healthy check is enough to start from 100 ms again
 
-                self.sync_loop_monitor = self.clock.now()
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
                     break
-                self.sync_loop_monitor = self.clock.now()
 
     async def sync_loop_iteration(
         self,
@@ -967,7 +964,7 @@ def new_main_kubelet(
     pod_cache = new_cache()
 
     pod_manager = BasicManager(BasicMirrorClient(None))
-    status_manager = new_status_manager(None, pod_manager, None)
+    status_manager = new_status_manager(None, pod_manager)
 
     # The container runtime: kuberuntime's manager on the fake CRI runtime.
     container_runtime = runtime.manager
@@ -1002,8 +999,7 @@ def new_main_kubelet(
         reason_cache=ReasonCache(),
         back_off=new_back_off(backOffPeriod, MaxContainerBackOff),
     )
-    # Go hands the Kubelet itself to the parts that ask about pods.
-    status_manager.pod_deletion_safety = kl
+    # Go hands the Kubelet itself to the runtime, which asks it whether a pod is deleted.
     container_runtime.pod_state_provider = kl
     kl.probe_manager = new_prober_manager(
         status_manager, liveness_manager, readiness_manager, startup_manager, None, recorder
@@ -1014,10 +1010,10 @@ def new_main_kubelet(
     kl.pod_killer = PodKillerWithChannel(kl)
     kl.volume_manager = VolumeManager()
     active_deadline_handler = ActiveDeadlineHandler(status_manager, recorder, clock)
-    kl.pod_sync_loop_handlers.append(active_deadline_handler)
-    kl.pod_sync_handlers.append(active_deadline_handler)
+    kl.pod_sync_loop_handlers.add_pod_sync_loop_handler(active_deadline_handler)
+    kl.pod_sync_handlers.add_pod_sync_handler(active_deadline_handler)
 
-    kl.admit_handlers.append(
+    kl.admit_handlers.add_pod_admit_handler(
         new_predicate_admit_handler(
             lambda: node, new_admission_failure_handler_stub(), lambda node_info, attrs: None
         )

@@ -117,14 +117,6 @@ class KubeletPods:
         _, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
         return pod_worker_terminal
 
-    def is_pod_terminated(self: Kubelet, uid: str) -> bool:
-        """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).IsPodTerminated"""
-        pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
-        if not pod_found:
-            return True
-        assert pod is not None  # found: the pod manager returns (None, False) otherwise
-        return self.pod_is_terminated(pod)
-
     def is_pod_deleted(self: Kubelet, uid: str) -> bool:
         """Whether the pod is gone, or being deleted with no container left running.
 
@@ -142,36 +134,6 @@ class KubeletPods:
         return pod.metadata.deletion_timestamp is not None and not_running(
             status.container_statuses
         )
-
-    def pod_resources_are_reclaimed(self: Kubelet, pod: Pod, status: PodStatus) -> bool:
-        """Whether nothing of a terminated pod is left: containers stopped and removed.
-
-        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).PodResourcesAreReclaimed
-
-        Go also waits for volumes and the pod cgroup; the port has neither.
-        """
-        if not not_running(status.container_statuses):
-            klog.v(3).info_s(
-                "Pod is terminated, but some containers are still running", pod=klog.kobj(pod)
-            )
-            return False
-        try:
-            runtime_status = self.pod_cache.get(pod.metadata.uid)
-        except Exception as err:
-            klog.v(3).info_s(
-                "Pod is terminated, Error getting runtimeStatus from the podCache",
-                pod=klog.kobj(pod),
-                err=err,
-            )
-            return False
-        if len(runtime_status.container_statuses) > 0:
-            klog.v(3).info_s(
-                "Pod is terminated, but some containers have not been cleaned up",
-                pod=klog.kobj(pod),
-                status=" ".join(str(s) for s in runtime_status.container_statuses),
-            )
-            return False
-        return True
 
     def filter_out_terminated_pods(self: Kubelet, pods: list[Pod]) -> list[Pod]:
         """The pods that are not terminated.
@@ -636,13 +598,6 @@ class PodKillerWithChannel:
         #: running pod UID → its full name, while its kill is pending.
         self.pod_termination_map: dict[str, str] = {}
         self.kill_pod_fn = kl.kill_pod
-
-    def is_pod_pending_termination_by_uid(self, uid: str) -> bool:
-        """Whether a pod with that UID is being killed.
-
-        Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).IsPodPendingTerminationByUID
-        """
-        return uid in self.pod_termination_map or uid in self.mirror_pod_termination_map
 
     def is_pod_pending_termination_by_pod_name(self, pod_fullname: str) -> bool:
         """Whether a pod of that full name is being killed.

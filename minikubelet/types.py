@@ -75,30 +75,6 @@ class PodUpdate:
     source: str = ""
 
 
-def get_validated_sources(sources: list[str]) -> list[str]:
-    """The known sources among ``sources``; ``"*"`` means all three.
-
-    Go: pkg/kubelet/types/pod_update.go GetValidatedSources
-
-    Raises ValueError naming an unknown source.
-    """
-    validated: list[str] = []
-    for source in sources:
-        # Go: case AllSource:
-        if source == AllSource:
-            return [FileSource, HTTPSource, ApiserverSource]
-        # Go: case FileSource, HTTPSource, ApiserverSource:
-        elif source in (FileSource, HTTPSource, ApiserverSource):
-            validated.append(source)
-        # Go: case "":
-        elif source == "":
-            pass
-        # Go: default:
-        else:
-            raise ValueError(f"unknown pod source {source!r}")
-    return validated
-
-
 def get_pod_source(pod: Pod) -> str:
     """The source a pod came from, read from its annotation.
 

@@ -73,16 +73,8 @@ class RuntimeHelper(Protocol):
         """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetPodCgroupParent"""
         ...
 
-    def get_pod_dir(self, pod_uid: str) -> str:
-        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetPodDir"""
-        ...
-
     def generate_pod_host_name_and_domain(self, pod: v1.Pod) -> tuple[str, str]:
         """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GeneratePodHostNameAndDomain"""
-        ...
-
-    def get_extra_supplemental_groups_for_pod(self, pod: v1.Pod) -> list[int]:
-        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetExtraSupplementalGroupsForPod"""
         ...
 
 
@@ -267,14 +259,6 @@ def sandbox_to_container_state(state: runtimeapi.PodSandboxState) -> State:
         case runtimeapi.PodSandboxState_SANDBOX_NOTREADY:
             return ContainerStateExited
     return ContainerStateUnknown
-
-
-def format_pod(pod: Pod) -> str:
-    """``name_namespace(uid)`` of a running pod.
-
-    Go: pkg/kubelet/container/helpers.go FormatPod
-    """
-    return f"{pod.name}_{pod.namespace}({pod.id})"
 
 
 def get_container_spec(pod: v1.Pod, container_name: str) -> v1.Container | None:

@@ -38,13 +38,6 @@ class ImageSpec:
     annotations: list[Annotation] = field(default_factory=list)
 
 
-@dataclass(slots=True, kw_only=True)
-class ImageStats:
-    """Go: pkg/kubelet/container/runtime.go type ImageStats"""
-
-    total_storage_bytes: int = 0
-
-
 class ImageService(Protocol):
     """Go: pkg/kubelet/container/runtime.go type ImageService"""
 
@@ -73,10 +66,6 @@ class ImageService(Protocol):
 
     async def remove_image(self, image: ImageSpec) -> Exception | None:
         """Go: pkg/kubelet/container/runtime.go ImageService.RemoveImage"""
-        ...
-
-    async def image_stats(self) -> ImageStats:
-        """Go: pkg/kubelet/container/runtime.go ImageService.ImageStats"""
         ...
 
 
@@ -140,13 +129,6 @@ class Pod:
     #: Sandboxes, as containers (Go does the same "to avoid substantial changes to PLEG").
     sandboxes: list[Container] = field(default_factory=list)
 
-    def find_container_by_name(self, container_name: str) -> Container | None:
-        """Go: pkg/kubelet/container/runtime.go (*Pod).FindContainerByName"""
-        for c in self.containers:
-            if c.name == container_name:
-                return c
-        return None
-
     def find_container_by_id(self, id: ContainerID) -> Container | None:
         """Go: pkg/kubelet/container/runtime.go (*Pod).FindContainerByID"""
         for c in self.containers:
@@ -160,16 +142,6 @@ class Pod:
             if c.id == id:
                 return c
         return None
-
-    def to_api_pod(self) -> v1.Pod:
-        """Go: pkg/kubelet/container/runtime.go (*Pod).ToAPIPod"""
-        pod = v1.Pod()
-        pod.metadata.uid = self.id
-        pod.metadata.name = self.name
-        pod.metadata.namespace = self.namespace
-        for c in self.containers:
-            pod.spec.containers.append(v1.Container(name=c.name, image=c.image))
-        return pod
 
     def is_empty(self) -> bool:
         """Go: pkg/kubelet/container/runtime.go (*Pod).IsEmpty"""
@@ -205,11 +177,6 @@ class ContainerID:
     def is_empty(self) -> bool:
         """Go: pkg/kubelet/container/runtime.go (*ContainerID).IsEmpty"""
         return self == ContainerID()
-
-
-def build_container_id(typ: str, id: str) -> ContainerID:
-    """Go: pkg/kubelet/container/runtime.go BuildContainerID"""
-    return ContainerID(typ, id)
 
 
 def parse_container_id(container_id: str) -> ContainerID:
@@ -290,10 +257,6 @@ class PodStatus:
             if container_status.name == container_name:
                 return container_status
         return None
-
-    def get_running_container_statuses(self) -> list[Status]:
-        """Go: pkg/kubelet/container/runtime.go (*PodStatus).GetRunningContainerStatuses"""
-        return [s for s in self.container_statuses if s.state == ContainerStateRunning]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -492,17 +455,6 @@ def get_pod_full_name(pod: v1.Pod) -> str:
 def build_pod_full_name(name: str, namespace: str) -> str:
     """Go: pkg/kubelet/container/runtime.go BuildPodFullName"""
     return name + "_" + namespace
-
-
-def parse_pod_full_name(pod_full_name: str) -> tuple[str, str]:
-    """``name_namespace`` → (name, namespace); raises ValueError if it is not one.
-
-    Go: pkg/kubelet/container/runtime.go ParsePodFullName
-    """
-    parts = pod_full_name.split("_")
-    if len(parts) != 2 or parts[0] == "" or parts[1] == "":
-        raise ValueError(f'failed to parse the pod full name "{pod_full_name}"')
-    return parts[0], parts[1]
 
 
 #: Go: MaxContainerTerminationMessageLength

@@ -172,9 +172,3 @@ class FakeImageService:
         if img is not None:
             self.images.pop(img.id, None)
             self.images.pop(img.name, None)
-
-    async def image_fs_info(self) -> list[runtimeapi.FilesystemUsage]:
-        """How much the images take (the sum of their sizes)."""
-        await self._enter("image_fs_info")
-        used = sum(img.size for img in {i.id: i for i in self.images.values()}.values())
-        return [runtimeapi.FilesystemUsage(mountpoint="/var/lib/fake/images", used_bytes=used)]

@@ -9,7 +9,7 @@ How containers behave:
 
 * States follow the CRI: ``CONTAINER_CREATED`` (``create_container``) → ``CONTAINER_RUNNING``
   (``start_container``) → ``CONTAINER_EXITED`` (its run is over, it was stopped, or its sandbox
-  was stopped). ``crash_container`` and ``set_container_unknown`` exist for tests.
+  was stopped).
 * How long a run lasts and its exit code come from the pod's ``minikubelet.dev/scenario``
   annotation or the scenario file (see [`minikubelet.cri.scenario`][minikubelet.cri.scenario]); by
   default init containers exit 0 after 1 s and other containers run until stopped. (Which containers
@@ -164,7 +164,6 @@ class FakeRuntimeService:
         self.calls: Counter[str] = Counter()
         self.runtime_ready = runtimeapi.RuntimeCondition(type=runtimeapi.RuntimeReady, status=True)
         self.network_ready = runtimeapi.RuntimeCondition(type=runtimeapi.NetworkReady, status=True)
-        self.pod_cidr = ""
         try:
             self._start = self.clock.now()
         except RuntimeError:  # made before go.run: start on first use
@@ -183,25 +182,6 @@ class FakeRuntimeService:
         self.runtime_ready = runtimeapi.RuntimeCondition(
             type=runtimeapi.RuntimeReady, status=ready, reason=reason, message=message
         )
-
-    def set_network_ready(self, ready: bool, reason: str = "", message: str = "") -> None:
-        """Set the ``NetworkReady`` condition ``status`` reports."""
-        self.network_ready = runtimeapi.RuntimeCondition(
-            type=runtimeapi.NetworkReady, status=ready, reason=reason, message=message
-        )
-
-    def crash_container(self, container_id: str, exit_code: int = 1) -> None:
-        """End a running container now, with ``exit_code`` (as if it crashed)."""
-        c = self._container(container_id)
-        if c.state == runtimeapi.ContainerState_CONTAINER_RUNNING:
-            self._exit(c, self._now_ns(), exit_code)
-
-    def set_container_unknown(self, container_id: str) -> None:
-        """Put a container in ``CONTAINER_UNKNOWN`` (the runtime lost track of it)."""
-        c = self._container(container_id)
-        c.state = runtimeapi.ContainerState_CONTAINER_UNKNOWN
-        c.end_at = None
-        c.changed()
 
     def crash_sandbox(self, pod_sandbox_id: str) -> None:
         """Make a sandbox NOTREADY without stopping its containers (its network died)."""
@@ -574,12 +554,6 @@ class FakeRuntimeService:
         return c.status
 
     # -- RuntimeService ------------------------------------------------------------------------
-
-    async def update_runtime_config(self, runtime_config: runtimeapi.RuntimeConfig) -> None:
-        """Remember the pod CIDR."""
-        await self._enter("update_runtime_config")
-        if runtime_config.network_config is not None:
-            self.pod_cidr = runtime_config.network_config.pod_cidr
 
     async def status(self) -> runtimeapi.RuntimeStatus:
         """The RuntimeReady and NetworkReady conditions (as scripted or set)."""

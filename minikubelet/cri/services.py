@@ -18,7 +18,6 @@ from minikubelet.cri.api import (
     ContainerConfig,
     ContainerFilter,
     ContainerStatus,
-    FilesystemUsage,
     Image,
     ImageFilter,
     ImageSpec,
@@ -26,7 +25,6 @@ from minikubelet.cri.api import (
     PodSandboxConfig,
     PodSandboxFilter,
     PodSandboxStatus,
-    RuntimeConfig,
     RuntimeStatus,
     VersionResponse,
 )
@@ -121,10 +119,6 @@ class PodSandboxManager(Protocol):
 class RuntimeService(RuntimeVersioner, ContainerManager, PodSandboxManager, Protocol):
     """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go type RuntimeService"""
 
-    async def update_runtime_config(self, runtime_config: RuntimeConfig) -> None:
-        """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go RuntimeService.UpdateRuntimeConfig"""
-        ...
-
     async def status(self) -> RuntimeStatus:
         """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go RuntimeService.Status"""
         ...
@@ -149,8 +143,4 @@ class ImageManagerService(Protocol):
 
     async def remove_image(self, image: ImageSpec) -> None:
         """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go ImageManagerService.RemoveImage"""
-        ...
-
-    async def image_fs_info(self) -> list[FilesystemUsage]:
-        """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go ImageManagerService.ImageFsInfo"""
         ...

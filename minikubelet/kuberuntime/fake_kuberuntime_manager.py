@@ -24,7 +24,6 @@ from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
 from minikubelet.cri.fake_image_service import FakeImageService
 from minikubelet.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
 from minikubelet.cri.scenario import Scenario, load_scenario_file, parse_scenario
-from minikubelet.cri.services import ImageManagerService, RuntimeService
 from minikubelet.flowcontrol.backoff import Backoff, new_back_off
 from minikubelet.go import Clock, Second
 from minikubelet.images.image_manager import new_image_manager
@@ -56,10 +55,6 @@ class FakePodStateProvider:
         """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go (*fakePodStateProvider).IsPodDeleted"""
         return self.existing_pods is not None and uid not in self.existing_pods
 
-    def is_pod_terminated(self, uid: str) -> bool:
-        """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go (*fakePodStateProvider).IsPodTerminated"""
-        return self.running_pods is not None and uid not in self.running_pods
-
 
 @dataclass
 class FakeHandlerRunner:
@@ -74,36 +69,6 @@ class FakeHandlerRunner:
         """Record the hook; succeed."""
         self.ran.append((container_id, pod.metadata.name, container.name))
         return "", None
-
-
-async def new_fake_kube_runtime_manager(
-    runtime_service: RuntimeService,
-    image_service: ImageManagerService,
-    runtime_helper: RuntimeHelper,
-    recorder: EventRecorder | None = None,
-) -> KubeGenericRuntimeManager:
-    """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go newFakeKubeRuntimeManager"""
-    recorder = recorder if recorder is not None else Recorder()
-    kube_runtime_manager = KubeGenericRuntimeManager(
-        runtime_name="",
-        recorder=recorder,
-        runtime_helper=runtime_helper,
-        runtime_service=runtime_service,
-        image_service=image_service,
-        runner=FakeHandlerRunner(),
-        pod_state_provider=FakePodStateProvider(existing_pods=set(), running_pods=set()),
-    )
-
-    typed_version = await runtime_service.version("0.1.0")
-
-    kube_runtime_manager.runtime_name = typed_version.runtime_name
-    kube_runtime_manager.image_puller = new_image_manager(
-        filter_event_recorder(recorder),
-        kube_runtime_manager,
-        new_back_off(1 * Second, 300 * Second),
-        False,
-    )
-    return kube_runtime_manager
 
 
 @dataclass

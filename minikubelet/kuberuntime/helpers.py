@@ -23,7 +23,6 @@ from minikubelet.container.runtime import (
     ContainerStateExited,
     ContainerStateRunning,
     ContainerStateUnknown,
-    Pod,
     RuntimeCondition,
     RuntimeStatus,
     State,
@@ -37,16 +36,6 @@ if TYPE_CHECKING:
 
 # Go declares it in kuberuntime_manager.go; here it sits with the helpers that use it.
 podLogsRootDirectory = "/var/log/pods"
-
-
-def pods_by_id(p: Pod) -> str:
-    """Sort key: by pod UID. Go: pkg/kubelet/kuberuntime/helpers.go type podsByID"""
-    return p.id
-
-
-def containers_by_id(c: Container) -> str:
-    """Sort key: by container ID. Go: pkg/kubelet/kuberuntime/helpers.go type containersByID"""
-    return c.id.id
 
 
 def pod_sandbox_by_created(s: runtimeapi.PodSandbox) -> int:
@@ -182,15 +171,6 @@ logPathDelimiter = "_"
 def build_container_logs_path(container_name: str, restart_count: int) -> str:
     """Go: pkg/kubelet/kuberuntime/helpers.go buildContainerLogsPath"""
     return posixpath.join(container_name, f"{restart_count}.log")
-
-
-def build_container_logs_directory(
-    pod_namespace: str, pod_name: str, pod_uid: str, container_name: str
-) -> str:
-    """Go: pkg/kubelet/kuberuntime/helpers.go BuildContainerLogsDirectory"""
-    return posixpath.join(
-        build_pod_logs_directory(pod_namespace, pod_name, pod_uid), container_name
-    )
 
 
 def build_pod_logs_directory(pod_namespace: str, pod_name: str, pod_uid: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from minikubelet import klog
-from minikubelet.container.runtime import Image, ImageSpec, ImageStats
+from minikubelet.container.runtime import Image, ImageSpec
 from minikubelet.cri import api as runtimeapi
 from minikubelet.kuberuntime.convert import to_kube_container_image_spec, to_runtime_api_image_spec
 
@@ -92,15 +92,3 @@ class ImageMethods:
             return err
 
         return None
-
-    async def image_stats(self: KubeGenericRuntimeManager) -> ImageStats:
-        """Go: pkg/kubelet/kuberuntime/kuberuntime_image.go (*kubeGenericRuntimeManager).ImageStats"""
-        try:
-            all_images = await self.image_service.list_images(None)
-        except Exception as err:
-            klog.error_s(err, "Failed to list images")
-            raise
-        stats = ImageStats()
-        for img in all_images:
-            stats.total_storage_bytes += img.size
-        return stats

@@ -110,10 +110,6 @@ class PodStateProvider(Protocol):
         """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podStateProvider.IsPodDeleted"""
         ...
 
-    def is_pod_terminated(self, uid: str) -> bool:
-        """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podStateProvider.IsPodTerminated"""
-        ...
-
 
 class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods, ImageMethods):
     """kubelet's container runtime on top of a CRI runtime service and image service.
@@ -833,20 +829,6 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             sandbox_statuses=sandbox_statuses,
             container_statuses=container_statuses,
         )
-
-    async def update_pod_cidr(self, pod_cidr: str) -> Exception | None:
-        """Pass the node's pod CIDR to the runtime.
-
-        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).UpdatePodCIDR
-        """
-        klog.info_s("Updating runtime config through cri with podcidr", CIDR=pod_cidr)
-        try:
-            await self.runtime_service.update_runtime_config(
-                runtimeapi.RuntimeConfig(network_config=runtimeapi.NetworkConfig(pod_cidr=pod_cidr))
-            )
-        except Exception as err:
-            return err
-        return None
 
 
 async def new_kube_generic_runtime_manager(

@@ -39,16 +39,6 @@ containerPortsLabel = "io.kubernetes.container.ports"
 
 
 @dataclass(slots=True)
-class LabeledPodSandboxInfo:
-    """Go: pkg/kubelet/kuberuntime/labels.go type labeledPodSandboxInfo"""
-
-    labels: dict[str, str] = field(default_factory=dict)
-    pod_name: str = ""
-    pod_namespace: str = ""
-    pod_uid: str = ""
-
-
-@dataclass(slots=True)
 class LabeledContainerInfo:
     """Go: pkg/kubelet/kuberuntime/labels.go type labeledContainerInfo"""
 
@@ -133,19 +123,6 @@ def new_container_annotations(
         )
 
     return annotations
-
-
-def get_pod_sandbox_info_from_labels(labels: dict[str, str]) -> LabeledPodSandboxInfo:
-    """Go: pkg/kubelet/kuberuntime/labels.go getPodSandboxInfoFromLabels"""
-    info = LabeledPodSandboxInfo(
-        pod_name=get_string_value_from_label(labels, KubernetesPodNameLabel),
-        pod_namespace=get_string_value_from_label(labels, KubernetesPodNamespaceLabel),
-        pod_uid=get_string_value_from_label(labels, KubernetesPodUIDLabel),
-    )
-    for k, v in labels.items():
-        if k not in (KubernetesPodNameLabel, KubernetesPodNamespaceLabel, KubernetesPodUIDLabel):
-            info.labels[k] = v
-    return info
 
 
 def get_container_info_from_labels(labels: dict[str, str]) -> LabeledContainerInfo:

@@ -19,14 +19,10 @@ __all__ = [
     "PodAdmitHandler",
     "PodAdmitHandlers",
     "PodAdmitResult",
-    "PodAdmitTarget",
-    "PodLifecycleTarget",
     "PodSyncHandler",
     "PodSyncHandlers",
     "PodSyncLoopHandler",
     "PodSyncLoopHandlers",
-    "PodSyncLoopTarget",
-    "PodSyncTarget",
     "ShouldEvictResponse",
 ]
 
@@ -68,17 +64,6 @@ class PodAdmitHandler(Protocol):
         ...
 
 
-class PodAdmitTarget(Protocol):
-    """Keeps a list of admit handlers.
-
-    Go: pkg/kubelet/lifecycle/interfaces.go type PodAdmitTarget
-    """
-
-    def add_pod_admit_handler(self, a: PodAdmitHandler) -> None:
-        """Go: pkg/kubelet/lifecycle/interfaces.go PodAdmitTarget.AddPodAdmitHandler"""
-        ...
-
-
 class PodSyncLoopHandler(Protocol):
     """Asked on each sync loop iteration whether a pod needs a sync.
 
@@ -90,17 +75,6 @@ class PodSyncLoopHandler(Protocol):
 
         Go: pkg/kubelet/lifecycle/interfaces.go PodSyncLoopHandler.ShouldSync
         """
-        ...
-
-
-class PodSyncLoopTarget(Protocol):
-    """Keeps a list of sync loop handlers.
-
-    Go: pkg/kubelet/lifecycle/interfaces.go type PodSyncLoopTarget
-    """
-
-    def add_pod_sync_loop_handler(self, a: PodSyncLoopHandler) -> None:
-        """Go: pkg/kubelet/lifecycle/interfaces.go PodSyncLoopTarget.AddPodSyncLoopHandler"""
         ...
 
 
@@ -130,24 +104,6 @@ class PodSyncHandler(Protocol):
         Go: pkg/kubelet/lifecycle/interfaces.go PodSyncHandler.ShouldEvict
         """
         ...
-
-
-class PodSyncTarget(Protocol):
-    """Keeps a list of pod sync handlers.
-
-    Go: pkg/kubelet/lifecycle/interfaces.go type PodSyncTarget
-    """
-
-    def add_pod_sync_handler(self, a: PodSyncHandler) -> None:
-        """Go: pkg/kubelet/lifecycle/interfaces.go PodSyncTarget.AddPodSyncHandler"""
-        ...
-
-
-class PodLifecycleTarget(PodAdmitTarget, PodSyncLoopTarget, PodSyncTarget, Protocol):
-    """The three handler lists together (kubelet is one).
-
-    Go: pkg/kubelet/lifecycle/interfaces.go type PodLifecycleTarget
-    """
 
 
 class PodAdmitHandlers(list[PodAdmitHandler]):

@@ -100,15 +100,6 @@ class BasicManager:
         pod = self.pod_by_uid.get(uid)
         return pod, pod is not None
 
-    def get_pod_by_name(self, namespace: str, name: str) -> tuple[Pod | None, bool]:
-        """Go: pkg/kubelet/pod/pod_manager.go (*basicManager).GetPodByName"""
-        return self.get_pod_by_full_name(f"{name}_{namespace}")
-
-    def get_pod_by_full_name(self, pod_full_name: str) -> tuple[Pod | None, bool]:
-        """Go: pkg/kubelet/pod/pod_manager.go (*basicManager).GetPodByFullName"""
-        pod = self.pod_by_full_name.get(pod_full_name)
-        return pod, pod is not None
-
     def translate_pod_uid(self, uid: str) -> str:
         """A mirror pod's UID → its static pod's UID; any other UID unchanged.
 

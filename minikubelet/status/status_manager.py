@@ -68,7 +68,6 @@ from minikubelet.status.generate import (
 
 __all__ = [
     "Manager",
-    "PodDeletionSafetyProvider",
     "PodManager",
     "PodStatusProvider",
     "PodStatusSyncRequest",
@@ -169,20 +168,6 @@ class PodStatusProvider(Protocol):
         ...
 
 
-class PodDeletionSafetyProvider(Protocol):
-    """Says whether a pod can safely be deleted.
-
-    Go: pkg/kubelet/status/status_manager.go type PodDeletionSafetyProvider
-    """
-
-    def pod_resources_are_reclaimed(self, pod: Pod, status: PodStatus) -> bool:
-        """True if the pod's resources are reclaimed, so that it can be deleted.
-
-        Go: pkg/kubelet/status/status_manager.go PodDeletionSafetyProvider.PodResourcesAreReclaimed
-        """
-        ...
-
-
 class Manager(PodStatusProvider, Protocol):
     """The source of truth for kubelet pod status (in Go it also syncs it to the API server).
 
@@ -271,7 +256,6 @@ class StatusManager:
         self,
         kube_client: Any | None,
         pod_manager: PodManager,
-        pod_deletion_safety: PodDeletionSafetyProvider | None,
     ) -> None:
         #: Always None in minikubelet (there is no API server).
         self.kube_client = kube_client
@@ -283,12 +267,9 @@ class StatusManager:
         self.pod_status_channel: go.Chan[PodStatusSyncRequest] = go.make_chan(
             1000, name="podStatusChannel"
         )
-        #: The last version the API server has, per pod. Never filled here: nothing is sent.
-        self.api_status_versions: dict[str, int] = {}
         #: Ours, not Go's: counts every change to ``pod_statuses``, so that kubelet can tell
         #: whether a list it filtered by status is still valid (see filterOutTerminatedPods).
         self.generation = 0
-        self.pod_deletion_safety = pod_deletion_safety
         #: Ours, not Go: called as ``on_status_change(pod, new_status, old_status)`` right after
         #: a new status version is stored; ``old_status`` is the previously cached status, or
         #: None for the pod's first one. Must not block or change the statuses it is given.
@@ -586,14 +567,6 @@ class StatusManager:
                 )
                 return False
 
-    def delete_pod_status(self, uid: str) -> None:
-        """Remove the pod from the status cache.
-
-        Go: pkg/kubelet/status/status_manager.go (*manager).deletePodStatus
-        """
-        self.pod_statuses.pop(uid, None)
-        self.generation += 1
-
     def remove_orphaned_statuses(self, pod_uids: Container[str]) -> None:
         """Forget the status of every pod whose UID is not in ``pod_uids`` (a set, or a dict as
         Go's ``map[types.UID]bool``).
@@ -610,13 +583,15 @@ class StatusManager:
 def new_manager(
     kube_client: Any | None,
     pod_manager: PodManager,
-    pod_deletion_safety: PodDeletionSafetyProvider | None,
 ) -> StatusManager:
     """A status manager. ``kube_client`` is None in minikubelet (there is no API server).
 
     Go: pkg/kubelet/status/status_manager.go NewManager
+
+    Go's third argument, a ``PodDeletionSafetyProvider``, is asked only before the API server
+    write deletes a finished pod, which the port does not have.
     """
-    return StatusManager(kube_client, pod_manager, pod_deletion_safety)
+    return StatusManager(kube_client, pod_manager)
 
 
 def is_pod_status_by_kubelet_equal(old_status: PodStatus, status: PodStatus) -> bool:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from minikubelet import go
+from minikubelet.api import PodStatus
+from minikubelet.events import ExceededGracePeriod
 from minikubelet.go import Second
-from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, UpdatePodOptions
+from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, UpdatePodOptions, kill_pod_now
 from minikubelet.record import Recorder
 from minikubelet.types import SyncPodType
 from minikubelet.util.queue.work_queue import BasicWorkQueue
@@ -102,3 +104,40 @@ def test_after_a_sync_the_pod_is_requeued_resync_or_backoff_with_jitter():
     assert 15 <= out["queue"]["uid-b"] < 20
     # Seeded jitter: the same run gives the same times.
     assert workers_run(script, fail={"b"})[1]["queue"] == out["queue"]
+
+
+def _kill_now(sync_seconds: float, grace: int | None):
+    """kill_pod_now on a worker whose syncs take ``sync_seconds``: (syncs, outcome, events)."""
+    a = pod("a", "uid-a")
+    a.spec.termination_grace_period_seconds = grace
+    recorder = Recorder()
+    out: dict[str, object] = {}
+
+    async def script(workers: PodWorkersImpl) -> None:
+        kill = kill_pod_now(workers, recorder)
+        start = go.now()
+        try:
+            await kill(a, PodStatus(), None)
+            out["outcome"] = ("killed", go.now() - start)
+        except TimeoutError as err:
+            out["outcome"] = (str(err), go.now() - start)
+
+    syncs, _ = workers_run(script, sync_seconds=sync_seconds)
+    return syncs, out["outcome"], [e.reason for e in recorder.events]
+
+
+def test_kill_pod_now_waits_for_the_workers_kill_sync():
+    syncs, outcome, events = _kill_now(sync_seconds=3.0, grace=30)
+    assert [kind for _, _, kind, _ in syncs] == ["kill"]
+    assert outcome == ("killed", 3.0)
+    assert events == []
+
+
+def test_kill_pod_now_gives_up_after_one_and_a_half_grace_periods():
+    # Grace 30 s: kubelet waits 45 s for the worker, then gives up with an event.
+    _, outcome, events = _kill_now(sync_seconds=50.0, grace=30)
+    assert outcome == ("timeout waiting to kill pod", 45.0)
+    assert events == [ExceededGracePeriod]
+    # With no grace period the wait is at least 10 s.
+    _, outcome, _ = _kill_now(sync_seconds=50.0, grace=None)
+    assert outcome == ("timeout waiting to kill pod", 10.0)

@@ -55,14 +55,6 @@ class Index:
             return self.lookup.files[path][1].decode("utf-8", "replace")
         return None
 
-    def for_python(self, py_file: str, qualname: str | None = None) -> list[Mapping]:
-        """Mappings of a Python file (e.g. ``minikubelet/kubelet.py``), or of one def in it."""
-        return [
-            m
-            for m in self.mappings
-            if m.py_file == py_file and (qualname is None or m.py_qualname == qualname)
-        ]
-
     def to_json(self, text: bool = False) -> dict:
         return {
             "tag": self.tag,

@@ -74,9 +74,7 @@ class Kubelet(PortKubelet):
                 duration = base
                 # SOLUTION END
 
-                self.sync_loop_monitor = self.clock.now()
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
                     break
-                self.sync_loop_monitor = self.clock.now()

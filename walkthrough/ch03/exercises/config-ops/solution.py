@@ -12,7 +12,7 @@ Below is the port's ``Kubelet.sync_loop_iteration`` (minikubelet/kubelet.py) wit
 from __future__ import annotations
 
 from minikubelet import klog
-from minikubelet.go import RecvChan, recv, select
+from minikubelet.go import RecvChan, Time, recv, select
 from minikubelet.kubelet import Kubelet as PortKubelet
 from minikubelet.kubelet import SyncHandler, handle_probe_sync, is_sync_pod_worthy
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
@@ -28,8 +28,8 @@ class Kubelet(PortKubelet):
         self,
         config_ch: RecvChan[PodUpdate],
         handler: SyncHandler,
-        sync_ch: RecvChan[float],
-        housekeeping_ch: RecvChan[float],
+        sync_ch: RecvChan[Time],
+        housekeeping_ch: RecvChan[Time],
         pleg_ch: RecvChan[PodLifecycleEvent],
     ) -> bool:
         """Wait for one event on any of the channels and dispatch it; False ends the loop.
@@ -137,6 +137,7 @@ class Kubelet(PortKubelet):
                 if is_sync_pod_worthy(e):
                     pod, ok = self.pod_manager.get_pod_by_uid(e.id)
                     if ok:
+                        assert pod is not None  # ok: found
                         klog.v(2).info_s(
                             "SyncLoop (PLEG): event for pod", pod=klog.kobj(pod), event=e
                         )

@@ -12,7 +12,7 @@ the ``case e := <-plegCh:`` case taken out. Fill in the TODOs, then run:
 from __future__ import annotations
 
 from minikubelet import klog
-from minikubelet.go import RecvChan, recv, select
+from minikubelet.go import RecvChan, Time, recv, select
 from minikubelet.kubelet import Kubelet as PortKubelet
 from minikubelet.kubelet import SyncHandler, handle_probe_sync, is_sync_pod_worthy
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
@@ -31,8 +31,8 @@ class Kubelet(PortKubelet):
         self,
         config_ch: RecvChan[PodUpdate],
         handler: SyncHandler,
-        sync_ch: RecvChan[float],
-        housekeeping_ch: RecvChan[float],
+        sync_ch: RecvChan[Time],
+        housekeeping_ch: RecvChan[Time],
         pleg_ch: RecvChan[PodLifecycleEvent],
     ) -> bool:
         """Wait for one event on any of the channels and dispatch it; False ends the loop.
