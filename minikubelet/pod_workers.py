@@ -279,6 +279,9 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
     """A function that kills a pod through its worker and waits for it (or times out).
 
     Go: pkg/kubelet/pod_workers.go killPodNow
+
+    kubelet hands it to the parts that must stop a pod at once (eviction, preemption of a
+    critical pod's victims, shutdown); it is the one way into syncPod's kill branch.
     """
 
     async def kill(pod: Pod, status: PodStatus, grace_period_override: int | None) -> None:

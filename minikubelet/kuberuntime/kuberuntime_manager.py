@@ -850,10 +850,12 @@ async def new_kube_generic_runtime_manager(
 
     Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go NewKubeGenericRuntimeManager
 
-    Go's other parameters (machine info, OS interface, HTTP client, image pull QPS and burst,
-    credential providers, CFS quota, internal lifecycle, log providers, RuntimeClass manager)
-    are for parts the port does not have. Go builds the lifecycle handler runner itself
-    (``lifecycle.NewHandlerRunner``); here it is passed in.
+    Kept for the reader: this is how kubelet makes its runtime, asking it for its name and API
+    version first. The port's runs use
+    [`new_fake_runtime`][minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime],
+    which knows the fake's name without asking; tests/kuberuntime/test_new_manager.py runs this
+    one. Go builds the lifecycle handler runner itself (``lifecycle.NewHandlerRunner``); here it
+    is passed in.
     """
     kube_runtime_manager = KubeGenericRuntimeManager(
         runtime_name="",
