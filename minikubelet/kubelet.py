@@ -943,9 +943,9 @@ def new_main_kubelet(
     ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
     events of a pod are in one place.
 
-    Call it inside :func:`minikubelet.sim.go.run`: several parts read the run's clock. Left out of
-    Go's long list: cAdvisor, the container manager (cgroups), volume and plugin managers,
-    secret and config-map managers, eviction, node lease and status, DNS, the image and
+    Call it inside [`minikubelet.sim.go.run`][minikubelet.sim.go.run]: several parts read the run's
+    clock. Left out of Go's long list: cAdvisor, the container manager (cgroups), volume and plugin
+    managers, secret and config-map managers, eviction, node lease and status, DNS, the image and
     container garbage collectors, certificate and shutdown managers.
     """
     clock = current_runtime().clock

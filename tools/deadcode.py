@@ -29,7 +29,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("minikubelet/kuberuntime/kuberuntime_sandbox.py", "log_directory"): (
         "a field of the CRI message sent to the runtime"
     ),
-    ("minikubelet/types.py", "preemptable"): (
+    ("minikubelet/types/pod_update.py", "preemptable"): (
         "Go's helper for critical-pod admission; the change porting pkg/kubelet/preemption "
         "uses it (drop this line if that change does not land)"
     ),

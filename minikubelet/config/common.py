@@ -3,8 +3,8 @@
 Go: pkg/kubelet/config/common.go
 
 Decoding and validating a manifest (Go's ``tryDecodeSinglePod`` and ``tryDecodePodList``) is
-:func:`minikubelet.sim.manifest.load_pods_like_kubelet`; :func:`try_decode_pods` adds the step
-between the two that this file owns, :func:`apply_defaults`.
+[`minikubelet.sim.manifest.load_pods_like_kubelet`][minikubelet.sim.manifest.load_pods_like_kubelet];
+[`try_decode_pods`][] adds the step between the two that this file owns, [`apply_defaults`][].
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ Go: pkg/kubelet/config/file_linux.go
 Two things keep the source up to date, as in Go: a full listing of the directory every
 ``period`` (``--file-check-frequency``, 20 s by default), and a watch that turns each change of a
 file into an event handled at once. Each manifest file holds one pod. The pods are kept in an
-:class:`~minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore`, which sends the whole set (a SET) to
-PodConfig after every change.
+[`UndeltaStore`][minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore], which sends
+the whole set (a SET) to PodConfig after every change.
 
 Go watches with inotify (fsnotify). The port polls the directory instead, once per
 ``watchPollPeriod`` of the runtime's clock, and produces the same Create/Write/Remove events: it
@@ -196,9 +196,9 @@ class SourceFile:
 
         Go: pkg/kubelet/config/file.go (*sourceFile).extractFromFile
 
-        Raises the file's first :class:`~minikubelet.sim.manifest.ManifestError` (naming the file,
-        the document and the field) when it holds no valid pod. Only the first YAML document of
-        a file counts, as in kubelet, which ignores the others without a word.
+        Raises the file's first [`ManifestError`][minikubelet.sim.manifest.ManifestError] (naming
+        the file, the document and the field) when it holds no valid pod. Only the first YAML
+        document of a file counts, as in kubelet, which ignores the others without a word.
         """
         klog.v(3).info_s("Reading config file", path=filename)
         with open(filename, "rb") as file:

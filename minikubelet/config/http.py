@@ -4,8 +4,9 @@ Go: pkg/kubelet/config/http.go
 
 Every ``period`` (``--http-check-frequency``, 20 s by default) kubelet GETs the URL. The body is
 one pod or a ``PodList``; when it differs from the last body, all its pods are sent as a SET.
-The request runs in a worker thread (:func:`minikubelet.sim.go.to_thread`): under the virtual clock
-time stands still while it is under way.
+The request runs in a worker thread
+([`minikubelet.sim.go.to_thread`][minikubelet.sim.go.to_thread]): under the virtual clock time
+stands still while it is under way.
 """
 
 from __future__ import annotations

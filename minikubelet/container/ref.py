@@ -3,7 +3,7 @@
 Go: pkg/kubelet/container/ref.go
 
 Go returns a ``*v1.ObjectReference``
-(:class:`~minikubelet.k8s_io.api.core.v1.types.ObjectReference`).
+([`ObjectReference`][minikubelet.k8s_io.api.core.v1.types.ObjectReference]).
 """
 
 from __future__ import annotations

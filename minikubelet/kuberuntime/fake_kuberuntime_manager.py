@@ -24,7 +24,6 @@ from minikubelet.images.image_manager import new_image_manager
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
-from minikubelet.k8s_io.cri_api.pkg.apis.services import ImageManagerService, RuntimeService
 from minikubelet.kuberuntime.kuberuntime_manager import (
     KubeGenericRuntimeManager,
     PodStateProvider,
@@ -119,14 +118,18 @@ def new_fake_runtime(
     """A runtime manager on a fresh fake CRI runtime; callable before ``go.run``.
 
     * ``clock``: the fake runtime's clock (default: the running runtime's, virtual or real);
-    * ``scenario``: a :class:`~minikubelet.sim.cri.scenario.Scenario`, its parsed mapping, or the
+    * ``scenario``: a [`Scenario`][minikubelet.sim.cri.scenario.Scenario], its parsed mapping, or
+    the
       path of a YAML/JSON scenario file;
     * ``seed``: seeds the container and sandbox IDs;
     * ``pod_lookup``: pod UID → ``v1.Pod`` or None, so the fake knows init containers (their
       default lifetime is 1 s) when the runtime helper does not mark them (the default
-      :class:`~minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper` does);
-    * ``recorder``: where events go (default: a new :class:`~minikubelet.k8s_io.client_go.tools.record.event.Recorder`);
-    * the rest as in :func:`~minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager`,
+      [`FakeRuntimeHelper`][minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper]
+      does);
+    * ``recorder``: where events go (default: a new
+    [`Recorder`][minikubelet.k8s_io.client_go.tools.record.event.Recorder]);
+    * the rest as in
+    [`new_kube_generic_runtime_manager`][minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager],
       with kubelet's defaults (serial image pulls, an image back-off of 10 s to 300 s).
 
     Go's constructor asks the runtime for its name over the CRI (``Version``); the fake's name

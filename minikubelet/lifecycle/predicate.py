@@ -3,11 +3,11 @@
 Go: pkg/kubelet/lifecycle/predicate.go
 
 kubelet runs, for every new pod, the scheduler's own checks against its node
-(:func:`general_predicates`): enough CPU, memory, ephemeral storage and pod slots
-(:mod:`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit`), the right node name, free host ports, a
-matching ``nodeSelector``. The scheduler has run them already; kubelet runs them again because
-a pod can reach it without the scheduler (a static pod, a pod with ``nodeName`` set) or after
-the node changed.
+([`general_predicates`][]): enough CPU, memory, ephemeral storage and pod slots
+([`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit]),
+the right node name, free host ports, a matching ``nodeSelector``. The scheduler has run them
+already; kubelet runs them again because a pod can reach it without the scheduler (a static pod, a
+pod with ``nodeName`` set) or after the node changed.
 
 A rejection has a one-word reason and a message, which kubelet puts in the pod's status
 (phase ``Failed``):
@@ -286,8 +286,9 @@ def remove_missing_extended_resources(pod: Pod, node_info: NodeInfo) -> Pod:
 
     Go: pkg/kubelet/lifecycle/predicate.go removeMissingExtendedResources
 
-    Scalar resources are not modelled (see :mod:`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`), so the
-    node never has any, and every extended resource request is dropped, as Go does for a node
+    Scalar resources are not modelled (see
+    [`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types]),
+    so the node never has any, and every extended resource request is dropped, as Go does for a node
     without them.
     """
     pod_copy = copy.deepcopy(pod)

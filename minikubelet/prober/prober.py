@@ -43,8 +43,8 @@ A YAML (or JSON) mapping: container name → probe type (``liveness``, ``readine
     to another host). A restarted container (new container ID) starts from the first one again.
 
 A duration is written as Go writes one (``10s``, ``1m30s``, ``500ms``) or as a number of seconds.
-"Running for" is the runtime's clock (:func:`minikubelet.sim.go.now`) minus the container status's
-``state.running.startedAt``. For example::
+"Running for" is the runtime's clock ([`minikubelet.sim.go.now`][minikubelet.sim.go.now]) minus the
+container status's ``state.running.startedAt``. For example::
 
     metadata:
       name: web

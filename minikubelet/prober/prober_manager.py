@@ -326,8 +326,9 @@ def new_manager(
 
     ``status_manager`` needs only ``get_pod_status(uid) -> (PodStatus, bool)``. ``runner`` is
     Go's ``kubecontainer.CommandRunner`` (it runs exec probes in containers); probes are faked
-    here (see :mod:`minikubelet.prober.prober`), so it is kept but unused, and may be None.
-    Call it inside a run (:func:`minikubelet.sim.go.run`): ``start`` is read from the run's clock.
+    here (see [`minikubelet.prober.prober`][minikubelet.prober.prober]), so it is kept but unused,
+    and may be None. Call it inside a run ([`minikubelet.sim.go.run`][minikubelet.sim.go.run]):
+    ``start`` is read from the run's clock.
     """
     # prober.py imports this module (for ProbeType): import it here, not at the top.
     from minikubelet.prober.prober import new_prober
@@ -349,7 +350,7 @@ def try_select(*cases: RecvCase | SendCase) -> Selected:
 
     Not in Go: Go needs no such helper. ``await select(..., default=True)`` never blocks and never
     yields to another goroutine, so its coroutine finishes the first time it is stepped; this
-    steps it once and returns what it chose (index :data:`minikubelet.sim.go.DEFAULT` when no case
+    steps it once and returns what it chose (index ``minikubelet.sim.go.DEFAULT`` when no case
     was ready). That keeps ``UpdatePodStatus`` and ``stop`` plain functions, as in Go.
     """
     coro = select(*cases, default=True)

@@ -26,8 +26,8 @@ Differences from Go:
 * ``doProbe`` is ``async``: it writes results with ``await results_manager.set(...)`` (a channel
   send, which blocks when nobody reads the updates, as in Go).
 * Times: ``time.Since(startedAt)`` is the runtime's clock minus ``state.running.started_at``
-  (float seconds since the epoch, see :func:`running_for`); the initial random wait draws from the
-  run's seeded RNG (:attr:`minikubelet.sim.go.Runtime.rng`), so a run is repeatable.
+  (float seconds since the epoch, see [`running_for`][]); the initial random wait draws from the
+  run's seeded RNG (``minikubelet.sim.go.Runtime.rng``), so a run is repeatable.
 """
 
 from __future__ import annotations

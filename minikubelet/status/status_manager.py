@@ -30,8 +30,9 @@ Differences from Go:
   so they never actually block), and ``select`` is awaited here.
 * Go guards ``podStatuses`` with an ``RWMutex``. Here every goroutine runs on one thread and only
   gives way at an ``await`` that blocks; nothing in these methods blocks, so no lock is taken.
-* Times are float seconds since the epoch (see :mod:`minikubelet.k8s_io.api.core.v1`); "now" is the runtime's
-  clock (:func:`minikubelet.sim.go.now`), virtual in tests.
+* Times are float seconds since the epoch (see
+[`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1]); "now" is the runtime's
+  clock ([`minikubelet.sim.go.now`][minikubelet.sim.go.now]), virtual in tests.
 """
 
 from __future__ import annotations

@@ -18,9 +18,6 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 ROLE = re.compile(r":(?:class|meth|func|mod|data|attr|exc|obj|const):`")
-# Rewritten by another change in progress (the move of the ported dependencies): its docstrings
-# are converted with it. Remove the entry then; the test fails if it lingers after that.
-NOT_YET = {"minikubelet/api/load.py"}
 
 
 def _python_handler_options() -> dict:
@@ -40,11 +37,9 @@ def test_the_port_has_no_sphinx_roles_left():
     for path in sorted((ROOT / "minikubelet").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
         for n, line in enumerate(path.read_text().splitlines(), 1):
-            if ROLE.search(line) and rel not in NOT_YET:
+            if ROLE.search(line):
                 found.append(f"{rel}:{n}: {line.strip()}")
     assert not found, "Sphinx roles that mkdocstrings shows raw:\n" + "\n".join(found)
-    for rel in NOT_YET:
-        assert ROLE.search((ROOT / rel).read_text()), f"{rel} has none left: drop it from NOT_YET"
 
 
 def _build(tmp_path: Path, module_doc: str) -> subprocess.CompletedProcess:

@@ -11,9 +11,10 @@ How containers behave:
   (``start_container``) → ``CONTAINER_EXITED`` (its run is over, it was stopped, or its sandbox
   was stopped).
 * How long a run lasts and its exit code come from the pod's ``minikubelet.dev/scenario``
-  annotation or the scenario file (see :mod:`minikubelet.sim.cri.scenario`); by default init
-  containers exit 0 after 1 s and other containers run until stopped. (Which containers are init
-  containers: see :class:`FakeRuntimeService`.)
+  annotation or the scenario file (see
+  [`minikubelet.sim.cri.scenario`][minikubelet.sim.cri.scenario]); by default init containers exit 0
+  after 1 s and other containers run until stopped. (Which containers are init containers: see
+  [`FakeRuntimeService`][].)
 * Exits are computed lazily: every call first *reaps* the containers whose run ended by now
   (a heap ordered by end time), and their ``finished_at`` is the scripted end, not the time of
   the call. So nothing runs in the background, a run is deterministic, and 10,000 idle pods

@@ -16,7 +16,7 @@ from minikubelet.kubelet import SyncHandler, handle_probe_sync, is_sync_pod_wort
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
 from minikubelet.prober.results.results_manager import Result
 from minikubelet.sim import klog
-from minikubelet.sim.go import RecvChan, recv, select
+from minikubelet.sim.go import RecvChan, Time, recv, select
 from minikubelet.types import PodOperation, PodUpdate
 from minikubelet.util import format
 

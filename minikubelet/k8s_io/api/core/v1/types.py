@@ -4,7 +4,8 @@ Go: staging/src/k8s.io/api/core/v1/types.go
 
 Each Go struct is a dataclass here with the same fields in ``snake_case`` (``ImagePullPolicy`` →
 ``image_pull_policy``); its docstring names the Go type. Only the fields the port uses are kept;
-the loader (:mod:`minikubelet.sim.manifest`) ignores the others, as kubelet's decoder does.
+the loader ([`minikubelet.sim.manifest`][minikubelet.sim.manifest]) ignores the others, as kubelet's
+decoder does.
 
 Differences from Go, on purpose:
 
@@ -12,7 +13,8 @@ Differences from Go, on purpose:
   (``restart_policy=Always``, ``termination_grace_period_seconds=30``, a probe's
   ``period_seconds=10`` …), not Go's zero value, so a pod built by hand in Python reads like a
   pod loaded from YAML. Defaults that depend on other fields (a container's image pull policy,
-  requests copied from limits) are applied by :func:`minikubelet.sim.manifest.set_object_defaults_pod`,
+  requests copied from limits) are applied by
+  [`minikubelet.sim.manifest.set_object_defaults_pod`][minikubelet.sim.manifest.set_object_defaults_pod],
   which the loader always calls.
 * **Namespace.** ``ObjectMeta.namespace`` defaults to ``""``, not ``"default"``: kubelet sets
   ``"default"`` on static pods itself (``applyDefaults`` in pkg/kubelet/config/common.go), and the
@@ -58,7 +60,7 @@ ResourceHugePagesPrefix = "hugepages-"
 ResourceDefaultNamespacePrefix = "kubernetes.io/"
 
 #: A minikubelet annotation, reserved for scripting a container's life in the fake runtime
-#: (when it exits, with which code …). Nothing in :mod:`minikubelet.k8s_io.api.core.v1` interprets it; the
+#: (when it exits, with which code …). Nothing in [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] interprets it; the
 #: loader keeps every annotation as a string, this one included. Kubernetes itself ignores it.
 MinikubeletScenarioAnnotation = "minikubelet.dev/scenario"
 
@@ -647,18 +649,6 @@ class Pod:
     status: PodStatus = field(default_factory=PodStatus)
 
 
-@dataclass(slots=True, kw_only=True)
-class PodList:
-    """A list of pods, as one document (``kind: PodList``).
-
-    Go: staging/src/k8s.io/api/core/v1/types.go type PodList
-    """
-
-    api_version: str = "v1"
-    kind: str = "PodList"
-    items: list[Pod] = field(default_factory=list)
-
-
 # --- Node ----------------------------------------------------------------------------------
 
 
@@ -706,5 +696,5 @@ class ObjectReference:
     @property
     def metadata(self) -> ObjectReference:
         """The reference itself: it has ``name`` and ``namespace``, which is all
-        :func:`minikubelet.sim.klog.kobj` (and so the event recorder) reads of ``obj.metadata``."""
+        [`minikubelet.sim.klog.kobj`][minikubelet.sim.klog.kobj] (and so the event recorder) reads of ``obj.metadata``."""
         return self

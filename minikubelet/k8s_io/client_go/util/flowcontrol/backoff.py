@@ -10,8 +10,8 @@ twice ``max_duration`` starts again from ``initial``. kubelet uses 10 s and 300 
 300 s, 300 s …
 
 Times are ``float`` seconds (durations) and seconds since the Unix epoch (points in time), as in
-:mod:`minikubelet.sim.go`. Go guards the map with a ``sync.RWMutex``; no method here awaits, so on
-the port's one thread each call is already atomic and there is no lock.
+[`minikubelet.sim.go`][minikubelet.sim.go]. Go guards the map with a ``sync.RWMutex``; no method
+here awaits, so on the port's one thread each call is already atomic and there is no lock.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ __all__ = [
     "new_resource",
 ]
 
-#: Go: v1.ResourcePods, the number of pods a node can run. Not in :mod:`minikubelet.k8s_io.api.core.v1` yet.
+#: Go: v1.ResourcePods, the number of pods a node can run. Not in [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] yet.
 ResourcePods = "pods"
 
 #: The address that means "every address of the host". Go: framework.DefaultBindAllHostIP
@@ -92,7 +92,7 @@ class Resource:
     ephemeral_storage: int = 0
     #: Go stores ``Node.Status.Allocatable.Pods().Value()`` as an int, to avoid conversions.
     allowed_pod_number: int = 0
-    #: Extended resources, hugepages … Never filled here (see [`add`][minikubelet.scheduler.framework_types.Resource.add]).
+    #: Extended resources, hugepages … Never filled here (see ``Resource.add``).
     scalar_resources: dict[str, int] | None = None
 
     def clone(self) -> Resource:

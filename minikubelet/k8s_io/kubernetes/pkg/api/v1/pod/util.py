@@ -65,7 +65,8 @@ def is_pod_available(pod: Pod, min_ready_seconds: int, now: float) -> bool:
 
     Go: pkg/api/v1/pod/util.go IsPodAvailable
 
-    ``now`` is seconds since the Unix epoch, like every time in :mod:`minikubelet.k8s_io.api.core.v1`.
+    ``now`` is seconds since the Unix epoch, like every time in
+    [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1].
     """
     if not is_pod_ready(pod):
         return False

@@ -3,9 +3,9 @@
 Go: pkg/scheduler/framework/plugins/helper/node_affinity.go
 
 A ``nodeSelector`` matches when the node has every one of its labels with the same value.
-Node affinity is not checked: :mod:`minikubelet.k8s_io.api.core.v1` has no ``Affinity`` type (and its
-``NodeSelectorTerm`` matching, in k8s.io/component-helpers, is not ported), so a pod's affinity,
-if the api ever carries one, is accepted as matching.
+Node affinity is not checked: [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] has
+no ``Affinity`` type (and its ``NodeSelectorTerm`` matching, in k8s.io/component-helpers, is not
+ported), so a pod's affinity, if the api ever carries one, is accepted as matching.
 """
 
 from __future__ import annotations

@@ -105,7 +105,8 @@ def fits_request(
 
     The pod count is checked first and always; the rest only if the pod requests anything.
     The two ``ignored_*`` sets concern scalar resources, which are not modelled (see
-    :mod:`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`), so they are unused.
+    [`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types]),
+    so they are unused.
     """
     insufficient_resources: list[InsufficientResource] = []
 
