@@ -360,7 +360,7 @@ class Kubelet(KubeletPods):
 
             # Go: case e := <-plegCh:
             case 1, (e, _):
-                if e.type == PodLifeCycleEventType.ContainerStarted:
+                if e.type == PodLifeCycleEventType.CONTAINER_STARTED:
                     # The most recent time a container of this pod started: deletePod refreshes
                     # the runtime cache up to it, so no started container misses its graceful stop.
                     self.last_container_started_time[e.id] = self.clock.now()
@@ -377,7 +377,7 @@ class Kubelet(KubeletPods):
                             "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
                         )
 
-                if e.type == PodLifeCycleEventType.ContainerDied and isinstance(e.data, str):
+                if e.type == PodLifeCycleEventType.CONTAINER_DIED and isinstance(e.data, str):
                     await self.clean_up_containers_in_pod(e.id, e.data)
 
             # Go: case <-syncCh:
@@ -393,12 +393,12 @@ class Kubelet(KubeletPods):
 
             # Go: case update := <-kl.livenessManager.Updates():
             case 3, (update, _):
-                if update.result == Result.Failure:
+                if update.result == Result.FAILURE:
                     await handle_probe_sync(self, update, handler, "liveness", "unhealthy")
 
             # Go: case update := <-kl.readinessManager.Updates():
             case 4, (update, _):
-                ready = update.result == Result.Success
+                ready = update.result == Result.SUCCESS
                 await self.status_manager.set_container_readiness(
                     update.pod_uid, update.container_id, ready
                 )
@@ -408,7 +408,7 @@ class Kubelet(KubeletPods):
 
             # Go: case update := <-kl.startupManager.Updates():
             case 5, (update, _):
-                started = update.result == Result.Success
+                started = update.result == Result.SUCCESS
                 await self.status_manager.set_container_startup(
                     update.pod_uid, update.container_id, started
                 )
@@ -472,7 +472,7 @@ class Kubelet(KubeletPods):
         pod, ok = self.pod_manager.get_pod_by_mirror_pod(mirror_pod)
         if ok:
             assert pod is not None
-            await self.dispatch_work(pod, SyncPodType.SyncPodUpdate, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.UPDATE, mirror_pod, start)
 
     async def handle_pod_additions(self, pods: list[Pod]) -> None:
         """New pods: oldest first, remember each, admit it or reject it, hand it to a worker.
@@ -501,7 +501,7 @@ class Kubelet(KubeletPods):
                     await self.reject_pod(pod, reason, message)
                     continue
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.CREATE, mirror_pod, start)
             self.probe_manager.add_pod(pod)
 
     async def handle_pod_updates(self, pods: list[Pod]) -> None:
@@ -513,7 +513,7 @@ class Kubelet(KubeletPods):
                 await self.handle_mirror_pod(pod, start)
                 continue
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodUpdate, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.UPDATE, mirror_pod, start)
 
     async def handle_pod_removes(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodRemoves"""
@@ -539,14 +539,14 @@ class Kubelet(KubeletPods):
 
             if need_to_reconcile_pod_readiness(pod):
                 mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-                await self.dispatch_work(pod, SyncPodType.SyncPodSync, mirror_pod, start)
+                await self.dispatch_work(pod, SyncPodType.SYNC, mirror_pod, start)
 
     async def handle_pod_syncs(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodSyncs"""
         start = self.clock.now()
         for pod in pods:
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodSync, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.SYNC, mirror_pod, start)
 
     def get_pods_to_sync(self) -> list[Pod]:
         """The pods whose resync time has come (and those a sync-loop handler asks for).
@@ -684,7 +684,7 @@ class Kubelet(KubeletPods):
         pod_status = o.pod_status
         update_type = o.update_type
 
-        if update_type == SyncPodType.SyncPodKill:
+        if update_type == SyncPodType.KILL:
             kill_pod_options = o.kill_pod_options
             if kill_pod_options is None or kill_pod_options.pod_status_func is None:
                 raise ValueError("kill pod options are required if update type is kill")
@@ -713,7 +713,7 @@ class Kubelet(KubeletPods):
             raise RuntimeError(f'pod "{pod_full_name}" is pending termination')
 
         # Go reads this annotation for a latency metric; only its log line is ported.
-        if update_type == SyncPodType.SyncPodCreate and not pod.metadata.annotations.get(
+        if update_type == SyncPodType.CREATE and not pod.metadata.annotations.get(
             "kubernetes.io/config.seen"
         ):
             klog.v(3).info_s(
@@ -867,7 +867,7 @@ def is_sync_pod_worthy(event: PodLifecycleEvent) -> bool:
 
     Go: pkg/kubelet/kubelet.go isSyncPodWorthy
     """
-    return event.type != PodLifeCycleEventType.ContainerRemoved
+    return event.type != PodLifeCycleEventType.CONTAINER_REMOVED
 
 
 def sort_pods_by_creation_time(pods: list[Pod]) -> list[Pod]:
@@ -895,7 +895,7 @@ def make_pod_source_config(
     """
     manifest_url_header = {k: ", ".join(v) for k, v in kube_cfg.static_pod_url_header.items()}
 
-    cfg = PodConfig(PodConfigNotificationMode.PodConfigNotificationIncremental, recorder)
+    cfg = PodConfig(PodConfigNotificationMode.INCREMENTAL, recorder)
 
     if kube_cfg.static_pod_path != "":
         klog.info_s("Adding static pod path", path=kube_cfg.static_pod_path)

@@ -62,7 +62,7 @@ class UpdatePodOptions:
     #: The mirror pod, for a static pod.
     mirror_pod: Pod | None = None
     #: create, update, sync or kill.
-    update_type: SyncPodType = SyncPodType.SyncPodSync
+    update_type: SyncPodType = SyncPodType.SYNC
     #: Called when the operation completes (only guaranteed for kills: others may be dropped).
     on_complete_func: OnCompleteFunc | None = None
     kill_pod_options: KillPodOptions | None = None
@@ -218,7 +218,7 @@ class PodWorkersImpl:
         else:
             # A pending kill is never replaced: whatever came after it would undo it.
             update = self.last_undelivered_work_update.get(uid)
-            if update is None or update.update_type != SyncPodType.SyncPodKill:
+            if update is None or update.update_type != SyncPodType.KILL:
                 self.last_undelivered_work_update[uid] = options
 
     def remove_worker(self, uid: str) -> None:
@@ -307,7 +307,7 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
         await pod_workers.update_pod(
             UpdatePodOptions(
                 pod=pod,
-                update_type=SyncPodType.SyncPodKill,
+                update_type=SyncPodType.KILL,
                 on_complete_func=on_complete,
                 kill_pod_options=KillPodOptions(
                     pod_status_func=lambda p, pod_status: status,

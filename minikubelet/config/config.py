@@ -40,13 +40,19 @@ class PodConfigNotificationMode(IntEnum):
     """
 
     #: Uninitialised; merging panics.
-    PodConfigNotificationUnknown = 0
+    UNKNOWN = 0
     #: The full configuration as a SET whenever anything changes.
-    PodConfigNotificationSnapshot = 1
+    SNAPSHOT = 1
     #: UPDATE and DELETE for changed pods, and a SET when pods are added or removed.
-    PodConfigNotificationSnapshotAndUpdates = 2
+    SNAPSHOT_AND_UPDATES = 2
     #: ADD, UPDATE, DELETE, REMOVE, RECONCILE: the mode kubelet uses.
-    PodConfigNotificationIncremental = 3
+    INCREMENTAL = 3
+
+
+PodConfigNotificationUnknown = PodConfigNotificationMode.UNKNOWN
+PodConfigNotificationSnapshot = PodConfigNotificationMode.SNAPSHOT
+PodConfigNotificationSnapshotAndUpdates = PodConfigNotificationMode.SNAPSHOT_AND_UPDATES
+PodConfigNotificationIncremental = PodConfigNotificationMode.INCREMENTAL
 
 
 class PodConfig:
@@ -139,7 +145,7 @@ class PodStorage:
             # deliver update notifications
             mode = self.mode
             # Go: case PodConfigNotificationIncremental:
-            if mode == PodConfigNotificationMode.PodConfigNotificationIncremental:
+            if mode == PodConfigNotificationMode.INCREMENTAL:
                 if len(removes.pods) > 0:
                     await self.updates.send(removes)
                 if len(adds.pods) > 0:
@@ -162,7 +168,7 @@ class PodStorage:
                     await self.updates.send(reconciles)
 
             # Go: case PodConfigNotificationSnapshotAndUpdates:
-            elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshotAndUpdates:
+            elif mode == PodConfigNotificationMode.SNAPSHOT_AND_UPDATES:
                 if len(removes.pods) > 0 or len(adds.pods) > 0 or first_set:
                     await self.updates.send(
                         PodUpdate(pods=self.merged_state(), op=PodOperation.SET, source=source)
@@ -173,7 +179,7 @@ class PodStorage:
                     await self.updates.send(deletes)
 
             # Go: case PodConfigNotificationSnapshot:
-            elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshot:
+            elif mode == PodConfigNotificationMode.SNAPSHOT:
                 changed = updates.pods or deletes.pods or adds.pods or removes.pods
                 if changed or first_set:
                     await self.updates.send(

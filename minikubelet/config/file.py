@@ -46,9 +46,14 @@ maxRetryPeriod = 20 * Second
 class PodEventType(IntEnum):
     """Go: pkg/kubelet/config/file.go type podEventType"""
 
-    podAdd = 0
-    podModify = 1
-    podDelete = 2
+    ADD = 0
+    MODIFY = 1
+    DELETE = 2
+
+
+podAdd = PodEventType.ADD
+podModify = PodEventType.MODIFY
+podDelete = PodEventType.DELETE
 
 
 @dataclass(frozen=True)
@@ -281,17 +286,17 @@ class SourceFile:
             return
         # Go: case (e.Op & fsnotify.Create) > 0:
         if e.op & Create:
-            event_type = PodEventType.podAdd
+            event_type = PodEventType.ADD
         # Go: case (e.Op & fsnotify.Write) > 0:
         elif e.op & Write:
-            event_type = PodEventType.podModify
+            event_type = PodEventType.MODIFY
         # Go omitted: case (e.Op & fsnotify.Chmod) > 0: -- polling sees contents, not modes
         # Go: case (e.Op & fsnotify.Remove) > 0:
         elif e.op & Remove:
-            event_type = PodEventType.podDelete
+            event_type = PodEventType.DELETE
         # Go: case (e.Op & fsnotify.Rename) > 0:
         elif e.op & Rename:
-            event_type = PodEventType.podDelete
+            event_type = PodEventType.DELETE
         # Go: default:
         else:
             # Ignore rest events
@@ -306,7 +311,7 @@ class SourceFile:
         """
         match e.event_type:
             # Go: case podAdd, podModify:
-            case PodEventType.podAdd | PodEventType.podModify:
+            case PodEventType.ADD | PodEventType.MODIFY:
                 try:
                     pod = self.extract_from_file(e.file_name)
                 except Exception as err:
@@ -315,7 +320,7 @@ class SourceFile:
                     ) from err
                 await self.store.add(pod)
             # Go: case podDelete:
-            case PodEventType.podDelete:
+            case PodEventType.DELETE:
                 obj_key = self.file_key_mapping.get(e.file_name)
                 if obj_key is not None:
                     stored, pod_exist = self.store.get_by_key(obj_key)

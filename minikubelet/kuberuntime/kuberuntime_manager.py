@@ -410,10 +410,10 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             if changed:
                 message = f"Container {container.name} definition changed"
                 restart = True  # a new spec always runs, whatever the restart policy says
-            elif liveness_found and liveness == Result.Failure:
+            elif liveness_found and liveness == Result.FAILURE:
                 message = f"Container {container.name} failed liveness probe"
                 reason = reasonLivenessProbe
-            elif startup_found and startup == Result.Failure:
+            elif startup_found and startup == Result.FAILURE:
                 message = f"Container {container.name} failed startup probe"
                 reason = reasonStartupProbe
             else:

@@ -35,14 +35,15 @@ from minikubelet.container.runtime import (
 )
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import NEVER_STOP, until
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
+from minikubelet.pleg.pleg import (
+    ContainerChanged,
+    ContainerDied,
+    ContainerRemoved,
+    ContainerStarted,
+    PodLifecycleEvent,
+)
 from minikubelet.sim import klog
 from minikubelet.sim.go import Chan, Clock, Minute, go, select, send
-
-ContainerStarted = PodLifeCycleEventType.ContainerStarted
-ContainerDied = PodLifeCycleEventType.ContainerDied
-ContainerRemoved = PodLifeCycleEventType.ContainerRemoved
-ContainerChanged = PodLifeCycleEventType.ContainerChanged
 
 
 class PlegContainerState(StrEnum):

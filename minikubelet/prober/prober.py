@@ -107,10 +107,18 @@ class ProbeResult(StrEnum):
     [`Result`][minikubelet.prober.results.results_manager.Result] (Go: ``probe.Result``, in
     pkg/probe/probe.go)."""
 
-    Success = "success"
-    Warning = "warning"
-    Failure = "failure"
-    Unknown = "unknown"
+    SUCCESS = "success"
+    WARNING = "warning"
+    FAILURE = "failure"
+    UNKNOWN = "unknown"
+
+
+# Go's names (package probe). `Warning` hides Python's built-in in this module; nothing here
+# needs the built-in.
+Success = ProbeResult.SUCCESS
+Warning = ProbeResult.WARNING
+Failure = ProbeResult.FAILURE
+Unknown = ProbeResult.UNKNOWN
 
 
 @dataclass(eq=False)
@@ -160,17 +168,17 @@ class Prober:
         """
         match probe_type:
             # Go: case readiness:
-            case ProbeType.readiness:
+            case ProbeType.READINESS:
                 probe_spec = container.readiness_probe
             # Go: case liveness:
-            case ProbeType.liveness:
+            case ProbeType.LIVENESS:
                 probe_spec = container.liveness_probe
             # Go: case startup:
-            case ProbeType.startup:
+            case ProbeType.STARTUP:
                 probe_spec = container.startup_probe
             # Go: default:
             case _:
-                return results.Result.Failure, ValueError(f'unknown probe type: "{probe_type}"')
+                return results.Result.FAILURE, ValueError(f'unknown probe type: "{probe_type}"')
 
         if probe_spec is None:
             klog.info_s(
@@ -180,12 +188,12 @@ class Prober:
                 podUID=pod.metadata.uid,
                 containerName=container.name,
             )
-            return results.Result.Success, None
+            return results.Result.SUCCESS, None
 
         result, output, err = self.run_probe_with_retries(
             probe_type, probe_spec, pod, status, container, container_id, maxProbeRetries
         )
-        if err is not None or (result != ProbeResult.Success and result != ProbeResult.Warning):
+        if err is not None or (result != ProbeResult.SUCCESS and result != ProbeResult.WARNING):
             if err is not None:
                 if klog.v(1).enabled:  # Go: klog.V(1).ErrorS
                     klog.error_s(
@@ -224,8 +232,8 @@ class Prober:
                     probe_type,
                     output,
                 )
-            return results.Result.Failure, err
-        if result == ProbeResult.Warning:
+            return results.Result.FAILURE, err
+        if result == ProbeResult.WARNING:
             self.record_container_event(
                 pod,
                 container,
@@ -251,7 +259,7 @@ class Prober:
                 podUID=pod.metadata.uid,
                 containerName=container.name,
             )
-        return results.Result.Success, None
+        return results.Result.SUCCESS, None
 
     def run_probe_with_retries(
         self,
@@ -269,7 +277,7 @@ class Prober:
         Go: pkg/kubelet/prober/prober.go (*prober).runProbeWithRetries
         """
         err: Exception | None = None
-        result = ProbeResult.Unknown
+        result = ProbeResult.UNKNOWN
         output = ""
         for _ in range(retries):
             result, output, err = self.run_probe(
@@ -313,7 +321,7 @@ class Prober:
                 host = status.pod_ip
             port, err = extract_port(p.http_get.port, container)
             if err is not None:
-                return ProbeResult.Unknown, "", err
+                return ProbeResult.UNKNOWN, "", err
             path = p.http_get.path
             klog.v(4).info_s("HTTP-Probe Host", scheme=scheme, host=host, port=port, path=path)
             url = format_url(scheme, host, port, path)
@@ -322,12 +330,12 @@ class Prober:
             # Go: each probe type has its own HTTP prober (so they share no connection pool).
             match probe_type:
                 # Go: case liveness:
-                case ProbeType.liveness:
+                case ProbeType.LIVENESS:
                     return self.fake.probe(
                         f"HTTP GET {url}", liveness, pod, status, container, container_id
                     )
                 # Go: case startup:
-                case ProbeType.startup:
+                case ProbeType.STARTUP:
                     return self.fake.probe(
                         f"HTTP GET {url}", startup, pod, status, container, container_id
                     )
@@ -339,7 +347,7 @@ class Prober:
         if p.tcp_socket is not None:
             port, err = extract_port(p.tcp_socket.port, container)
             if err is not None:
-                return ProbeResult.Unknown, "", err
+                return ProbeResult.UNKNOWN, "", err
             host = p.tcp_socket.host
             if host == "":
                 host = status.pod_ip
@@ -357,7 +365,7 @@ class Prober:
             )
         klog.info_s("Failed to find probe builder for container", containerName=container.name)
         return (
-            ProbeResult.Unknown,
+            ProbeResult.UNKNOWN,
             "",
             ValueError(f"missing probe handler for {format.pod(pod)}:{container.name}"),
         )
@@ -479,9 +487,9 @@ class ProbeScript:
 _PROBE_TYPES = {"liveness": liveness, "readiness": readiness, "startup": startup}
 _SCRIPT_KEYS = ("succeedAfter", "failAfter", "results")
 _RESULTS = {
-    "success": ProbeResult.Success,
-    "fail": ProbeResult.Failure,
-    "warning": ProbeResult.Warning,
+    "success": ProbeResult.SUCCESS,
+    "fail": ProbeResult.FAILURE,
+    "warning": ProbeResult.WARNING,
 }
 
 
@@ -643,18 +651,18 @@ class FakeProbeExecutor:
                     pod=klog.kobj(pod),
                     annotation=MinikubeletProbesAnnotation,
                 )
-            return ProbeResult.Failure, str(err), None
+            return ProbeResult.FAILURE, str(err), None
         script = scripts.get(container.name, {}).get(probe_type)
         if script is None:
-            return ProbeResult.Success, "", None
+            return ProbeResult.SUCCESS, "", None
 
         c, _ = get_container_status(status.container_statuses, container.name)
         age = running_for(c.state.running.started_at) if c.state.running is not None else 0.0
         context = f"container running for {format_duration(age)}"
         if script.succeed_after is not None:
-            result = ProbeResult.Success if age >= script.succeed_after else ProbeResult.Failure
+            result = ProbeResult.SUCCESS if age >= script.succeed_after else ProbeResult.FAILURE
         elif script.fail_after is not None:
-            result = ProbeResult.Success if age < script.fail_after else ProbeResult.Failure
+            result = ProbeResult.SUCCESS if age < script.fail_after else ProbeResult.FAILURE
         else:
             key3 = (pod.metadata.uid, container.name, probe_type)
             seen, n = self._runs.get(key3, (container_id, 0))
@@ -664,9 +672,9 @@ class FakeProbeExecutor:
             self._runs[key3] = (container_id, n + 1)
             context = f"probe {n + 1} of this container"
 
-        if result == ProbeResult.Success:
+        if result == ProbeResult.SUCCESS:
             return result, "", None
-        what = "scripted warning" if result == ProbeResult.Warning else "scripted failure"
+        what = "scripted warning" if result == ProbeResult.WARNING else "scripted failure"
         type_name = str(probe_type).lower()
         output = (
             f"{action}: {what} ({MinikubeletProbesAnnotation} {container.name}.{type_name}: "

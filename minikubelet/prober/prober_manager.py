@@ -91,9 +91,9 @@ class ProbeType(IntEnum):
     Go: pkg/kubelet/prober/prober_manager.go type probeType
     """
 
-    liveness = 0
-    readiness = 1
-    startup = 2
+    LIVENESS = 0
+    READINESS = 1
+    STARTUP = 2
 
     def __str__(self) -> str:
         """For debugging (and for log lines and event messages: ``Liveness probe failed``).
@@ -102,13 +102,13 @@ class ProbeType(IntEnum):
         """
         match self:
             # Go: case readiness:
-            case ProbeType.readiness:
+            case ProbeType.READINESS:
                 return "Readiness"
             # Go: case liveness:
-            case ProbeType.liveness:
+            case ProbeType.LIVENESS:
                 return "Liveness"
             # Go: case startup:
-            case ProbeType.startup:
+            case ProbeType.STARTUP:
                 return "Startup"
             # Go: default:
             case _:
@@ -120,9 +120,9 @@ class ProbeType(IntEnum):
 
 
 # Go's constant names, so the port reads like Go (``w.probe_type == liveness``).
-liveness = ProbeType.liveness
-readiness = ProbeType.readiness
-startup = ProbeType.startup
+liveness = ProbeType.LIVENESS
+readiness = ProbeType.READINESS
+startup = ProbeType.STARTUP
 
 
 @dataclass(frozen=True)
@@ -250,7 +250,7 @@ class ProberManager:
             else:
                 result, ok = self.startup_manager.get(_parse_container_id(c.container_id))
                 if ok:
-                    started = result == results.Result.Success
+                    started = result == results.Result.SUCCESS
                 else:
                     # No result yet: started only if there is no startup probe to wait for.
                     _, exists = self.get_worker(pod_uid, c.name, startup)
@@ -263,7 +263,7 @@ class ProberManager:
                 else:
                     result, ok = self.readiness_manager.get(_parse_container_id(c.container_id))
                     if ok:
-                        ready = result == results.Result.Success
+                        ready = result == results.Result.SUCCESS
                     else:
                         w, exists = self.get_worker(pod_uid, c.name, readiness)
                         ready = not exists  # without a readiness probe, started means ready

@@ -73,12 +73,12 @@ class Worker:
     probe_manager: ProberManager = field(repr=False)
     spec: Probe = None  # type: ignore[assignment]  # set by new_worker
     #: Written when a new container is first seen, before any probe ran.
-    initial_value: results.Result = results.Result.Unknown
+    initial_value: results.Result = results.Result.UNKNOWN
     results_manager: results.Manager = None  # type: ignore[assignment]  # set by new_worker
     #: Empty until the container first appears in the status.
     container_id: ContainerID = field(default_factory=ContainerID)
     #: Go's zero value of results.Result is Success, so that is where a worker starts.
-    last_result: results.Result = results.Result.Success
+    last_result: results.Result = results.Result.SUCCESS
     #: How many probes in a row gave ``last_result`` (compared with the thresholds).
     result_run: int = 0
     #: After a liveness or startup failure: no probing until a new container ID shows up.
@@ -188,7 +188,7 @@ class Worker:
                 )
                 if not self.container_id.is_empty():
                     await self.results_manager.set(
-                        self.container_id, results.Result.Failure, self.pod
+                        self.container_id, results.Result.FAILURE, self.pod
                     )
                 return (
                     c.state.terminated is None
@@ -211,7 +211,7 @@ class Worker:
                         pod=klog.kobj(self.pod),
                         containerName=self.container.name,
                     )
-                await self.results_manager.set(self.container_id, results.Result.Success, self.pod)
+                await self.results_manager.set(self.container_id, results.Result.SUCCESS, self.pod)
                 return False
 
             if int(running_for(c.state.running.started_at)) < self.spec.initial_delay_seconds:
@@ -243,9 +243,9 @@ class Worker:
                 self.result_run = 1
 
             if (
-                result == results.Result.Failure and self.result_run < self.spec.failure_threshold
+                result == results.Result.FAILURE and self.result_run < self.spec.failure_threshold
             ) or (
-                result == results.Result.Success and self.result_run < self.spec.success_threshold
+                result == results.Result.SUCCESS and self.result_run < self.spec.success_threshold
             ):
                 return True
 
@@ -253,7 +253,7 @@ class Worker:
 
             if (
                 self.probe_type == liveness or self.probe_type == startup
-            ) and result == results.Result.Failure:
+            ) and result == results.Result.FAILURE:
                 # kubelet will kill this container: probing it while it stops helps nobody (and an
                 # exec probe into a stopping container used to corrupt it in Docker).
                 self.on_hold = True
@@ -281,20 +281,20 @@ def new_worker(m: ProberManager, probe_type: ProbeType, pod: Pod, container: Con
 
     match probe_type:
         # Go: case readiness:
-        case ProbeType.readiness:
+        case ProbeType.READINESS:
             w.spec = container.readiness_probe  # type: ignore[assignment]
             w.results_manager = m.readiness_manager
-            w.initial_value = results.Result.Failure
+            w.initial_value = results.Result.FAILURE
         # Go: case liveness:
-        case ProbeType.liveness:
+        case ProbeType.LIVENESS:
             w.spec = container.liveness_probe  # type: ignore[assignment]
             w.results_manager = m.liveness_manager
-            w.initial_value = results.Result.Success
+            w.initial_value = results.Result.SUCCESS
         # Go: case startup:
-        case ProbeType.startup:
+        case ProbeType.STARTUP:
             w.spec = container.startup_probe  # type: ignore[assignment]
             w.results_manager = m.startup_manager
-            w.initial_value = results.Result.Unknown
+            w.initial_value = results.Result.UNKNOWN
 
     return w
 

@@ -654,7 +654,7 @@ class _Decoder:
                 "terminationMessagePolicy",
                 path,
                 TerminationMessagePolicy,
-                TerminationMessagePolicy.FILE,
+                TerminationMessagePolicy.READ_FILE,
             ),
             image_pull_policy=self.enum(data, "imagePullPolicy", path, PullPolicy, None),
             stdin=self.boolean(data, "stdin", path),
@@ -933,7 +933,7 @@ def set_defaults_container(container: Container) -> None:
     if not container.termination_message_path:
         container.termination_message_path = TerminationMessagePathDefault
     if not container.termination_message_policy:
-        container.termination_message_policy = TerminationMessagePolicy.FILE
+        container.termination_message_policy = TerminationMessagePolicy.READ_FILE
 
 
 def set_defaults_probe(probe: Probe) -> None:

@@ -50,6 +50,13 @@ class PodOperation(IntEnum):
     RECONCILE = 5
 
 
+SET = PodOperation.SET
+ADD = PodOperation.ADD
+DELETE = PodOperation.DELETE
+REMOVE = PodOperation.REMOVE
+UPDATE = PodOperation.UPDATE
+RECONCILE = PodOperation.RECONCILE
+
 #: Pods from a manifest file or directory (``--pod-manifest-path``).
 FileSource = "file"
 #: Pods from an HTTP endpoint (``--manifest-url``).
@@ -94,25 +101,25 @@ class SyncPodType(IntEnum):
     Go: pkg/kubelet/types/pod_update.go type SyncPodType
     """
 
-    SyncPodSync = 0
-    SyncPodUpdate = 1
-    SyncPodCreate = 2
-    SyncPodKill = 3
+    SYNC = 0
+    UPDATE = 1
+    CREATE = 2
+    KILL = 3
 
     def __str__(self) -> str:
         """Go: pkg/kubelet/types/pod_update.go (SyncPodType).String"""
         match self:
             # Go: case SyncPodCreate:
-            case SyncPodType.SyncPodCreate:
+            case SyncPodType.CREATE:
                 return "create"
             # Go: case SyncPodUpdate:
-            case SyncPodType.SyncPodUpdate:
+            case SyncPodType.UPDATE:
                 return "update"
             # Go: case SyncPodSync:
-            case SyncPodType.SyncPodSync:
+            case SyncPodType.SYNC:
                 return "sync"
             # Go: case SyncPodKill:
-            case SyncPodType.SyncPodKill:
+            case SyncPodType.KILL:
                 return "kill"
             # Go: default:
             case _:
@@ -121,6 +128,11 @@ class SyncPodType(IntEnum):
 
 #: It has a String() method in Go: klog quotes it (``syncType="create"``).
 SyncPodType.go_stringer = True  # type: ignore[attr-defined]
+
+SyncPodSync = SyncPodType.SYNC
+SyncPodUpdate = SyncPodType.UPDATE
+SyncPodCreate = SyncPodType.CREATE
+SyncPodKill = SyncPodType.KILL
 
 
 def is_mirror_pod(pod: Pod) -> bool:

@@ -56,10 +56,10 @@ def test_updates_while_a_sync_runs_keep_only_the_latest():
     a = pod("a", "uid-a")
 
     async def script(workers: PodWorkersImpl) -> None:
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodCreate))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.CREATE))
         await go.sleep(1 * Second)
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodUpdate))
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodSync))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.UPDATE))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SYNC))
 
     syncs, _ = workers_run(script)
     # The first sync runs 0–5 s; of the two updates that came meanwhile only the last runs.
@@ -70,9 +70,9 @@ def test_a_pending_kill_is_not_overwritten():
     a = pod("a", "uid-a")
 
     async def script(workers: PodWorkersImpl) -> None:
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodCreate))
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodKill))
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodUpdate))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.CREATE))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.KILL))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.UPDATE))
 
     syncs, _ = workers_run(script)
     assert [kind for _, _, kind, _ in syncs] == ["create", "kill"]
@@ -82,8 +82,8 @@ def test_each_pod_has_its_own_worker():
     a, b = pod("a", "uid-a"), pod("b", "uid-b")
 
     async def script(workers: PodWorkersImpl) -> None:
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodCreate))
-        await workers.update_pod(UpdatePodOptions(pod=b, update_type=SyncPodType.SyncPodCreate))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.CREATE))
+        await workers.update_pod(UpdatePodOptions(pod=b, update_type=SyncPodType.CREATE))
 
     syncs, out = workers_run(script)
     assert sorted((t, name) for t, name, _, _ in syncs) == [(0.0, "a"), (0.0, "b")]
@@ -95,8 +95,8 @@ def test_after_a_sync_the_pod_is_requeued_resync_or_backoff_with_jitter():
     a, b = pod("a", "uid-a"), pod("b", "uid-b")
 
     async def script(workers: PodWorkersImpl) -> None:
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodCreate))
-        await workers.update_pod(UpdatePodOptions(pod=b, update_type=SyncPodType.SyncPodCreate))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.CREATE))
+        await workers.update_pod(UpdatePodOptions(pod=b, update_type=SyncPodType.CREATE))
 
     _, out = workers_run(script, fail={"b"})
     # Done at 5 s; resync after 60 s × [1, 1.5); back-off after a failure 10 s × [1, 1.5).

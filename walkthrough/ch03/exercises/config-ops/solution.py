@@ -130,7 +130,7 @@ class Kubelet(PortKubelet):
 
             # Go: case e := <-plegCh:
             case 1, (e, _):
-                if e.type == PodLifeCycleEventType.ContainerStarted:
+                if e.type == PodLifeCycleEventType.CONTAINER_STARTED:
                     # The most recent time a container of this pod started: deletePod refreshes
                     # the runtime cache up to it, so no started container misses its graceful stop.
                     self.last_container_started_time[e.id] = self.clock.now()
@@ -147,7 +147,7 @@ class Kubelet(PortKubelet):
                             "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
                         )
 
-                if e.type == PodLifeCycleEventType.ContainerDied and isinstance(e.data, str):
+                if e.type == PodLifeCycleEventType.CONTAINER_DIED and isinstance(e.data, str):
                     await self.clean_up_containers_in_pod(e.id, e.data)
 
             # Go: case <-syncCh:
@@ -163,12 +163,12 @@ class Kubelet(PortKubelet):
 
             # Go: case update := <-kl.livenessManager.Updates():
             case 3, (update, _):
-                if update.result == Result.Failure:
+                if update.result == Result.FAILURE:
                     await handle_probe_sync(self, update, handler, "liveness", "unhealthy")
 
             # Go: case update := <-kl.readinessManager.Updates():
             case 4, (update, _):
-                ready = update.result == Result.Success
+                ready = update.result == Result.SUCCESS
                 await self.status_manager.set_container_readiness(
                     update.pod_uid, update.container_id, ready
                 )
@@ -178,7 +178,7 @@ class Kubelet(PortKubelet):
 
             # Go: case update := <-kl.startupManager.Updates():
             case 5, (update, _):
-                started = update.result == Result.Success
+                started = update.result == Result.SUCCESS
                 await self.status_manager.set_container_startup(
                     update.pod_uid, update.container_id, started
                 )

@@ -52,5 +52,5 @@ class Kubelet(PortKubelet):
                 #   not admitted is rejected (self.reject_pod) and not handed to a worker.
                 pass
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.CREATE, mirror_pod, start)
             self.probe_manager.add_pod(pod)

@@ -66,5 +66,5 @@ class Kubelet(PortKubelet):
                     continue
                 # SOLUTION END
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.CREATE, mirror_pod, start)
             self.probe_manager.add_pod(pod)

@@ -129,7 +129,7 @@ class TerminationMessagePolicy(StrEnum):
     Go: staging/src/k8s.io/api/core/v1/types.go type TerminationMessagePolicy
     """
 
-    FILE = "File"
+    READ_FILE = "File"
     FALLBACK_TO_LOGS_ON_ERROR = "FallbackToLogsOnError"
 
 
@@ -217,7 +217,7 @@ DNSDefault = DNSPolicy.DEFAULT
 DNSNone = DNSPolicy.NONE
 URISchemeHTTP = URIScheme.HTTP
 URISchemeHTTPS = URIScheme.HTTPS
-TerminationMessageReadFile = TerminationMessagePolicy.FILE
+TerminationMessageReadFile = TerminationMessagePolicy.READ_FILE
 TerminationMessageFallbackToLogsOnError = TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR
 PodPending = PodPhase.PENDING
 PodRunning = PodPhase.RUNNING
@@ -435,7 +435,7 @@ class Container:
     startup_probe: Probe | None = None
     lifecycle: Lifecycle | None = None
     termination_message_path: str = TerminationMessagePathDefault
-    termination_message_policy: TerminationMessagePolicy = TerminationMessagePolicy.FILE
+    termination_message_policy: TerminationMessagePolicy = TerminationMessagePolicy.READ_FILE
     image_pull_policy: PullPolicy | None = None
     stdin: bool = False
     stdin_once: bool = False
