@@ -218,4 +218,5 @@ class _WatchedHTTPSHandler(urllib.request.HTTPSHandler):
         self._conn = _watched(http.client.HTTPSConnection, watchdog)
 
     def https_open(self, req: urllib.request.Request) -> Any:
-        return self.do_open(self._conn, req, context=self._context)
+        # urllib keeps the handler's SSL context in a private attribute that typeshed omits.
+        return self.do_open(self._conn, req, context=self._context)  # type: ignore[attr-defined]
