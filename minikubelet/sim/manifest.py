@@ -1,24 +1,24 @@
-"""Pod manifests: YAML (or JSON) text to :class:`~minikubelet.k8s_io.api.core.v1.types.Pod` objects.
+"""Pod manifests: YAML (or JSON) text to [`Pod`][minikubelet.k8s_io.api.core.v1.types.Pod] objects.
 
 Ours: the entry points that learners, tests and the port's config sources use. Each text goes
 through the steps kubelet takes in ``tryDecodeSinglePod`` (pkg/kubelet/config/common.go), each
 done by the module that ports its Go file:
 
 1. **read**: the first YAML document, or JSON
-   (:func:`~minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder.to_json`);
+   ([`to_json`][minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder.to_json]);
 2. **decode**: ``apiVersion`` and ``kind`` are checked here, then the data is unmarshalled into
    the dataclasses with a type check on every field the port knows
-   (:func:`~minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json.unmarshal`). Fields
+   ([`unmarshal`][minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json.unmarshal]). Fields
    it does not know are ignored, as kubelet's (non-strict) decoder ignores them: a misspelt
    ``imagePulPolicy`` is silently ignored, exactly as kubelet ignores it;
 3. **default**: what the API server would fill in
-   (:func:`~minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults.set_object_defaults_pod`),
+   ([`set_object_defaults_pod`][minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults.set_object_defaults_pod]),
    then the caller's own defaulting (``default_fn``: kubelet's ``applyDefaults``);
 4. **validate**: the checks of the API's pod validation that matter here
-   (:func:`~minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation.validate_pod_create`,
+   ([`validate_pod_create`][minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation.validate_pod_create],
    with messages of our own).
 
-A problem becomes a :class:`ManifestError` that names the file, the document and the field::
+A problem becomes a [`ManifestError`][] that names the file, the document and the field::
 
     manifests/web.yaml: document 1: spec.containers[1].name: duplicate name "app"
 
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from minikubelet.k8s_io.api.core.v1 import Pod, PodList
+from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
     describe,
     field_path,
@@ -251,7 +251,7 @@ def load_pod_file(
 ) -> tuple[list[Pod], list[ManifestError]]:
     """The pods of one manifest file, read as kubelet's file source reads it.
 
-    See :func:`load_pods` for what is read and reported (``extractFromFile`` in
+    See [`load_pods`][] for what is read and reported (``extractFromFile`` in
     pkg/kubelet/config/file.go does the same). As in kubelet, a file larger than
     ``maxConfigLength`` (10 MiB) is refused whole. Errors name the file as ``path`` was given.
     """
@@ -282,8 +282,8 @@ def load_pod_file(
 def pod_from_dict(data: Mapping[str, Any], *, source: str = "<dict>") -> Pod:
     """One pod from plain data (as ``yaml.safe_load`` or ``json.loads`` return it).
 
-    Decoded, defaulted and validated like the document of :func:`load_pods`; raises the first
-    :class:`ManifestError` (``document=None``) if there is any problem.
+    Decoded, defaulted and validated like the document of [`load_pods`][]; raises the first
+    [`ManifestError`][] (``document=None``) if there is any problem.
     """
     problems = _Problems()
     pod: Pod | None = None
@@ -295,10 +295,10 @@ def pod_from_dict(data: Mapping[str, Any], *, source: str = "<dict>") -> Pod:
     return pod
 
 
-def pod_to_dict(pod: Pod | PodList) -> dict[str, Any]:
+def pod_to_dict(pod: Pod) -> dict[str, Any]:
     """The pod as a manifest: plain data with the API's field names, ready for YAML or JSON.
 
-    Loading it back (:func:`load_pods`, :func:`pod_from_dict`) gives a pod equal to ``pod``
+    Loading it back ([`load_pods`][], [`pod_from_dict`][]) gives a pod equal to ``pod``
     (for a pod that was itself loaded or defaulted). Fields with nothing in them are left out,
     as Go's ``omitempty`` does; defaulted fields are written out. Quantities keep their original
     spelling; times are RFC 3339 in UTC.

@@ -12,9 +12,9 @@ import path (``pkg/kubelet/pleg/generic.go`` → ``k8s.io/kubernetes/pkg/kubelet
 (where the port has no API server, no disks, no containers) is said in both languages in
 ``tools/site/layout-notes.yaml``, one entry per module.
 
-The layout's rules, checked by :func:`problems` (and so by the tests): a module outside
+The layout's rules, checked by `problems` (and so by the tests): a module outside
 ``sim/`` ports at least one Go file, all of one Go package; a module in ``sim/`` ports none; a
-module over :data:`MAX_LINES` lines ports exactly one Go file; every note names a module.
+module over `MAX_LINES` lines ports exactly one Go file; every note names a module.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Python has one ``int``; Go's API types say how wide each number is, and decoding a manifest
 refuses a value that does not fit (``containerPort: 4294967296`` is out of range for an
 ``int32``). A field annotated ``int32`` is an ordinary ``int`` at run time; the annotation only
-tells the decoder (:mod:`minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json`) the
+tells the decoder ([`minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json`][minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json]) the
 range.
 """
 

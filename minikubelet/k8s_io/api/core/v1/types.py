@@ -4,7 +4,8 @@ Go: staging/src/k8s.io/api/core/v1/types.go
 
 Each Go struct is a dataclass here with the same fields in ``snake_case`` (``ImagePullPolicy`` →
 ``image_pull_policy``); its docstring names the Go type. Only the fields the port uses are kept;
-the loader (:mod:`minikubelet.sim.manifest`) ignores the others, as kubelet's decoder does.
+the loader ([`minikubelet.sim.manifest`][minikubelet.sim.manifest]) ignores the others, as kubelet's
+decoder does.
 
 Differences from Go, on purpose:
 
@@ -12,33 +13,33 @@ Differences from Go, on purpose:
   (``restart_policy=Always``, ``termination_grace_period_seconds=30``, a probe's
   ``period_seconds=10`` …), not Go's zero value, so a pod built by hand in Python reads like a
   pod loaded from YAML. Defaults that depend on other fields (a container's image pull policy,
-  requests copied from limits) are applied by :func:`~minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults.set_object_defaults_pod`,
+  requests copied from limits) are applied by [`set_object_defaults_pod`][minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults.set_object_defaults_pod],
   which the loader always calls.
 * **Namespace.** ``ObjectMeta.namespace`` defaults to ``""``, not ``"default"``: kubelet sets
   ``"default"`` on static pods itself (``applyDefaults`` in pkg/kubelet/config/common.go), and the
   port's config layer does the same.
 * **Times** (``metav1.Time``) are ``float`` seconds since the Unix epoch, or ``None`` when unset.
-* **Embedded structs** are flattened where Go promotes their fields: a :class:`Probe` has
-  ``exec``/``http_get``/``tcp_socket`` itself (Go embeds a ``Handler``), and a :class:`Volume`
+* **Embedded structs** are flattened where Go promotes their fields: a [`Probe`][] has
+  ``exec``/``http_get``/``tcp_socket`` itself (Go embeds a ``Handler``), and a [`Volume`][]
   keeps its one volume source in ``volume_source`` (Go embeds ``VolumeSource``).
-* **Enums** are :class:`enum.StrEnum`, so ``RestartPolicy.ALWAYS == "Always"``. Go's constant
+* **Enums** are ``enum.StrEnum``, so ``RestartPolicy.ALWAYS == "Always"``. Go's constant
   names are also defined (``PodPending``, ``RestartPolicyAlways`` …), so ported code can say
   ``v1.PodPending`` as Go does.
 
 **The dataclasses are the only declaration of the manifest format.** Reading a manifest into
 them and writing them back
-(:mod:`minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json`) follows each field's
+([`minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json`][minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json]) follows each field's
 name, annotation and default, as Go's decoder follows the struct tags. To **add a field**:
 
 1. add it to its dataclass, in Go's order, with Go's type (``int32``/``int64`` from
-   :mod:`minikubelet.sim.go.ints`, :data:`~minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time.Time`,
+   [`minikubelet.sim.go.ints`][minikubelet.sim.go.ints], [`Time`][minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time.Time],
    an enum, another dataclass, ``X | None`` for a Go pointer) and the default the API server
    gives it. Its name in manifests is the field's name in camelCase with Go's initialisms
    (``host_ip`` → ``hostIP``); write ``field(metadata={"json": "name"})`` only where Go's tag
    says otherwise. A new struct is a new dataclass here (the ``v1`` package exports it);
-2. add its checks to :mod:`minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation`;
+2. add its checks to [`minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation`][minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation];
 3. if the API server defaults it from other fields, add that to
-   :mod:`minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults`.
+   [`minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults`][minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults].
 
 Decoding (type checks, errors naming the field), writing back and the round trip come with
 step 1; ``tests/api/test_roundtrip.py`` builds pods from every field of every dataclass, so a
@@ -79,7 +80,7 @@ ResourceHugePagesPrefix = "hugepages-"
 ResourceDefaultNamespacePrefix = "kubernetes.io/"
 
 #: A minikubelet annotation, reserved for scripting a container's life in the fake runtime
-#: (when it exits, with which code …). Nothing in :mod:`minikubelet.k8s_io.api.core.v1` interprets it; the
+#: (when it exits, with which code …). Nothing in [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] interprets it; the
 #: loader keeps every annotation as a string, this one included. Kubernetes itself ignores it.
 MinikubeletScenarioAnnotation = "minikubelet.dev/scenario"
 
@@ -148,7 +149,7 @@ class TerminationMessagePolicy(StrEnum):
     Go: staging/src/k8s.io/api/core/v1/types.go type TerminationMessagePolicy
     """
 
-    FILE = "File"
+    READ_FILE = "File"
     FALLBACK_TO_LOGS_ON_ERROR = "FallbackToLogsOnError"
 
 
@@ -236,7 +237,7 @@ DNSDefault = DNSPolicy.DEFAULT
 DNSNone = DNSPolicy.NONE
 URISchemeHTTP = URIScheme.HTTP
 URISchemeHTTPS = URIScheme.HTTPS
-TerminationMessageReadFile = TerminationMessagePolicy.FILE
+TerminationMessageReadFile = TerminationMessagePolicy.READ_FILE
 TerminationMessageFallbackToLogsOnError = TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR
 PodPending = PodPhase.PENDING
 PodRunning = PodPhase.RUNNING
@@ -344,7 +345,7 @@ class Probe:
 
     Go: staging/src/k8s.io/api/core/v1/types.go type Probe
 
-    Go embeds a :class:`Handler`; its three fields are flattened here, and :attr:`handler` gives
+    Go embeds a [`Handler`][]; its three fields are flattened here, and [`handler`][] gives
     them back as one object. The numbers default as the API server defaults them.
     """
 
@@ -359,7 +360,7 @@ class Probe:
 
     @property
     def handler(self) -> Handler:
-        """The probe's action as a :class:`Handler` (Go: the embedded ``Probe.Handler``)."""
+        """The probe's action as a [`Handler`][] (Go: the embedded ``Probe.Handler``)."""
         return Handler(exec=self.exec, http_get=self.http_get, tcp_socket=self.tcp_socket)
 
 
@@ -454,7 +455,7 @@ class Container:
     startup_probe: Probe | None = None
     lifecycle: Lifecycle | None = None
     termination_message_path: str = TerminationMessagePathDefault
-    termination_message_policy: TerminationMessagePolicy = TerminationMessagePolicy.FILE
+    termination_message_policy: TerminationMessagePolicy = TerminationMessagePolicy.READ_FILE
     image_pull_policy: PullPolicy | None = None
     stdin: bool = False
     stdin_once: bool = False
@@ -704,18 +705,6 @@ class Pod:
     status: PodStatus = field(default_factory=PodStatus)
 
 
-@dataclass(slots=True, kw_only=True)
-class PodList:
-    """A list of pods, as one document (``kind: PodList``).
-
-    Go: staging/src/k8s.io/api/core/v1/types.go type PodList
-    """
-
-    api_version: str = "v1"
-    kind: str = "PodList"
-    items: list[Pod] = field(default_factory=list)
-
-
 # --- Node ----------------------------------------------------------------------------------
 
 
@@ -763,5 +752,5 @@ class ObjectReference:
     @property
     def metadata(self) -> ObjectReference:
         """The reference itself: it has ``name`` and ``namespace``, which is all
-        :func:`minikubelet.sim.klog.kobj` (and so the event recorder) reads of ``obj.metadata``."""
+        [`minikubelet.sim.klog.kobj`][minikubelet.sim.klog.kobj] (and so the event recorder) reads of ``obj.metadata``."""
         return self

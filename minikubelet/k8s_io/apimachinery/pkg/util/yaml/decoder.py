@@ -4,7 +4,7 @@ Go: staging/src/k8s.io/apimachinery/pkg/util/yaml/decoder.go
 
 kubelet calls ``ToJSON`` on a manifest before decoding it: a text that starts with ``{`` is JSON
 already; anything else goes through sigs.k8s.io/yaml, which reads the **first** YAML document
-only (whatever follows the first ``---`` is never even parsed). :func:`to_json` does the same
+only (whatever follows the first ``---`` is never even parsed). [`to_json`][] does the same
 with PyYAML and returns the data itself rather than JSON text (the port decodes plain data).
 """
 
@@ -72,7 +72,7 @@ def to_json(text: str) -> Any:
 
     Go: staging/src/k8s.io/apimachinery/pkg/util/yaml/decoder.go ToJSON
 
-    Raises :class:`YAMLSyntaxError` with a message that says where the text breaks.
+    Raises [`YAMLSyntaxError`][] with a message that says where the text breaks.
     """
     if has_json_prefix(text):
         try:

@@ -3,7 +3,7 @@
 Go: staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/time.go
 
 In the port a time is a ``float`` of seconds since the Unix epoch (what the runtime's clock
-gives), or ``None`` when unset. :data:`Time` is that ``float`` with :class:`TimeJSON` attached,
+gives), or ``None`` when unset. [`Time`][] is that ``float`` with [`TimeJSON`][] attached,
 which the manifest decoder and encoder use for fields of this type, as Go's ``encoding/json``
 uses the ``UnmarshalJSON`` and ``MarshalJSON`` methods of Go's ``Time``.
 """
@@ -17,7 +17,7 @@ from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import des
 
 
 class TimeJSON:
-    """How a :data:`Time` is read from and written to a manifest."""
+    """How a [`Time`][] is read from and written to a manifest."""
 
     @staticmethod
     def unmarshal_json(value: Any) -> float:
@@ -57,5 +57,5 @@ class TimeJSON:
         return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-#: A time in seconds since the Unix epoch; see the module docstring.
 Time = Annotated[float, TimeJSON]
+"""A time in seconds since the Unix epoch (a ``float``), read and written as RFC 3339."""

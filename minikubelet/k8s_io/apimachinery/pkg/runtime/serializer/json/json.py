@@ -4,8 +4,8 @@ Go: staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go
 
 kubelet's serializer reads a manifest's ``apiVersion`` and ``kind``, then unmarshals the JSON
 into the Go struct of that kind, field by field, by the names in the struct's ``json:"..."``
-tags, ignoring fields it does not know (it is not strict). :func:`unmarshal` does that unmarshal
-step into the dataclasses of :mod:`minikubelet.k8s_io.api.core.v1`, and :func:`marshal` the
+tags, ignoring fields it does not know (it is not strict). [`unmarshal`][] does that unmarshal
+step into the dataclasses of [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1], and [`marshal`][] the
 reverse; checking ``apiVersion`` and ``kind`` is left to the caller, which knows what it
 accepts. Nothing here is written per type: everything is read off the dataclasses once, as
 Go's decoder reads the struct tags:
@@ -14,11 +14,11 @@ Go's decoder reads the struct tags:
   ``container_id`` → ``containerID``, ``pod_ips`` → ``podIPs``), or the name given as
   ``field(metadata={"json": "name"})``;
 * **type**: the field's annotation: ``str``, ``bool``, ``int32``/``int64``
-  (:mod:`minikubelet.sim.go.ints`, range-checked), ``float``, an enum, ``X | None``,
+  ([`minikubelet.sim.go.ints`][minikubelet.sim.go.ints], range-checked), ``float``, an enum, ``X | None``,
   ``list[X]``, ``dict[str, X]``, another dataclass, ``int | str`` (Go's ``IntOrString``),
   ``Any`` (kept as written), or a type with ``unmarshal_json``/``marshal_json``, directly
-  (:class:`~minikubelet.k8s_io.apimachinery.pkg.api.resource.Quantity`) or as ``Annotated``
-  metadata (:data:`~minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time.Time`), as Go's
+  ([`Quantity`][minikubelet.k8s_io.apimachinery.pkg.api.resource.Quantity]) or as ``Annotated``
+  metadata ([`Time`][minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time.Time]), as Go's
   decoder calls a type's ``UnmarshalJSON``;
 * **missing or null**: the field's default, as Go leaves a field alone when the JSON has no
   value for it; a field without a default gets its type's zero value (``""``, ``0``, ``[]`` …),
@@ -35,8 +35,8 @@ values, unless the field's default is something else (then the value is needed t
 **Adding a field** to the API subset is one line in its dataclass, with Go's type and the
 default the API server gives it; unmarshalling and marshalling follow from it. What is left by
 hand is Kubernetes' semantics: the field's checks in
-:mod:`minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation` and, if the API server
-defaults it from other fields, :mod:`minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults`.
+[`minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation`][minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation] and, if the API server
+defaults it from other fields, [`minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults`][minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults].
 """
 
 from __future__ import annotations
@@ -160,22 +160,22 @@ def unmarshal(data: Any, into: type[_T], problems: Problems, path: str = "") -> 
 
     Every problem is reported to ``problems``; see the module docstring.
     """
-    value = _decoder(into)(data, path, problems)
+    value = _decoder(typing.cast(Any, into))(data, path, problems)
     return None if value is _INVALID else value
 
 
 def marshal(obj: Any) -> Any:
     """``obj`` (a dataclass of the API) as plain data with the manifest's names."""
-    return _encoder(type(obj))(obj)
+    return _encoder(typing.cast(Any, type(obj)))(obj)
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: Any) -> dict[str, Any]:
     return typing.get_type_hints(cls, include_extras=True)
 
 
 @cache
-def _fields(cls: type) -> tuple[_Field, ...]:
+def _fields(cls: Any) -> tuple[_Field, ...]:
     hints = _hints(cls)
     out = []
     for f in dataclasses.fields(cls):
@@ -244,7 +244,7 @@ def _zero_factory(tp: Any) -> Callable[[], Any]:
         return list
     if origin is dict:
         return dict
-    if dataclasses.is_dataclass(base):
+    if isinstance(base, type) and dataclasses.is_dataclass(base):
         return lambda: base(
             **{f.name: f.default() for f in _fields(base) if not _has_default(base, f.name)}
         )
@@ -253,7 +253,7 @@ def _zero_factory(tp: Any) -> Callable[[], Any]:
     return _constant(None)  # an enum or a type of its own: unset
 
 
-def _has_default(cls: type, name: str) -> bool:
+def _has_default(cls: Any, name: str) -> bool:
     f = cls.__dataclass_fields__[name]
     return f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
 
@@ -300,7 +300,7 @@ def _decoder(tp: Any) -> _Decoder:
     raise TypeError(f"no decoder for {tp!r}")
 
 
-def _struct_decoder(cls: type) -> _Decoder:
+def _struct_decoder(cls: Any) -> _Decoder:
     def decode(value: Any, path: str, problems: Problems) -> Any:
         if not isinstance(value, Mapping):
             _wrong(problems, path, "a mapping", value)
@@ -486,7 +486,7 @@ def _encoder(tp: Any) -> Callable[[Any], Any]:
     return _identity
 
 
-def _struct_encoder(cls: type) -> Callable[[Any], Any]:
+def _struct_encoder(cls: Any) -> Callable[[Any], Any]:
     def encode(obj: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in _fields(cls):

@@ -5,7 +5,7 @@ Go: pkg/apis/core/v1/defaults.go
 kubelet decodes static pods with the same defaulting as the API server, so a pod from a file
 has ``restartPolicy: Always``, a 30 s grace period, an image pull policy from its tag and probe
 timings, whether the file says so or not. The whole walk over a pod is
-:func:`~minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults.set_object_defaults_pod`.
+[`set_object_defaults_pod`][minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults.set_object_defaults_pod].
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def set_defaults_container(container: Container) -> None:
     if not container.termination_message_path:
         container.termination_message_path = TerminationMessagePathDefault
     if not container.termination_message_policy:
-        container.termination_message_policy = TerminationMessagePolicy.FILE
+        container.termination_message_policy = TerminationMessagePolicy.READ_FILE
 
 
 def set_defaults_probe(probe: Probe) -> None:

@@ -3,7 +3,7 @@
 Go: pkg/apis/core/v1/zz_generated.defaults.go
 
 Go generates this walk from the types; the port writes it out for the fields it has. The
-functions it calls are in :mod:`.defaults`.
+functions it calls are in [`defaults`][minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults].
 """
 
 from __future__ import annotations

@@ -348,8 +348,10 @@ class _Validator:
             self.add(path, "must specify a handler type: exec, httpGet or tcpSocket")
 
     def port_number_or_name(self, port: int | str, path: str) -> None:
-        number = isinstance(port, int)
-        problem = _port_number_problem(port) if number else _port_name_problem(str(port))
+        if isinstance(port, int):
+            problem = _port_number_problem(port)
+        else:
+            problem = _port_name_problem(port)
         if problem:
             self.add(path, problem)
 
