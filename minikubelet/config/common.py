@@ -94,7 +94,7 @@ def get_self_link(name: str, namespace: str) -> str:
 
 
 def try_decode_pods(
-    text: str, source: str, is_file: bool, node_name: str, *, allow_pod_list: bool
+    text: str | bytes, source: str, is_file: bool, node_name: str, *, allow_pod_list: bool
 ) -> tuple[list[Pod], list[ManifestError]]:
     """Decode, default and validate a manifest as kubelet does: every pod of it, or none.
 

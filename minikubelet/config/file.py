@@ -211,9 +211,7 @@ class SourceFile:
             data = file.read(maxConfigLength + 1)
         if len(data) > maxConfigLength:
             raise ValueError(f"{filename}: larger than {maxConfigLength} bytes")
-        text = data.decode("utf-8", errors="replace")
-
-        pods, errors = try_decode_pods(text, filename, True, self.node_name, allow_pod_list=False)
+        pods, errors = try_decode_pods(data, filename, True, self.node_name, allow_pod_list=False)
         if errors:
             raise errors[0]
         pod = pods[0]

@@ -16,6 +16,7 @@ import http.client
 import socket
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -76,6 +77,10 @@ class SourceURL:
         socket down when the whole request has taken ``clientTimeout`` of real time (the request
         runs in a thread, outside the virtual clock).
         """
+        scheme = urllib.parse.urlsplit(self.url).scheme
+        if scheme not in ("http", "https"):
+            # Go's http.Client speaks HTTP only; urllib would also open file:// and ftp:// URLs.
+            raise ValueError(f'Get "{self.url}": unsupported protocol scheme "{scheme}"')
         watchdog = _Watchdog(clientTimeout)
         opener = urllib.request.build_opener(
             _WatchedHTTPHandler(watchdog), _WatchedHTTPSHandler(watchdog)
@@ -93,9 +98,12 @@ class SourceURL:
                     body = resp.read(maxConfigLength + 1)
                 if not watchdog.fired:
                     return resp.status, resp.reason, body
-            except (OSError, http.client.HTTPException):
+            except (OSError, http.client.HTTPException) as err:
                 if not watchdog.fired:
-                    raise
+                    # Go's client errors name the request: Get "<url>": <what went wrong>.
+                    reason = getattr(err, "reason", err)
+                    detail = getattr(reason, "strerror", None) or str(reason)
+                    raise OSError(f'Get "{self.url}": {detail[:1].lower()}{detail[1:]}') from err
         # Go's net/http words for the two ways its client timeout ends a request.
         if in_body:
             raise TimeoutError(
@@ -130,7 +138,7 @@ class SourceURL:
 
         # Go tries a single pod, then a pod list; the port's loader accepts either in one pass.
         pods, errors = try_decode_pods(
-            data.decode("utf-8", errors="replace"),
+            data,
             self.url,
             False,
             self.node_name,

@@ -80,12 +80,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import yaml
-
 from minikubelet.container.ref import generate_container_ref
 from minikubelet.container.runtime import ContainerID
 from minikubelet.events import ContainerProbeWarning, ContainerUnhealthy
 from minikubelet.k8s_io.api.core.v1 import Container, HTTPHeader, Pod, PodStatus, Probe
+from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import YAMLSyntaxError, yaml_to_json
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import get_container_status
 from minikubelet.prober.prober_manager import ProbeType, liveness, readiness, startup
@@ -508,9 +507,9 @@ def parse_probes_annotation(pod: Pod) -> dict[str, dict[ProbeType, ProbeScript]]
         return ProbeAnnotationError(ref, field, problem)
 
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        detail = " ".join(line.strip() for line in str(e).splitlines())
+        data = yaml_to_json(text)
+    except YAMLSyntaxError as e:
+        detail = str(e).removeprefix("not valid YAML: ")
         raise invalid("", f"not valid YAML or JSON: {detail}") from None
     if data is None:
         return {}

@@ -6,6 +6,7 @@
 * [`scripted_watch`][.scripted_watch] — a scripted stand-in for the API server's watch of this
   node's pods;
 * [`fsnotify`][.fsnotify] — a polling stand-in for the fsnotify directory watcher;
+* [`files`][.files] — reading the files a run is given, at most so many bytes of each;
 * [`klog`][.klog] — klog's output format (not its code), so the log reads like kubelet's;
 * [`node`][.node] — the node the kubelet runs on, built from a few numbers;
 * [`manifest`][.manifest] — reading manifests for learners, tests and the config sources, with

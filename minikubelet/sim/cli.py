@@ -176,6 +176,37 @@ def _main(argv: list[str] | None, out: TextIO | None) -> int:
     return 0
 
 
+def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
+    """What is wrong with the node's flags, if anything; ``--node-name`` is normalised as
+    kubelet normalises its host name (trimmed, lowercase)."""
+    from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity, QuantityError
+    from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
+        dns1123_subdomain_problem,
+    )
+
+    if args.max_pods < 0:
+        # kubelet's own words (pkg/kubelet/apis/config/validation).
+        return f"invalid configuration: maxPods (--max-pods) {args.max_pods} must not be a negative number"
+    name = args.node_name.strip().lower()
+    if not name:
+        return "--node-name: empty hostname is invalid"
+    if reason := dns1123_subdomain_problem(name):
+        return text(
+            f"--node-name: {args.node_name!r} is not a valid node name: {reason}",
+            f"--node-name：{args.node_name!r} 不是合法的节点名称：{reason}",
+            lang,
+        )
+    args.node_name = name
+    for flag, value in (("--node-cpu", args.node_cpu), ("--node-memory", args.node_memory)):
+        try:
+            quantity = Quantity.parse(value)
+        except QuantityError as err:
+            return f"{flag}: {err}"
+        if quantity.sign() < 0:
+            return text(f"{flag}: {value!r} is negative", f"{flag}：{value!r} 是负数", lang)
+    return None
+
+
 def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.ArgumentParser) -> int:
     """``minikubelet run``: check every input first, then run kubelet until ``--until``."""
     from minikubelet.apis.config.types import KubeletConfiguration
@@ -197,6 +228,10 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
             )
         )
     # Bad input is refused before anything runs: nothing is left half-done.
+    problem = _node_problem(args, lang)
+    if problem:
+        print(f"minikubelet: {problem}", file=sys.stderr)
+        return 2
     try:
         api_script = (
             (load_script_file(args.api_script), args.api_script) if args.api_script else None

@@ -33,7 +33,6 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from minikubelet.k8s_io.api.core.v1 import Pod
@@ -51,6 +50,7 @@ from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults import
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
     validate_pod_create,
 )
+from minikubelet.sim.files import FileReadError, FileTooLarge, read_at_most
 
 __all__ = [
     "DefaultFunc",
@@ -150,7 +150,7 @@ def _check_type_meta(data: Any, kinds: tuple[str, ...], problems: _Problems) -> 
     elif api_version != "v1":
         problems.add(
             "apiVersion",
-            f'unsupported apiVersion {json.dumps(api_version)}: a Pod\'s apiVersion is "v1"',
+            f'unsupported apiVersion {_shown(api_version)}: a Pod\'s apiVersion is "v1"',
         )
     if kind in (None, ""):
         problems.add("kind", f"required: must be {accepted}")
@@ -159,8 +159,13 @@ def _check_type_meta(data: Any, kinds: tuple[str, ...], problems: _Problems) -> 
             hint = " (kubelet reads one Pod per file; it accepts a PodList only from a URL)"
         else:
             hint = " (kubelet runs pods only)"
-        problems.add("kind", f"unsupported kind {json.dumps(kind)}: must be {accepted}{hint}")
+        problems.add("kind", f"unsupported kind {_shown(kind)}: must be {accepted}{hint}")
     return kind if not problems else None
+
+
+def _shown(value: Any) -> str:
+    """A value of ``apiVersion`` or ``kind`` as an error shows it (anything may be there)."""
+    return json.dumps(value) if isinstance(value, str) else describe(value)
 
 
 def _decode_pod(
@@ -209,7 +214,7 @@ def _decode_pod_list(
 
 
 def load_pods(
-    text: str,
+    text: str | bytes,
     source: str,
     *,
     allow_pod_list: bool = False,
@@ -223,6 +228,8 @@ def load_pods(
     does not decode) it may also be a ``PodList``, which is rejected whole if one of its pods is
     bad. An empty text is an error, as it is to kubelet. Errors carry ``document=1``, or
     ``None`` for unreadable text; ``source`` (a file path or a URL) is only used in them.
+    ``text`` may be bytes, as read from a file or a URL (see
+    [`to_json`][minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder.to_json]).
 
     ``default_fn`` is kubelet's ``defaultFn`` argument: it is called on each decoded pod after
     the API's defaulting and *before* validation, so that what it sets is validated too (e.g. a
@@ -260,23 +267,13 @@ def load_pod_file(
 
     source = os.fspath(path)
     try:
-        with Path(path).open("rb") as stream:
-            data = stream.read(maxConfigLength + 1)
-    except OSError as err:
-        return [], [ManifestError(source, None, None, f"cannot read: {err.strerror or err}")]
-    if len(data) > maxConfigLength:
-        return [], [
-            ManifestError(
-                source, None, None, f"too large: kubelet reads at most {maxConfigLength} bytes"
-            )
-        ]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        return [], [
-            ManifestError(source, None, None, f"not UTF-8 text: {err.reason} at byte {err.start}")
-        ]
-    return load_pods(text, source, allow_pod_list=allow_pod_list)
+        data = read_at_most(path, maxConfigLength)
+    except FileTooLarge:
+        message = f"too large: kubelet reads at most {maxConfigLength} bytes"
+        return [], [ManifestError(source, None, None, message)]
+    except FileReadError as err:
+        return [], [ManifestError(source, None, None, str(err))]
+    return load_pods(data, source, allow_pod_list=allow_pod_list)
 
 
 def pod_from_dict(data: Mapping[str, Any], *, source: str = "<dict>") -> Pod:

@@ -22,16 +22,20 @@ to it). Errors name the script, the event and the field.
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import yaml
-
 from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import describe
+from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
+    YAMLSyntaxError,
+    has_json_prefix,
+    json_loads,
+    yaml_to_json,
+)
 from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
+from minikubelet.sim.files import FileReadError, read_at_most
 from minikubelet.sim.go import now, sleep
 from minikubelet.sim.go.duration import parse_duration
 from minikubelet.sim.manifest import ManifestError, pod_from_dict
@@ -52,25 +56,33 @@ class ScriptError(ValueError):
     """A script that cannot be replayed: names the script, the event and the field."""
 
 
-def _parse_events(text: str, source: str) -> list[Any]:
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
-        try:
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as err:
-            raise ScriptError(f"{source}: line {err.lineno}: not JSON: {err.msg}") from err
+def _parse_events(text: str | bytes, source: str) -> list[Any]:
+    if has_json_prefix(text):
+        lines = (
+            text.splitlines()
+            if isinstance(text, str)
+            else text.decode("utf-8", "replace").splitlines()
+        )
+        events = []
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                try:
+                    events.append(json_loads(line))
+                except YAMLSyntaxError as err:
+                    raise ScriptError(f"{source}: line {number}: {err}") from None
+        return events
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        raise ScriptError(f"{source}: not YAML: {err}") from err
+        data = yaml_to_json(text)
+    except YAMLSyntaxError as err:
+        raise ScriptError(f"{source}: {err}") from None
     if data is None:
         return []
     if not isinstance(data, list):
-        raise ScriptError(f"{source}: a script is a list of events, not {type(data).__name__}")
+        raise ScriptError(f"{source}: a script is a list of events, not {describe(data)}")
     return data
 
 
-def load_script(text: str, source: str) -> list[WatchEvent]:
+def load_script(text: str | bytes, source: str) -> list[WatchEvent]:
     """Parse a script; events are returned in time order (stable for equal times)."""
     events = []
     for i, raw in enumerate(_parse_events(text, source), start=1):
@@ -87,17 +99,24 @@ def load_script(text: str, source: str) -> list[WatchEvent]:
         obj = raw.get("object")
         if not isinstance(obj, dict):
             raise ScriptError(f"{where}: object: a pod is required")
+        # Every pod is checked now, so that a bad one is refused before anything runs.
+        try:
+            pod_from_dict(obj, source=f"{where}: object")
+        except ManifestError as err:
+            raise ScriptError(str(err)) from err
         events.append(WatchEvent(at, kind, obj))
     return sorted(events, key=lambda e: e.at)
 
 
 def load_script_file(path: str) -> list[WatchEvent]:
-    """Read and parse a script file."""
+    """Read and parse a script file (at most ``maxConfigLength`` bytes, as a manifest)."""
+    from minikubelet.config.common import maxConfigLength
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise ScriptError(f"{path}: cannot read: {err.strerror or err}") from err
-    return load_script(text, path)
+        data = read_at_most(path, maxConfigLength)
+    except FileReadError as err:
+        raise ScriptError(f"{path}: {err}") from None
+    return load_script(data, path)
 
 
 def decode_pod(event: WatchEvent, index: int, source: str, node_name: str, start: float) -> Pod:

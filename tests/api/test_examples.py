@@ -82,7 +82,7 @@ BAD_CASES = {
     ),
     "not-yaml.yaml": (
         [],
-        "not valid YAML: mapping values are not allowed here (line 6, column 10)",
+        "not valid YAML: mapping values are not allowed in this context (line 6, column 10)",
     ),
     "port-out-of-range.yaml": (
         [],

@@ -96,16 +96,16 @@ def test_a_scripted_watch_becomes_add_update_delete_remove():
     assert '"Watching apiserver"' in log
 
 
+GOOD = "{apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {containers: [{name: c, image: x}]}}"
+
+
 def test_script_errors_name_the_event_and_field():
     with pytest.raises(ScriptError, match=r"script.yaml: event 1: type: must be one of"):
         load_script("- {at: 0s, type: CREATED, object: {}}\n", "script.yaml")
     with pytest.raises(
         ScriptError, match=r'script.yaml: event 2: at: time: invalid duration "soon"'
     ):
-        load_script(
-            "- {at: 0s, type: ADDED, object: {}}\n- {at: soon, type: ADDED, object: {}}\n",
-            "script.yaml",
-        )
+        load_script(f"- {{at: 0s, type: ADDED, object: {GOOD}}}\n- {{at: soon}}\n", "script.yaml")
     with pytest.raises(ScriptError, match=r"script.yaml: a script is a list of events"):
         load_script("type: ADDED\n", "script.yaml")
 
@@ -117,3 +117,15 @@ def test_json_lines_scripts_are_accepted():
     )
     seen, _ = replay(text, until=1 * Second)
     assert seen == [(0.0, PodOperation.ADD, ["default/a"])]
+
+
+def test_every_pod_of_a_script_is_checked_before_anything_runs():
+    # The second pod (at 10 s) has no image: the script is refused when it is read, not at 10 s
+    # after the first pod has run.
+    bad = GOOD.replace("image: x", "image: ''")
+    with pytest.raises(ScriptError) as info:
+        load_script(
+            f"- {{at: 0s, type: ADDED, object: {GOOD}}}\n- {{at: 10s, type: ADDED, object: {bad}}}\n",
+            "script.yaml",
+        )
+    assert str(info.value) == ("script.yaml: event 2: object: spec.containers[0].image: required")

@@ -197,3 +197,36 @@ def test_a_symlink_loop_does_not_disable_the_watch(tmp_path: Path):
     ]
     assert 3 <= seen[1][0] <= 4
     assert "Could not get metadata" in log  # Go: extractFromDir, os.Stat fails on the loop
+
+
+def test_a_manifest_that_is_not_utf8_is_refused_as_load_pod_file_refuses_it(tmp_path: Path):
+    from minikubelet.sim.manifest import load_pod_file
+
+    (tmp_path / "web.yaml").write_text(manifest("web"))
+    latin1 = tmp_path / "latin1.yaml"
+    latin1.write_bytes(manifest("cafe").replace("cafe", "caf\xe9").encode("latin-1"))
+
+    async def nothing() -> None:
+        return None
+
+    seen, log = watch_directory(tmp_path, nothing, until=2 * Second)
+    assert [(op, names) for _, op, names, _ in seen] == [(PodOperation.ADD, ["web-node-1"])]
+    (error,) = load_pod_file(latin1)[1]
+    assert str(error) == f"{latin1}: not valid YAML: invalid trailing UTF-8 octet at byte 47"
+    assert str(error).replace('"', '\\"') in log
+
+
+def test_an_alias_bomb_in_the_directory_is_refused_quickly(tmp_path: Path):
+    bomb = ['a0: &a0 ["lol"]'] + [
+        f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)
+    ]
+    (tmp_path / "bomb.yaml").write_text(
+        manifest("bomb") + "  annotations:\n" + "".join(f"    {line}\n" for line in bomb)
+    )
+
+    async def nothing() -> None:
+        return None
+
+    seen, log = watch_directory(tmp_path, nothing, until=1 * Second)
+    assert seen == [] or all(names == [] for _, _, names, _ in seen)
+    assert "document contains excessive aliasing" in log

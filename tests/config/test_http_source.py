@@ -230,3 +230,36 @@ def test_ctrl_c_stops_run_while_a_request_is_stuck():
     assert proc.returncode == 130
     assert "Traceback" not in err
     assert took < 5, f"Ctrl+C took {took:.1f} s to stop the run"
+
+
+class Closed:
+    """A URL nothing listens on."""
+
+    def __init__(self, scheme: str = "http") -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.url = f"{scheme}://127.0.0.1:{port}/pods" if scheme == "http" else f"{scheme}:///pods"
+
+
+def test_connection_refused_names_the_url():
+    closed = Closed()
+    seen, log = poll(closed, lambda: None, until=1 * Second)  # type: ignore[arg-type]
+    assert seen == []
+    assert f'err="Get \\"{closed.url}\\": connection refused"' in log
+
+
+def test_a_url_of_another_scheme_is_refused_as_go_refuses_it(tmp_path):
+    page = tmp_path / "pod.yaml"
+    page.write_text(manifest("web"))
+    url = page.as_uri()
+    seen, log = poll(type("FileURL", (), {"url": url})(), lambda: None, until=1 * Second)  # type: ignore[arg-type]
+    assert seen == []
+    assert f'err="Get \\"{url}\\": unsupported protocol scheme \\"file\\""' in log
+
+
+def test_deep_nesting_from_a_url_names_the_url(server: Server):
+    server.body = (manifest("web") + "    command: " + "[" * 3000 + "]" * 3000 + "\n").encode()
+    seen, log = poll(server, lambda: None, until=1 * Second)
+    assert seen == []
+    assert f"{server.url}: not valid YAML: exceeded maximum nesting depth" in log

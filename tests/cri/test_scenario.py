@@ -100,5 +100,5 @@ def test_scenario_errors():
         parse_scenario({"pods": {"web": {}}})
     with pytest.raises(ScenarioError, match="unknown field 'podz'"):
         parse_scenario({"podz": {}})
-    with pytest.raises(ScenarioError, match=r"nope\.yaml: No such file"):
+    with pytest.raises(ScenarioError, match=r"nope\.yaml: cannot read: No such file"):
         load_scenario_file("/nonexistent/nope.yaml")

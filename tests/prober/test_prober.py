@@ -78,6 +78,8 @@ def test_no_scripts(text):
     ("text", "field", "problem"),
     [
         ("nginx: {readiness: [", "", "not valid YAML or JSON"),
+        ("nginx: " + "[" * 3000 + "]" * 3000, "", "exceeded maximum nesting depth"),
+        ("nginx: &n {readiness: *n}", "", "an anchor's value contains itself"),
         ("[nginx]", "", "must be a mapping of container name to probe type to script, not a list"),
         ("ngnix: {}", "ngnix", 'the pod has no container "ngnix" (its containers: nginx)'),
         ("nginx: [readiness]", "nginx", "must be a mapping of probe type"),

@@ -64,13 +64,17 @@ an event on the pod.
 
 from __future__ import annotations
 
-import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
+    YAMLSyntaxError,
+    json_loads,
+    yaml_to_json,
+)
+from minikubelet.sim.files import FileReadError, read_at_most
 from minikubelet.sim.go.duration import parse_duration as go_parse_duration
 
 #: The annotation with the lifetimes of a pod's containers.
@@ -160,6 +164,10 @@ class Scenario:
     runtime_down: list[Window] = field(default_factory=list)
 
 
+#: The longest Go duration (int64 nanoseconds), in seconds.
+_MAX_DURATION = (2**63 - 1) / 1e9
+
+
 def parse_duration(value: Any, where: str) -> float:
     """Seconds from ``5s``, ``1m30s``, ``500ms`` (Go's ``time.ParseDuration``) or a number."""
     if isinstance(value, bool):
@@ -173,8 +181,13 @@ def parse_duration(value: Any, where: str) -> float:
             raise ScenarioError(f"{where}: {e} (expected a duration like 5s or 1m30s)") from None
     else:
         raise ScenarioError(f"{where}: expected a duration like 5s, 1m30s or 500ms, got {value!r}")
+    if not math.isfinite(seconds):
+        raise ScenarioError(f"{where}: expected a duration like 5s, got {value!r}")
     if seconds < 0:
         raise ScenarioError(f"{where}: a duration cannot be negative ({value})")
+    if seconds > _MAX_DURATION:
+        # Go's durations are int64 nanoseconds: about 292 years at most.
+        raise ScenarioError(f"{where}: a duration cannot be longer than 2562047h47m16s ({value})")
     return seconds
 
 
@@ -271,11 +284,12 @@ def default_tag(image: str) -> str:
     return image + ":latest"
 
 
-def _load_text(text: str, where: str) -> Any:
+def _load_text(text: str | bytes, where: str) -> Any:
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ScenarioError(f"{where}: not YAML or JSON: {e}") from None
+        return yaml_to_json(text)
+    except YAMLSyntaxError as e:
+        problem = str(e).removeprefix("not valid YAML: ")
+        raise ScenarioError(f"{where}: not YAML or JSON: {problem}") from None
 
 
 _annotation_cache: dict[tuple[str, str], Any] = {}
@@ -333,7 +347,7 @@ def _windows(value: Any, where: str) -> list[Window]:
 
 def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     """A [`Scenario`][] from parsed YAML/JSON (a mapping), or from its text."""
-    if isinstance(data, str):
+    if isinstance(data, str | bytes):
         data = _load_text(data, where)
     m = _mapping(data, where)
     _check_keys(m, ("pods", "images", "presentImages", "defaults", "runtime"), where)
@@ -361,16 +375,18 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
 
 
 def load_scenario_file(path: str | Path) -> Scenario:
-    """A [`Scenario`][] from a YAML or JSON file."""
+    """A [`Scenario`][] from a YAML or JSON file (at most ``maxConfigLength`` bytes, as a
+    manifest)."""
+    from minikubelet.config.common import maxConfigLength
+
     p = Path(path)
     try:
-        text = p.read_text()
-    except OSError as e:
-        raise ScenarioError(f"{p}: {e.strerror}") from None
+        data = read_at_most(p, maxConfigLength)
+    except FileReadError as e:
+        raise ScenarioError(f"{p}: {e}") from None
     if p.suffix == ".json":
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ScenarioError(f"{p}: not JSON: {e}") from None
-        return parse_scenario(data, str(p))
-    return parse_scenario(text, str(p))
+            return parse_scenario(json_loads(data.decode("utf-8", "replace")), str(p))
+        except YAMLSyntaxError as e:
+            raise ScenarioError(f"{p}: {e}") from None
+    return parse_scenario(data, str(p))

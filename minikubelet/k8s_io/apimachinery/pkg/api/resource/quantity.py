@@ -79,6 +79,9 @@ _NANO = Fraction(1, 10**9)
 #: We refuse exponents beyond this; Go accepts them, but no such number is a usable resource
 #: amount and computing 10**(2**31) would never finish.
 _MAX_EXPONENT = 10_000
+#: Nor do we take more digits than this, for the same reason: Go accepts any number of digits,
+#: but Python turns at most 4300 of them into an integer, and no resource needs a hundred.
+_MAX_DIGITS = 1_000
 
 _EXAMPLES = '"500m", "0.5", "128Mi", "1G", "1e3"'
 
@@ -94,7 +97,8 @@ class QuantityError(ValueError):
     def __init__(self, text: str, reason: str):
         self.text = text
         self.reason = reason
-        super().__init__(f"invalid quantity {json.dumps(text)}: {reason}")
+        shown = text if len(text) <= 40 else f"{text[:30]}... ({len(text)} characters)"
+        super().__init__(f"invalid quantity {json.dumps(shown)}: {reason}")
 
 
 def _ceil_away_from_zero(value: Fraction) -> int:
@@ -270,6 +274,8 @@ class Quantity:
             raise ValueError(
                 f'expected a quantity such as "500m" or "128Mi", got {describe(value)}'
             )
+        if isinstance(value, int) and value.bit_length() > 4 * _MAX_DIGITS:
+            raise ValueError(f"{describe(value)} has too many digits (at most {_MAX_DIGITS})")
         return parse_quantity(value.strip() if isinstance(value, str) else repr(value))
 
     def marshal_json(self) -> str:
@@ -372,6 +378,10 @@ def parse_quantity(text: str) -> Quantity:
     if abs(exponent) > _MAX_EXPONENT:
         raise QuantityError(text, f"exponent out of range (at most {_MAX_EXPONENT})")
 
+    if len(num) + len(denom) > _MAX_DIGITS:
+        raise QuantityError(
+            text, f"too many digits ({len(num) + len(denom)}; at most {_MAX_DIGITS})"
+        )
     amount = Fraction(int(num + denom), 10 ** len(denom))
     amount *= Fraction(base) ** exponent
     if not positive:

@@ -3,28 +3,49 @@
 Go: staging/src/k8s.io/apimachinery/pkg/util/yaml/decoder.go
 
 kubelet calls ``ToJSON`` on a manifest before decoding it: a text that starts with ``{`` is JSON
-already; anything else goes through sigs.k8s.io/yaml, which reads the **first** YAML document
-only (whatever follows the first ``---`` is never even parsed). [`to_json`][] does the same
-with PyYAML and returns the data itself rather than JSON text (the port decodes plain data).
+already; anything else goes through sigs.k8s.io/yaml (on gopkg.in/yaml.v2 v2.4.0), which reads
+the **first** YAML document only (whatever follows the first ``---`` is never even parsed).
+[`to_json`][] does the same and returns the data itself rather than JSON text (the port decodes
+plain data).
+
+How YAML is read, and what is ours:
+
+* **Parsing** is libyaml's (PyYAML's ``CSafeLoader``: about eight times as fast as the pure
+  Python loader); where PyYAML was built without libyaml, its pure Python parser does the same
+  work. Scalars resolve as go-yaml resolves them: no base-60 numbers, no implicit dates,
+  ``1_000`` is 1000, an integer too large for 64 bits is a float, or else a string.
+* **Building the data** is ours, and keeps go-yaml's limits: nesting deeper than libyaml allows
+  (1000 levels; go-yaml allows 10000) is refused, an alias may not contain itself, and a
+  document made mostly of alias expansion is refused with go-yaml's own message, ``document
+  contains excessive aliasing``, by go-yaml's rule (decode.go, ``allowedAliasRatio``: once more
+  than 100 of more than 1000 decoded nodes come from aliases, at most 99% of them may, falling
+  to 10% between 400,000 and 4,000,000 nodes). A billion-laughs document fails after a few
+  thousand nodes instead of filling memory.
+* **Values** become what sigs.k8s.io/yaml turns them into: ``!!binary`` is decoded to a string,
+  ``!!timestamp`` keeps its text, a ``!!set`` is a mapping, scalar keys become strings
+  (``1`` → ``"1"``, ``true`` → ``"true"``); a null or a collection as a key is an error.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import math
 import re
 from typing import Any
 
 import yaml
 
-__all__ = ["YAMLSyntaxError", "has_json_prefix", "to_json"]
+__all__ = ["YAMLSyntaxError", "has_json_prefix", "json_loads", "to_json", "yaml_to_json"]
 
 
 class YAMLSyntaxError(ValueError):
     """The text as a whole could not be read (not YAML, or starts with ``{`` and is not JSON)."""
 
 
-# The scalars PyYAML turns into ints and floats, minus YAML 1.1's base-60 numbers (``1:30`` is
-# 90 to PyYAML): the YAML library kubelet uses keeps those as strings, and so do we.
+# The scalars PyYAML's resolver calls ints and floats, minus YAML 1.1's base-60 numbers (``1:30``
+# is 90 to PyYAML): go-yaml keeps those as strings, and so do we.
 _INT_RE = re.compile(
     r"""^(?:[-+]?0b[0-1_]+
     |[-+]?0[0-7_]+
@@ -39,54 +60,310 @@ _FLOAT_RE = re.compile(
     |\.(?:nan|NaN|NAN))$""",
     re.X,
 )
+# go-yaml's yamlStyleFloat: what it parses as a float when an integer does not fit in 64 bits.
+_GO_FLOAT_RE = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+# Go's strconv.ParseInt with base 0 (after go-yaml drops the underscores).
+_GO_INT_RE = re.compile(r"^[-+]?(0[bB][01]+|0[oO][0-7]+|0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$")
 
 
-class _ManifestLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, tuned to read scalars as kubelet's YAML library does.
-
-    Dates and times stay strings (``value: 2021-07-15`` is the string ``"2021-07-15"``, not a
-    date), and so do base-60 numbers.
-    """
-
-
-_ManifestLoader.yaml_implicit_resolvers = {
-    first: [
-        (tag, _INT_RE if tag.endswith(":int") else _FLOAT_RE if tag.endswith(":float") else rx)
-        for tag, rx in resolvers
-        if not tag.endswith(":timestamp")
-    ]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+def _resolvers(base: type[yaml.SafeLoader]) -> dict[Any, list[tuple[str, re.Pattern[str]]]]:
+    """PyYAML's implicit resolvers with go-yaml's rules: no dates, no base-60 numbers."""
+    return {
+        first: [
+            (tag, _INT_RE if tag.endswith(":int") else _FLOAT_RE if tag.endswith(":float") else rx)
+            for tag, rx in resolvers
+            if not tag.endswith(":timestamp")
+        ]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
 
 
-def has_json_prefix(text: str) -> bool:
+# libyaml when PyYAML has it (it does in every wheel PyPI serves), its pure Python parser if not.
+_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_Base):  # type: ignore[valid-type,misc]
+    """The YAML parser, with go-yaml's scalar resolution; only its composer is used."""
+
+
+_Loader.yaml_implicit_resolvers = _resolvers(yaml.SafeLoader)
+
+
+def has_json_prefix(data: str | bytes) -> bool:
     """Does the text start (after blanks) with ``{``? Then kubelet reads it as JSON, not YAML.
 
     Go: staging/src/k8s.io/apimachinery/pkg/util/yaml/decoder.go hasJSONPrefix
     """
-    return text.lstrip(" \t\r\n").startswith("{")
+    if isinstance(data, bytes):
+        return data.lstrip(b" \t\r\n").startswith(b"{")
+    return data.lstrip(" \t\r\n").startswith("{")
 
 
-def to_json(text: str) -> Any:
-    """The first document of ``text`` as plain data (``None`` for an empty text).
+def to_json(data: str | bytes) -> Any:
+    """The first document of ``data`` as plain data (``None`` for an empty text).
 
     Go: staging/src/k8s.io/apimachinery/pkg/util/yaml/decoder.go ToJSON
 
-    Raises [`YAMLSyntaxError`][] with a message that says where the text breaks.
+    ``data`` may be the bytes of a file or a response: YAML must then be UTF-8 (or UTF-16 with
+    a byte order mark), as go-yaml requires; in JSON, bytes that are not UTF-8 become U+FFFD,
+    as Go's JSON decoder makes them. Raises [`YAMLSyntaxError`][] with a message that says
+    where the text breaks.
     """
-    if has_json_prefix(text):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as err:
-            raise YAMLSyntaxError(
-                f"not valid JSON (the text starts with '{{', so it is read as JSON, as kubelet "
-                f"does): {err.msg} (line {err.lineno}, column {err.colno})"
-            ) from None
+    if has_json_prefix(data):
+        if isinstance(data, bytes):
+            data = data.decode("utf-8", "replace")
+        return json_loads(data)
+    return yaml_to_json(data)
+
+
+def yaml_to_json(data: str | bytes) -> Any:
+    """The first YAML document of ``data`` as plain data (``None`` for an empty one).
+
+    What sigs.k8s.io/yaml's ``YAMLToJSON`` gives kubelet; for YAML of our own (annotations,
+    scenarios, scripts) as well as manifests. Raises [`YAMLSyntaxError`][].
+    """
+    loader = _Loader(data)
     try:
-        # The generator parses lazily: what follows the first document is never read.
-        return next(iter(yaml.load_all(text, Loader=_ManifestLoader)), None)
+        node = loader.get_node() if loader.check_node() else None
+    except yaml.reader.ReaderError as err:
+        raise YAMLSyntaxError(f"not valid YAML: {err.reason} at byte {err.position}") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         problem = getattr(err, "problem", None) or str(err)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
         raise YAMLSyntaxError(f"not valid YAML: {problem}{where}") from None
+    except RecursionError:  # the pure Python composer, on nesting libyaml would refuse
+        raise YAMLSyntaxError("not valid YAML: exceeded maximum nesting depth") from None
+    finally:
+        loader.dispose()
+    return None if node is None else _Builder().build(node)
+
+
+def json_loads(text: str) -> Any:
+    """JSON text as plain data, with Go's limits; raises [`YAMLSyntaxError`][].
+
+    Python's ``json`` takes ``NaN`` and ``Infinity``, which Go's decoder refuses, and turns a
+    number of any length into an ``int``; here a number too long for 64 bits is a float.
+    """
+    try:
+        return json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
+    except RecursionError:
+        problem = "nested too deeply"
+    except json.JSONDecodeError as err:
+        problem = f"{err.msg} (line {err.lineno}, column {err.colno})"
+    except ValueError as err:
+        problem = str(err)
+    raise YAMLSyntaxError(
+        "not valid JSON (the text starts with '{', so it is read as JSON, as kubelet does): "
+        + problem
+    ) from None
+
+
+def _json_int(text: str) -> int | float:
+    return int(text) if len(text) <= 20 else float(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+# --- Building the data ---------------------------------------------------------------------
+
+_TAG = "tag:yaml.org,2002:"
+_BOOLS = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off": False}
+# go-yaml v2.4.0, decode.go: below 400,000 decoded nodes 99% may come from aliases, above
+# 4,000,000 10%, and in between the share falls in a straight line.
+_ALIAS_RATIO_RANGE = (400_000, 4_000_000)
+
+
+def _allowed_alias_ratio(decoded: int) -> float:
+    low, high = _ALIAS_RATIO_RANGE
+    if decoded <= low:
+        return 0.99
+    if decoded >= high:
+        return 0.10
+    return 0.99 - 0.89 * (decoded - low) / (high - low)
+
+
+class _Builder:
+    """Plain data from a composed node graph, counting as go-yaml's decoder counts.
+
+    The graph shares a node wherever the text has an alias; each visit of a node already seen
+    is an alias expansion, and everything built below it counts as aliased. The walk is
+    iterative (a deep document cannot overflow Python's stack): a scalar is built where it
+    stands, a collection is put in its place at once and filled when its turn comes.
+    """
+
+    def __init__(self) -> None:
+        self.decoded = 0
+        self.aliased = 0
+        self.seen: set[int] = set()
+        self.open: set[int] = set()  # collections being filled: a visit of one is a recursion
+
+    def count(self, depth: int) -> None:
+        """One node decoded, ``depth`` aliases deep."""
+        self.decoded += 1
+        if depth > 0:
+            self.aliased += 1
+        if (
+            self.aliased > 100
+            and self.decoded > 1000
+            and self.aliased / self.decoded > _allowed_alias_ratio(self.decoded)
+        ):
+            raise YAMLSyntaxError("not valid YAML: document contains excessive aliasing")
+
+    def value(self, node: yaml.Node, work: list[Any], depth: int) -> Any:
+        """A scalar's value, or a new empty collection that ``work`` fills later."""
+        if id(node) in self.open:
+            raise YAMLSyntaxError("not valid YAML: an anchor's value contains itself")
+        if id(node) in self.seen:
+            self.count(depth)  # the alias itself; its value is one level of aliasing deeper
+            depth += 1
+        else:
+            self.seen.add(id(node))
+        self.count(depth)
+        if isinstance(node, yaml.ScalarNode):
+            return _scalar(node)
+        out: list[Any] | dict[str, Any] = [] if isinstance(node, yaml.SequenceNode) else {}
+        work.append((_FILL, node, out, depth))
+        return out
+
+    def build(self, root: yaml.Node) -> Any:
+        # (_FILL, node, collection, depth): fill the collection from the node's children;
+        # (_MERGE, node, mapping, entries): set a mapping's entries once its children are built;
+        # (_END, node, None, None): every value below the node is built.
+        work: list[tuple[int, yaml.Node, Any, Any]] = []
+        result = self.value(root, work, 0)
+        while work:
+            step, node, out, extra = work.pop()
+            if step == _END:
+                self.open.discard(id(node))
+            elif step == _MERGE:
+                for key, value in extra:
+                    if key is None:
+                        _merge(out, value)
+                    else:
+                        out[key] = value
+            else:
+                depth = extra
+                self.open.add(id(node))
+                work.append((_END, node, None, None))
+                if isinstance(out, list):
+                    out.extend(self.value(child, work, depth) for child in node.value)
+                elif any(_is_merge(key) for key, _ in node.value):
+                    # A merge needs its value built, and goes between the keys around it.
+                    entries: list[tuple[str | None, Any]] = []
+                    work.append((_MERGE, node, out, entries))
+                    for key, child in node.value:
+                        self.count(depth)  # go-yaml decodes every key, as every value
+                        name = None if _is_merge(key) else _key(key)
+                        entries.append((name, self.value(child, work, depth)))
+                else:
+                    for key, child in node.value:
+                        self.count(depth)
+                        out[_key(key)] = self.value(child, work, depth)
+        return result
+
+
+_FILL, _MERGE, _END = 0, 1, 2
+
+
+def _is_merge(key: yaml.Node) -> bool:
+    return isinstance(key, yaml.ScalarNode) and key.tag == _TAG + "merge"
+
+
+def _merge(mapping: dict[str, Any], value: Any) -> None:
+    """A ``<<`` merge key: its mapping's entries, or those of its list of mappings (the first
+    mapping wins a key), as go-yaml merges them, in the order the keys are written."""
+    if isinstance(value, dict):
+        mapping.update(value)
+    elif isinstance(value, list) and all(isinstance(m, dict) for m in value):
+        for merged in reversed(value):
+            mapping.update(merged)
+    else:
+        raise YAMLSyntaxError(
+            "not valid YAML: map merge requires map or sequence of maps as the value"
+        )
+
+
+def _key(node: yaml.Node) -> str:
+    """A mapping key as sigs.k8s.io/yaml turns it into a JSON object's key."""
+    if not isinstance(node, yaml.ScalarNode):
+        kind = "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
+        raise YAMLSyntaxError(f"not valid YAML: invalid map key: {kind}")
+    value = _scalar(node)
+    if value is None:
+        raise YAMLSyntaxError("not valid YAML: invalid map key: null")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return (
+            ".nan"
+            if math.isnan(value)
+            else ".inf"
+            if value > 0 and math.isinf(value)
+            else ("-.inf" if math.isinf(value) else format(value, "g"))
+        )
+    return str(value)
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    """A scalar's value, by the tag the resolver (or the text) gave it, as go-yaml reads it."""
+    tag, text = node.tag, node.value
+    if not tag.startswith(_TAG):
+        return text  # a tag of the document's own: the text, as go-yaml keeps it
+    kind = tag.removeprefix(_TAG)
+    if kind == "null":
+        return None
+    if kind == "bool":
+        value = _BOOLS.get(text.lower())
+        if value is not None:
+            return value
+    elif kind == "int":
+        number = _go_number(text)
+        if not isinstance(number, str) or _INT_RE.match(text):
+            return number  # a plain number too big for 64 bits stays text, as in go-yaml
+    elif kind == "float":
+        special = {".inf": math.inf, "+.inf": math.inf, "-.inf": -math.inf, ".nan": math.nan}
+        if text.lower() in special:
+            return special[text.lower()]
+        number = _go_number(text)
+        if not isinstance(number, str):
+            return float(number)
+        if _FLOAT_RE.match(text):
+            return number
+    elif kind == "binary":
+        try:
+            data = base64.b64decode("".join(text.split()), validate=True)
+        except (binascii.Error, ValueError):
+            raise YAMLSyntaxError(
+                "not valid YAML: !!binary value contains invalid base64 data"
+            ) from None
+        return data.decode("utf-8", "replace")
+    else:
+        return text  # str, timestamp (kept as written), merge, and YAML's other types
+    raise YAMLSyntaxError(f"not valid YAML: cannot decode !!str `{_short(text)}` as a !!{kind}")
+
+
+def _go_number(text: str) -> int | float | str:
+    """A plain scalar as go-yaml resolves a number: an int if it fits in 64 bits, else a finite
+    float if it looks like one, else the text itself."""
+    plain = text.replace("_", "")
+    # An int64 or uint64 has at most 64 binary digits, plus a sign and a base prefix.
+    if len(plain) <= 67 and _GO_INT_RE.match(plain):
+        sign, digits = (-1, plain[1:]) if plain[0] == "-" else (1, plain.lstrip("+"))
+        if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit():
+            value = sign * int(digits, 8)  # Go reads a leading 0 as octal
+        else:
+            value = sign * int(digits, 0)
+        if -(2**63) <= value < 2**64:
+            return value
+    if _GO_FLOAT_RE.match(plain):
+        value = float(plain)  # no length limit, unlike int(): huge becomes inf
+        if math.isfinite(value):
+            return value
+    return text
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -63,7 +63,8 @@ def _dns1123_label_problem(value: str) -> str | None:
     return None
 
 
-def _dns1123_subdomain_problem(value: str) -> str | None:
+def dns1123_subdomain_problem(value: str) -> str | None:
+    """What is wrong with a name that must be a DNS-1123 subdomain (a pod's, a node's), or None."""
     if len(value) > 253 or not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         return (
             f"invalid name {json.dumps(value)}: must be at most 253 characters of lowercase "
@@ -75,7 +76,7 @@ def _dns1123_subdomain_problem(value: str) -> str | None:
 
 def _qualified_name_problem(value: str) -> str | None:
     prefix, slash, name = value.rpartition("/")
-    if slash and (not prefix or _dns1123_subdomain_problem(prefix)):
+    if slash and (not prefix or dns1123_subdomain_problem(prefix)):
         return f"invalid key {json.dumps(value)}: the prefix before '/' must be a DNS subdomain"
     if len(name) > 63 or not _QUALIFIED_NAME_RE.fullmatch(name):
         return (
@@ -157,7 +158,7 @@ class _Validator:
     def object_meta(self, meta: ObjectMeta, path: str) -> None:
         if not meta.name:
             self.add(field_path(path, "name"), "required")
-        elif problem := _dns1123_subdomain_problem(meta.name):
+        elif problem := dns1123_subdomain_problem(meta.name):
             self.add(field_path(path, "name"), problem)
         if meta.namespace and (problem := _dns1123_label_problem(meta.namespace)):
             self.add(
@@ -196,7 +197,7 @@ class _Validator:
             ("serviceAccountName", spec.service_account_name),
             ("nodeName", spec.node_name),
         ):
-            if value and (problem := _dns1123_subdomain_problem(value)):
+            if value and (problem := dns1123_subdomain_problem(value)):
                 self.add(field_path(path, field_name), problem)
         if spec.active_deadline_seconds is not None and not (
             1 <= spec.active_deadline_seconds <= int32_max
@@ -211,7 +212,7 @@ class _Validator:
         for i, toleration in enumerate(spec.tolerations):
             self.toleration(toleration, index_path(field_path(path, "tolerations"), i))
         if spec.priority_class_name and (
-            problem := _dns1123_subdomain_problem(spec.priority_class_name)
+            problem := dns1123_subdomain_problem(spec.priority_class_name)
         ):
             self.add(field_path(path, "priorityClassName"), problem)
 

@@ -1,0 +1,110 @@
+"""``minikubelet run`` refuses bad input before anything runs, with a message that names the flag
+or the file, and never reads a file without a limit. Each run is a child process with a time
+limit and an address-space limit, so that a regression fails the test, not the machine."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.config.helpers import manifest
+
+MEMORY = 2 << 30  # bytes of address space the child may use
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+    return subprocess.run(
+        [sys.executable, "-m", "minikubelet.sim.cli", "--lang", "en", "run", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+        check=False,
+    )
+
+
+@pytest.fixture
+def manifests(tmp_path: Path) -> str:
+    (tmp_path / "web.yaml").write_text(manifest("web"))
+    return str(tmp_path)
+
+
+@pytest.mark.parametrize("flag", ["--scenario", "--api-script"])
+def test_an_endless_file_is_read_up_to_the_limit_and_refused(manifests, flag):
+    done = run("--manifests", manifests, flag, "/dev/zero", "--until", "1s")
+    assert done.returncode == 2
+    assert done.stderr == f"minikubelet: /dev/zero: too large: more than {10 << 20} bytes\n"
+    assert "SyncLoop" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [(".nan", ".nan"), (".inf", "inf"), ("-.inf", "-inf"), ("1e300", "1e+300")],
+)
+def test_a_duration_that_is_not_a_number_of_seconds_is_refused(manifests, tmp_path, value, problem):
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(f"defaults:\n  app: {{runFor: {value}}}\n")
+    done = run("--manifests", manifests, "--scenario", str(scenario), "--until", "1s")
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"minikubelet: {scenario}: defaults: app: field runFor: ")
+    assert "SyncLoop" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--node-cpu", "banana"],
+            '--node-cpu: invalid quantity "banana": expected a number and an optional suffix',
+        ),
+        (["--node-memory=-1Gi"], "--node-memory: '-1Gi' is negative"),
+        (["--node-name", "My_Node"], "--node-name: 'My_Node' is not a valid node name: "),
+        (["--node-name", " "], "--node-name: empty hostname is invalid"),
+        (
+            ["--max-pods", "-5"],
+            "invalid configuration: maxPods (--max-pods) -5 must not be a negative number",
+        ),
+    ],
+)
+def test_bad_node_flags_are_refused_by_name(manifests, args, message):
+    done = run("--manifests", manifests, "--until", "1s", *args)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"minikubelet: {message}")
+    assert "SyncLoop" not in done.stdout
+
+
+def test_a_node_name_is_normalised_as_kubelet_normalises_it(manifests):
+    done = run("--manifests", manifests, "--until", "1s", "--node-name", " Node-1 ")
+    assert done.returncode == 0, done.stderr
+    assert "default/web-node-1" in done.stdout
+
+
+def test_a_script_with_a_bad_pod_later_on_is_refused_before_anything_runs(tmp_path):
+    good = "{apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {containers: [{name: c, image: x}]}}"
+    bad = good.replace("name: a", "name: B_2")
+    script = tmp_path / "script.yaml"
+    script.write_text(
+        f"- {{at: 0s, type: ADDED, object: {good}}}\n- {{at: 20s, type: ADDED, object: {bad}}}\n"
+    )
+    done = run("--api-script", str(script), "--until", "30s")
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"minikubelet: {script}: event 2: object: metadata.name: ")
+    assert "SyncLoop" not in done.stdout
+
+
+def test_an_alias_bomb_in_a_scenario_is_refused(manifests, tmp_path):
+    levels = ['a0: &a0 ["lol"]'] + [
+        f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)
+    ]
+    scenario = tmp_path / "bomb.yaml"
+    scenario.write_text("".join(f"{line}\n" for line in levels))
+    done = run("--manifests", manifests, "--scenario", str(scenario), "--until", "1s")
+    assert done.returncode == 2
+    assert "document contains excessive aliasing" in done.stderr
