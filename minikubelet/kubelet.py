@@ -253,9 +253,11 @@ class Kubelet(KubeletPods):
             # enough: the sync interval defaults to 10 s.
             sync_ticker = new_ticker(1 * Second)
             defer.callback(sync_ticker.stop)
+            # Go: housekeepingTicker := time.NewTicker(housekeepingPeriod)
             housekeeping_ticker = new_ticker(housekeepingPeriod)
             defer.callback(housekeeping_ticker.stop)
             pleg_ch = self.pleg.watch()
+            # Go: const (
             base = 100 * Millisecond
             max_ = 5 * Second
             factor = 2
@@ -264,16 +266,19 @@ class Kubelet(KubeletPods):
 
             while True:
                 err = self.runtime_state.runtime_errors()
+                # Go: if err := kl.runtimeState.runtimeErrors(); err != nil {
                 if err is not None:
                     klog.error_s(err, "Skipping pod synchronization")
                     # exponential backoff
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
+                # Go: duration = base
                 # reset backoff if we have a success
                 duration = base
 
                 self.sync_loop_monitor = self.clock.now()
+                # Go: if !kl.syncLoopIteration(updates, handler, syncTicker.C, housekeepingTicker.C, plegCh) {
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
@@ -439,6 +444,7 @@ class Kubelet(KubeletPods):
         """
         # check whether we are ready to delete the pod from the API server (all status up to date)
         containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
+        # Go: if pod.DeletionTimestamp != nil && containersTerminal {
         if pod.metadata.deletion_timestamp is not None and containers_terminal:
             klog.v(4).info_s(
                 "Pod has completed execution and should be deleted from the API server",
@@ -458,6 +464,7 @@ class Kubelet(KubeletPods):
             )
             return
 
+        # Go: kl.podWorkers.UpdatePod(&UpdatePodOptions{
         # Run the sync in an async worker. (Go's OnCompleteFunc only feeds a metric.)
         await self.pod_workers.update_pod(
             UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
@@ -478,8 +485,10 @@ class Kubelet(KubeletPods):
         Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodAdditions
         """
         start = self.clock.now()
+        # Go: sort.Sort(sliceutils.PodsByCreationTime(pods))
         pods = sort_pods_by_creation_time(pods)
         for pod in pods:
+            # Go: existingPods := kl.podManager.GetPods()
             existing_pods = self.pod_manager.get_pods()
             # Always add the pod to the pod manager: it is kubelet's source of truth for the
             # desired state. A pod missing there was deleted in the API server.
@@ -494,6 +503,7 @@ class Kubelet(KubeletPods):
 
                 # We failed pods that we rejected, so activePods include all admitted pods
                 # that are alive.
+                # Go: activePods := kl.filterOutTerminatedPods(existingPods)
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
                 # Check if we can admit the pod; if not, reject it.
