@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from minikubelet.i18n import language, text
+from minikubelet.sim.i18n import language, text
 from walkthrough.catalog import PACKAGE_DIR, CatalogError
 from walkthrough.runner import (
     Workspace,

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from minikubelet import klog
+from minikubelet.sim import klog
 from walkthrough.expect import Unmet
 from walkthrough.fixtures import replace_everywhere  # a forked check has the fixtures loaded
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from minikubelet.i18n import text
+from minikubelet.sim.i18n import text
 from walkthrough.catalog import (
     PACKAGE_DIR,
     Chapter,

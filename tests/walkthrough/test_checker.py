@@ -111,10 +111,10 @@ def test_what_the_learner_prints_is_kept(workspace: Workspace, tmp_path) -> None
 
 def test_a_patched_port_stays_in_its_check(workspace: Workspace, tmp_path) -> None:
     poison = """
-import minikubelet.kubelet, minikubelet.go
+import minikubelet.kubelet, minikubelet.sim.go
 
 minikubelet.kubelet.Kubelet.dispatch_work = None
-minikubelet.go.select = None
+minikubelet.sim.go.select = None
 """
     hostile(workspace, tmp_path, "return []", module=poison)
     solve(workspace, "dispatch-work")
