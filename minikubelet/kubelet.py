@@ -314,6 +314,7 @@ class Kubelet(KubeletPods):
             # Go: case u, open := <-configCh:
             case 0, (u, open_):
                 # Update from a config source; dispatch it to the right handler callback.
+                # Go: if !open {
                 if not open_:
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
@@ -357,6 +358,7 @@ class Kubelet(KubeletPods):
                     case _:
                         klog.error_s(None, "Invalid operation type received", operation=u.op)
 
+                # Go: kl.sourcesReady.AddSource(u.Source)
                 self.sources_ready.add_source(u.source)
 
             # Go: case e := <-plegCh:

@@ -20,6 +20,7 @@ import ast
 import importlib.util
 import itertools
 import re
+import sys
 import textwrap
 from dataclasses import dataclass
 from functools import cache
@@ -344,7 +345,12 @@ def _import_lines(functions: list[PortFunction]) -> list[str]:
                 names.append(entry)
     lines: list[str] = []
     typing_lines: list[str] = []
-    for (source, typing_only), names in sorted(wanted.items()):
+
+    def order(item: tuple[tuple[str, bool], list[tuple[str, str]]]) -> tuple[bool, str]:
+        source = item[0][0]  # the standard library first, then the port, as isort does
+        return (source.split(".")[0] not in sys.stdlib_module_names, source)
+
+    for (source, typing_only), names in sorted(wanted.items(), key=order):
         into = typing_lines if typing_only else lines
         plain = [n for n in names if not n[0]]
         for _, name in plain:
@@ -359,6 +365,13 @@ def _import_lines(functions: list[PortFunction]) -> list[str]:
             into.append(f"from {source} import (")
             into.extend(f"    {item}," for item in items)
             into.append(")")
+    stdlib = [
+        i
+        for i, line in enumerate(lines)
+        if line.split()[1].split(".")[0] in sys.stdlib_module_names
+    ]
+    if stdlib and stdlib[-1] + 1 < len(lines):
+        lines.insert(stdlib[-1] + 1, "")
     if typing_lines:
         lines.append("from typing import TYPE_CHECKING")
         lines.append("")
@@ -371,8 +384,11 @@ def _import_lines(functions: list[PortFunction]) -> list[str]:
 
 
 def _header(exercise: Exercise, functions: list[PortFunction], lang: str) -> list[str]:
-    where = ", ".join(
-        f"{'.'.join((*f.classes, f.name))} ({_repo_path(f.module.path)})" for f in functions
+    open_, close = ("(", ")") if lang == "en" else ("（", "）")
+    where = ("、" if lang == "zh" else ", ").join(
+        f"{'.'.join((*f.classes, f.name))}{' ' if lang == 'en' else ''}{open_}"
+        f"{_repo_path(f.module.path)}{close}"
+        for f in functions
     )
     if lang == "en":
         intro = (

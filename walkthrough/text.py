@@ -15,6 +15,8 @@ def columns(s: str) -> int:
 
 #: A word of Latin text, a run of spaces, or one CJK character (Chinese may break anywhere).
 _TOKEN = re.compile(r"[^\s\u2e80-\uffef]+|\s+|[\u2e80-\uffef]")
+#: Chinese punctuation that never starts a line: it stays with the character before it.
+_NO_LINE_START = set("，。、：；！？）》」』”’…—")
 
 
 def wrap(message: str, width: int = 92, indent: str = "    ") -> list[str]:
@@ -26,7 +28,8 @@ def wrap(message: str, width: int = 92, indent: str = "    ") -> list[str]:
             continue
         current = ""
         for token in _TOKEN.findall(paragraph):
-            if current and columns(indent + current + token.rstrip()) > width:
+            too_wide = columns(indent + current + token.rstrip()) > width
+            if current and too_wide and token not in _NO_LINE_START:
                 lines.append(indent + current.rstrip())
                 current = "" if token.isspace() else token
             else:

@@ -37,7 +37,7 @@ def test_the_exercise_is_proven(exercise: Exercise) -> None:
     """Shipped: fails on an expectation. Reference: passes. Each mutant: fails. No spoilers."""
     result = vet(exercise, EXERCISES)
     assert result.ok, "\n".join(result.problems)
-    assert result.reference is not None and result.reference.total >= 4
+    assert result.reference is not None and result.reference.total >= 3
     assert len(result.mutants) >= MIN_MUTANTS
 
 
