@@ -368,7 +368,8 @@ def _import_lines(functions: list[PortFunction]) -> list[str]:
     stdlib = [
         i
         for i, line in enumerate(lines)
-        if line.split()[1].split(".")[0] in sys.stdlib_module_names
+        if line.startswith(("import ", "from "))
+        and line.split()[1].split(".")[0] in sys.stdlib_module_names
     ]
     if stdlib and stdlib[-1] + 1 < len(lines):
         lines.insert(stdlib[-1] + 1, "")
