@@ -20,6 +20,7 @@ cannot keep it alive.
 
 from __future__ import annotations
 
+import bdb
 import contextlib
 import faulthandler
 import importlib
@@ -205,10 +206,25 @@ def run(request: dict[str, Any], send: Send) -> None:
             failure = {"check": name, "kind": "unmet", "en": unmet.en, "zh": unmet.zh}
             send({"event": "fail", "failure": {**failure, "line": None, "source": ""}})
         except BaseException as err:
+            if isinstance(err, bdb.BdbQuit):  # the learner quit the debugger: stop here
+                send({"event": "fail", "failure": quit_failure(name)})
+                break
             send({"event": "fail", "failure": error_failure(name, err, file)})
         else:
             send({"event": "pass", "name": name})
     send({"event": "done"})
+
+
+def quit_failure(check: str) -> dict[str, Any]:
+    """The learner typed quit in pdb during ``check``: the check stops there."""
+    return {
+        "check": check,
+        "kind": "quit",
+        "en": "You quit the debugger: the check stopped there.",
+        "zh": "你退出了调试器：检查在这里停止了。",
+        "line": None,
+        "source": "",
+    }
 
 
 def isolate(request: dict[str, Any]) -> None:

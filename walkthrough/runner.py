@@ -252,6 +252,11 @@ def report(
         return
     failure = result.first_failure
     out.write(f"✗ {ex.key} — {ex.title[lang]}\n")
+    if watching:  # the learner stays here: what the exercise asks, above what is wrong
+        for paragraph in ex.task[lang].split("\n\n"):
+            for line in wrap(paragraph, indent="  "):
+                out.write(f"{line}\n")
+        out.write("\n")
     if failure is None:  # a checks file without checks: nothing was proven
         out.write(t("  This exercise has no checks.\n", "  这个练习没有任何检查。\n"))
         return

@@ -47,7 +47,7 @@ from walkthrough.runner import (
     resolve,
     warn_progress,
 )
-from walkthrough.text import display_path
+from walkthrough.text import columns, display_path
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 Event = tuple[str, Any]  # ("saved", Path) | ("key", str) | ("line", str)
@@ -57,7 +57,7 @@ def progress_bar(done: int, total: int, width: int, lang: str) -> str:
     """``Progress: [####>-----]  5/16``, fitting ``width`` columns."""
     label = text("Progress: ", "进度：", lang)
     count = f"{done:>2}/{total}"
-    inner = width - len(label) - len(count) - 4 - (2 if lang == "zh" else 0)
+    inner = width - columns(label) - len(count) - 4
     if inner < 8 or total == 0:
         return f"{label}{count}"
     filled = inner * done // total
@@ -114,6 +114,8 @@ class Watch:
         self.diff = (
             reference_diff(self.ws, exercise, exercise.exercise_file) if self.result.ok else None
         )
+        if self.result.ok:
+            self.hints = []  # solved: the port's code replaces the hints
         progress = record(self.ws, self.result)
         progress.current = exercise.key
         progress.save()
