@@ -329,9 +329,16 @@ def _bindings(module: PortModule) -> dict[str, tuple[str, str, bool]]:
     return out
 
 
-def _import_lines(functions: list[PortFunction]) -> list[str]:
-    """The imports the functions' names need, as the port module imports them."""
+def _import_lines(
+    functions: list[PortFunction], extra: list[tuple[str, str, str]] | None = None
+) -> list[str]:
+    """The imports the functions' names need, as the port module imports them.
+
+    ``extra`` adds (module, name, alias) imports: the port's classes the learner's ones extend.
+    """
     wanted: dict[tuple[str, bool], list[tuple[str, str]]] = {}
+    for module, name, alias in extra or []:
+        wanted.setdefault((module, False), []).append((name, alias))
     for fn in functions:
         bindings = _bindings(fn.module)
         used = {n.id for n in ast.walk(fn.node) if isinstance(n, ast.Name)}
@@ -440,12 +447,16 @@ def _render(
         edits[edit.region].append(edit)
 
     out: list[str] = [*_header(exercise, functions, lang), "", "from __future__ import annotations"]
-    out += ["", *_import_lines(functions)]
     class_names = sorted({f.classes for f in functions if f.classes})
-    for classes in class_names:
-        module = next(f.module.name for f in functions if f.classes == classes)
-        alias = f"Port{classes[-1]}"
-        out.append(f"from {module} import {'.'.join(classes)} as {alias}")
+    if any(len(c) > 1 for c in class_names):
+        raise DeriveError(
+            f"{exercise.spec_file}: port: methods of nested classes are not supported"
+        )
+    bases = [
+        (next(f.module.name for f in functions if f.classes == c), c[0], f"Port{c[-1]}")
+        for c in class_names
+    ]
+    out += ["", *_import_lines(functions, bases)]
     numbers = {r.name: i for i, r in enumerate(exercise.regions, 1)}
 
     def function_text(fn: PortFunction) -> list[str]:
@@ -474,8 +485,7 @@ def _render(
             text += lines
             line = span.end + 1
         text += fn.module.lines[line - 1 : fn.end]
-        depth = len(fn.classes)
-        return [t[4 * (depth - 1) :] if depth > 1 else t for t in text]
+        return text
 
     for classes in [(), *class_names]:
         group = [f for f in functions if f.classes == classes]

@@ -282,6 +282,27 @@ def test_a_deadlock_names_the_learners_line(workspace: Workspace) -> None:
     assert f"line {line}:  await make_chan(0).recv()" in out
 
 
+def test_a_file_without_the_function_says_which_is_missing(workspace: Workspace) -> None:
+    edit(
+        workspace,
+        "dispatch-work",
+        "    async def dispatch_work(",
+        "    async def dispatch_work_mine(",
+    )
+    code, out = run(workspace, "check", "dispatch-work", "--lang", "en")
+    assert code == 1 and "Your file no longer defines Kubelet.dispatch_work" in out
+    assert "reset" in out
+
+
+def test_other_exercises_parts_are_left_out_of_the_file(workspace: Workspace) -> None:
+    exercise = find(workspace.chapters(), "config-ops")
+    text = workspace.shipped(exercise, "en")
+    assert "(Exercise ch03/pleg-case asks for this part: it is left out here.)" in text
+    assert "is_sync_pod_worthy(e)" not in text  # pleg-case's answer
+    zh = workspace.shipped(exercise, "zh")
+    assert "（这部分是练习 ch03/pleg-case 要写的，这里省略。）" in zh
+
+
 def test_an_unknown_exercise_is_a_clear_error_in_both_languages(workspace: Workspace) -> None:
     code, out = run(workspace, "check", "config-op", "--lang", "en")
     assert code == 2
