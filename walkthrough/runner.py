@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,18 +196,42 @@ def cmd_list(ws: Workspace, lang: str, out: TextIO, *, as_json: bool = False) ->
 # --- check ------------------------------------------------------------------------------------
 
 
+def _code_part(text: str) -> tuple[list[str], int]:
+    """The lines of a learner's file from its first class or function on (imports aside), and
+    how many lines come before them."""
+    lines = text.splitlines()
+    starts = ("class ", "def ", "async def ", "@")
+    first = next((i for i, line in enumerate(lines) if line.startswith(starts)), 0)
+    return lines[first:], first
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _shift(line: str, mine: int, theirs: int) -> str:
+    """A hunk header with the line numbers of the whole files."""
+    m = _HUNK.match(line)
+    if m is None:
+        return line
+    a, b = int(m.group(1)) + mine, int(m.group(3)) + theirs
+    return f"@@ -{a}{m.group(2) or ''} +{b}{m.group(4) or ''} @@{line[m.end() :]}"
+
+
 def reference_diff(ws: Workspace, exercise: Exercise, file: Path) -> list[str]:
     """The port's code against the learner's file, as a unified diff (empty: the same)."""
     try:
-        mine = file.read_text(encoding="utf-8").splitlines()
+        mine, skipped = _code_part(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError):
         return []
     best: list[str] | None = None
     for lang in ("en", "zh"):  # the file was made in one of them: compare with that one
-        theirs = ws.reference(exercise, lang).splitlines()
-        diff = list(
-            difflib.unified_diff(mine, theirs, "your exercise.py", "the port", lineterm="", n=2)
-        )
+        theirs, their_skipped = _code_part(ws.reference(exercise, lang))
+        diff = [
+            _shift(line, skipped, their_skipped)
+            for line in difflib.unified_diff(
+                mine, theirs, "your exercise.py", "the port", lineterm="", n=2
+            )
+        ]
         if best is None or len(diff) < len(best):
             best = diff
     return best or []

@@ -217,8 +217,10 @@ def test_a_pass_shows_the_ports_code_beside_the_learners(workspace: Workspace) -
         "type=ContainerChanged, data=cid)]", "type=ContainerChanged, data=cid)]  # mine"
     )
     exercise.exercise_file.write_text(text)
+    mine = next(i for i, line in enumerate(text.splitlines(), 1) if line.endswith("# mine"))
     code, out = run(workspace, "check", "pleg-events", "--lang", "en")
     assert code == 0 and "The port's own code, beside yours" in out
+    assert f"@@ -{mine - 2},5 +{mine - 2},5 @@" in out  # the lines of the learner's file
     assert (
         "-            return [PodLifecycleEvent(id=pod_id, type=ContainerChanged, data=cid)]  # mine"
         in out
