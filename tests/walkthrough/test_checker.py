@@ -72,7 +72,7 @@ def test_a_thread_left_running_does_not_keep_the_check_alive(
 ) -> None:
     body = """
 threading.Thread(target=time.sleep, args=(3600,), daemon=False).start()
-return [PodLifecycleEvent(id=pod_id, type=T.ContainerStarted, data=cid)]
+return [PodLifecycleEvent(id=pod_id, type=T.CONTAINER_STARTED, data=cid)]
 """
     result = hostile(workspace, tmp_path, body)
     assert result.passed[:1] == ["check_a_container_that_starts"]

@@ -72,7 +72,7 @@ def merged(*pods: Pod) -> list[list[tuple[str, list[str]]]]:
 
     async def main() -> None:
         updates = make_chan(50, name="updates")
-        incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+        incremental = PodConfigNotificationMode.INCREMENTAL
         storage = PodStorage(updates, incremental, Recorder())
         for pod in pods:
             await storage.merge(FileSource, PodUpdate(pods=[pod], op=PodOperation.SET))

@@ -45,7 +45,7 @@ def run_steps(*steps: Any, cleanup_error: Exception | None = None) -> dict[str, 
 
 
 def cleanups(state: dict[str, Any]) -> int:
-    return len(state["handler"].named("cleanups"))
+    return sum(kind == "cleanups" for kind, _ in state["handler"].calls)
 
 
 def check_housekeeping_cleans_up_once_every_source_is_seen() -> None:

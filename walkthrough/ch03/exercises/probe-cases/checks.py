@@ -45,7 +45,7 @@ def probe_line(state: dict[str, Any]) -> str:
 
 
 def check_a_failed_liveness_probe_syncs_the_pod() -> None:
-    state = probe("liveness", Result.Failure)
+    state = probe("liveness", Result.FAILURE)
     expect_equal(
         state["handler"].calls,
         [("syncs", ["web"])],
@@ -64,7 +64,7 @@ def check_a_failed_liveness_probe_syncs_the_pod() -> None:
 
 
 def check_a_passing_liveness_probe_changes_nothing() -> None:
-    state = probe("liveness", Result.Success)
+    state = probe("liveness", Result.SUCCESS)
     expect_equal(
         state["handler"].calls,
         [],
@@ -74,7 +74,7 @@ def check_a_passing_liveness_probe_changes_nothing() -> None:
 
 
 def check_readiness_is_recorded_then_the_pod_synced() -> None:
-    for result, ready, status in ((Result.Success, True, "ready"), (Result.Failure, False, "")):
+    for result, ready, status in ((Result.SUCCESS, True, "ready"), (Result.FAILURE, False, "")):
         state = probe("readiness", result)
         expect_equal(
             state["status"],
@@ -97,7 +97,7 @@ def check_readiness_is_recorded_then_the_pod_synced() -> None:
 
 
 def check_startup_is_recorded_then_the_pod_synced() -> None:
-    cases = ((Result.Success, True, "started"), (Result.Failure, False, "unhealthy"))
+    cases = ((Result.SUCCESS, True, "started"), (Result.FAILURE, False, "unhealthy"))
     for result, started, status in cases:
         state = probe("startup", result)
         expect_equal(

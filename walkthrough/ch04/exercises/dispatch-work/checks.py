@@ -49,7 +49,7 @@ def check_a_live_pod_goes_to_its_worker() -> None:
     pod = make_pod("web")
     pod.status = PodStatus(phase=PodPhase.RUNNING, container_statuses=running())
     mirror = make_pod("web-mirror", mirror=True)
-    state, _ = dispatch(pod, SyncPodType.SyncPodCreate, mirror)
+    state, _ = dispatch(pod, SyncPodType.CREATE, mirror)
     got = [(o.pod.metadata.name, o.update_type, o.mirror_pod) for o in state["options"]]
     expect_equal(
         [(name, str(kind)) for name, kind, _ in got],
@@ -67,7 +67,7 @@ def check_a_live_pod_goes_to_its_worker() -> None:
 
 
 def check_the_sync_type_is_passed_on() -> None:
-    for kind in (SyncPodType.SyncPodUpdate, SyncPodType.SyncPodSync):
+    for kind in (SyncPodType.UPDATE, SyncPodType.SYNC):
         pod = make_pod("web")
         state, _ = dispatch(pod, kind)
         got = [str(o.update_type) for o in state["options"]]
@@ -83,7 +83,7 @@ def check_a_deleted_pod_whose_containers_stopped_is_terminated() -> None:
     pod = make_pod("web")
     pod.metadata.deletion_timestamp = pod.metadata.creation_timestamp or 0.0
     pod.status = PodStatus(phase=PodPhase.RUNNING, container_statuses=exited())
-    state, log = dispatch(pod, SyncPodType.SyncPodUpdate)
+    state, log = dispatch(pod, SyncPodType.UPDATE)
     expect_equal(
         state["terminated"],
         ["web"],
@@ -112,7 +112,7 @@ def check_a_deleted_pod_still_running_goes_to_its_worker() -> None:
     pod = make_pod("web")
     pod.metadata.deletion_timestamp = pod.metadata.creation_timestamp or 0.0
     pod.status = PodStatus(phase=PodPhase.RUNNING, container_statuses=running())
-    state, _ = dispatch(pod, SyncPodType.SyncPodUpdate)
+    state, _ = dispatch(pod, SyncPodType.UPDATE)
     expect(
         state["terminated"] == [] and len(state["options"]) == 1,
         en="A deleted pod whose containers still run must go to its worker (which stops "
@@ -124,7 +124,7 @@ def check_a_deleted_pod_still_running_goes_to_its_worker() -> None:
 def check_a_finished_pod_is_left_alone() -> None:
     pod = make_pod("job")
     pod.status = PodStatus(phase=PodPhase.SUCCEEDED, container_statuses=exited())
-    state, _ = dispatch(pod, SyncPodType.SyncPodSync)
+    state, _ = dispatch(pod, SyncPodType.SYNC)
     expect(
         state["options"] == [] and state["terminated"] == [],
         en="A pod that Succeeded (or Failed) and whose containers are terminated needs no more "
