@@ -20,7 +20,7 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04"]
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05"]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -30,6 +30,11 @@ EXPECTED = {
         '"SyncLoop DELETE"',
     ],
     "ch04": ["default/late is Failed", "OutOfpods", "OutOfcpu"],
+    "ch05": [
+        "5s  UpdatePod  update web version=2  → worker busy: replaces the waiting sync",
+        "8s  UpdatePod  update web version=3  → worker busy: replaces the waiting update",
+        "21s  syncPod    update web version=3",
+    ],
 }
 
 
