@@ -20,7 +20,7 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05"]
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch07"]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -34,6 +34,13 @@ EXPECTED = {
         "5s  UpdatePod  update web version=2  → worker busy: replaces the waiting sync",
         "8s  UpdatePod  update web version=3  → worker busy: replaces the waiting update",
         "21s  syncPod    update web version=3",
+    ],
+    "ch07": [
+        "3s  migrate-then-serve   start init container migrate",
+        "4s  migrate-then-serve   start init container migrate",
+        "7s  migrate-then-serve   start web",
+        "default/one-shot is Pending → Failed at 3s",
+        "40s  stuck                kill app; start app",
     ],
 }
 
