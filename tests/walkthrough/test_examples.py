@@ -20,7 +20,7 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch07"]
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch07", "ch08"]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -41,6 +41,15 @@ EXPECTED = {
         "7s  migrate-then-serve   start web",
         "default/one-shot is Pending → Failed at 3s",
         "40s  stuck                kill app; start app",
+    ],
+    "ch08": [
+        "3s  crasher/app          restart now; the next back-off is 10s",
+        "5s  crasher/app          in back-off (10s): not now, CrashLoopBackOff",
+        "19s  crasher/app          restart now; the next back-off is 20s",
+        "1.1s  flaky-registry/web   ErrImagePull (pull back-off 10s)",
+        "2s  flaky-registry/web   ImagePullBackOff (pull back-off 10s)",
+        "5m49s  crasher/app          restart now; the next back-off is 5m0s",
+        "default/flaky-registry is Pending → Running at 1m38s",
     ],
 }
 
