@@ -219,6 +219,7 @@ class PodWorkersImpl:
             await pod_updates.send(options)
         else:
             # if a request to kill a pod is pending, we do not let anything overwrite that request.
+            # Go: update, found := p.lastUndeliveredWorkUpdate[pod.UID]
             update = self.last_undelivered_work_update.get(uid)
             if update is None or update.update_type != SyncPodType.SyncPodKill:
                 self.last_undelivered_work_update[uid] = options
@@ -269,6 +270,7 @@ class PodWorkersImpl:
 
     async def check_for_updates(self, uid: str) -> None:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).checkForUpdates"""
+        # Go: if workUpdate, exists := p.lastUndeliveredWorkUpdate[uid]; exists {
         work_update = self.last_undelivered_work_update.pop(uid, None)
         if work_update is not None:
             await self.pod_updates[uid].send(work_update)
