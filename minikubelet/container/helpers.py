@@ -95,6 +95,7 @@ def should_container_be_restarted(
     Go: pkg/kubelet/container/helpers.go ShouldContainerBeRestarted
     """
     # Once a pod has been marked deleted, it should not be restarted
+    # Go: if pod.DeletionTimestamp != nil {
     if pod.metadata.deletion_timestamp is not None:
         return False
     # Get latest container status.
@@ -110,6 +111,7 @@ def should_container_be_restarted(
     if status.state in (ContainerStateUnknown, ContainerStateCreated):
         return True
     # Check RestartPolicy for dead container
+    # Go: if pod.Spec.RestartPolicy == v1.RestartPolicyNever {
     if pod.spec.restart_policy == v1.RestartPolicyNever:
         klog.v(4).info_s(
             "Already ran container, do nothing", pod=klog.kobj(pod), containerName=container.name

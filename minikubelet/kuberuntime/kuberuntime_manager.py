@@ -376,6 +376,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
         # Check initialization progress.
         init_last_status, next, done = find_next_init_container_to_run(pod, pod_status)
+        # Go: if !done {
         if not done:
             if next is not None:
                 init_failed = init_last_status is not None and is_init_container_failed(
@@ -444,6 +445,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             message = ""
             reason = ContainerKillReason("")
             restart = should_restart_on_failure(pod)
+            # Go: if _, _, changed := containerChanged(&container, containerStatus); changed {
             _, _, changed = container_changed(container, container_status)
             # Go reads the probe results in the `else if` conditions below; reading them here
             # first changes nothing (they are plain lookups).
@@ -488,6 +490,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 containerMessage=message,
             )
 
+        # Go: if keepCount == 0 && len(changes.ContainersToStart) == 0 {
         if keep_count == 0 and len(changes.containers_to_start) == 0:
             changes.kill_pod = True
 

@@ -26,7 +26,7 @@ from minikubelet.kubelet import Kubelet
 from minikubelet.kuberuntime.kuberuntime_manager import PodActions
 from minikubelet.sim import go
 from minikubelet.sim.go.duration import format_duration
-from minikubelet.sim.i18n import text
+from walkthrough.ch07.plans import describe
 from walkthrough.examples import Spot, example_main, run_kubelet
 
 SCRIPT = """
@@ -117,31 +117,6 @@ SPOTS = [
         "第 6 步，启动一个 init 容器：p container.name",
     ),
 ]
-
-
-def describe(pod: v1.Pod, changes: PodActions, lang: str) -> str:
-    """A plan in a few words."""
-    parts = []
-    if changes.kill_pod:
-        parts.append(text("kill the pod", "杀掉整个 Pod", lang))
-    if changes.create_sandbox:
-        parts.append(
-            text(
-                f"new sandbox (attempt {changes.attempt})",
-                f"新建沙箱（attempt {changes.attempt}）",
-                lang,
-            )
-        )
-    if changes.containers_to_kill:
-        names = ", ".join(info.name for info in changes.containers_to_kill.values())
-        parts.append(text(f"kill {names}", f"杀掉 {names}", lang))
-    if changes.next_init_container_to_start is not None:
-        name = changes.next_init_container_to_start.name
-        parts.append(text(f"start init container {name}", f"启动 init 容器 {name}", lang))
-    if changes.containers_to_start:
-        names = ", ".join(pod.spec.containers[i].name for i in changes.containers_to_start)
-        parts.append(text(f"start {names}", f"启动 {names}", lang))
-    return "; ".join(parts) or text("nothing to do", "无事可做", lang)
 
 
 def watch(kl: Kubelet, lang: str) -> None:
