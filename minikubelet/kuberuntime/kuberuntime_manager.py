@@ -812,6 +812,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         ts = c_status.finished_at
         # backOff requires a unique key to identify the container.
         key = get_stable_key(pod, container)
+        # Go: if backOff.IsInBackOffSince(key, ts) {
         if back_off.is_in_back_off_since(key, ts):
             container_ref = generate_container_ref(pod, container)
             self.recorder.eventf(
@@ -827,6 +828,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             klog.v(3).info_s("Back-off restarting failed container", err=str(err))
             return True, str(err), ErrCrashLoopBackOff
 
+        # Go: backOff.Next(key, ts)
         back_off.next(key, ts)
         return False, "", None
 
