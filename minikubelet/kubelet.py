@@ -690,6 +690,7 @@ class Kubelet(KubeletPods):
         update_type = o.update_type
 
         # if we want to kill a pod, do it now!
+        # Go: if updateType == kubetypes.SyncPodKill {
         if update_type == SyncPodType.SyncPodKill:
             kill_pod_options = o.kill_pod_options
             if kill_pod_options is None or kill_pod_options.pod_status_func is None:
@@ -751,6 +752,7 @@ class Kubelet(KubeletPods):
         await self.status_manager.set_pod_status(pod, api_pod_status)
 
         # Kill pod if it should not be running
+        # Go: if !runnable.Admit || pod.DeletionTimestamp != nil || apiPodStatus.Phase == v1.PodFailed {
         if (
             not runnable.admit
             or pod.metadata.deletion_timestamp is not None
@@ -772,6 +774,7 @@ class Kubelet(KubeletPods):
             return
 
         # If the network plugin is not ready, only start the pod if it uses the host network
+        # Go: if err := kl.runtimeState.networkErrors(); err != nil && !kubecontainer.IsHostNetworkPod(pod) {
         err = self.runtime_state.network_errors()
         if err is not None and not pod.spec.host_network:
             self.recorder.eventf(

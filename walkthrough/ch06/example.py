@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from minikubelet.kubelet import Kubelet
-from minikubelet.pod_workers import SyncPodOptions
-from minikubelet.sim import go
 from minikubelet.sim.go.duration import format_duration
 from minikubelet.sim.i18n import text
+from walkthrough.ch06.syncs import Sync, network_not_ready_until, watch_syncs
 from walkthrough.examples import Spot, example_main, run_kubelet
 
 SCRIPT = """
@@ -135,30 +133,15 @@ SPOTS = [
 
 
 def watch(kl: Kubelet, lang: str) -> None:
-    """Print how every syncPod ended (the wrapped function runs unchanged), and keep the node's
-    network not ready for its first 3 s."""
-    workers = kl.pod_workers
-    sync_pod_fn = workers.sync_pod_fn
-    runtime_service: Any = kl.container_runtime.runtime_service  # type: ignore[attr-defined]
-    runtime_service.set_network_ready(False, "NetworkPluginNotReady", "cni config uninitialized")
+    """Print how every syncPod ended, and keep the node's network not ready at first."""
+    network_not_ready_until(kl, 3.0)
 
-    async def network_comes_up() -> None:
-        await go.sleep(3.0)
-        runtime_service.set_network_ready(True)
+    def show(s: Sync) -> None:
+        who = f"{s.pod} (uid …{s.uid})"
+        outcome = "ok" if s.error is None else f"{text('error', '错误', lang)}: {s.error}"
+        print(f"{format_duration(s.at):>8}  {who:<22} {outcome}")
 
-    go.go(network_comes_up, name="example: the network plugin")
-
-    async def watched(o: SyncPodOptions) -> None:
-        at = format_duration(go.current_runtime().clock.monotonic())
-        who = f"{o.pod.metadata.name} (uid …{o.pod.metadata.uid[-4:]})"
-        try:
-            await sync_pod_fn(o)
-        except Exception as err:
-            print(f"{at:>8}  {who:<22} {text('error', '错误', lang)}: {err}")
-            raise
-        print(f"{at:>8}  {who:<22} ok")
-
-    workers.sync_pod_fn = watched
+    watch_syncs(kl, show)
 
 
 def run(args: argparse.Namespace, lang: str) -> None:
