@@ -263,6 +263,7 @@ class PodWorkersImpl:
         # Go: default:
         else:
             # Error occurred during the sync; back off and then retry.
+            # Go: p.workQueue.Enqueue(uid, wait.Jitter(p.backOffPeriod, workerBackOffPeriodJitterFactor))
             self.work_queue.enqueue(
                 uid, jitter(self.back_off_period, workerBackOffPeriodJitterFactor)
             )
