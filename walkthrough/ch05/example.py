@@ -131,7 +131,7 @@ def watch(kl: Kubelet, lang: str) -> None:
             what = text("worker idle: sent on its channel", "worker 空闲：发到通道上", lang)
         elif waiting is None:
             what = text("worker busy: waits", "worker 忙：存起来等待", lang)
-        elif waiting.update_type == SyncPodType.SyncPodKill:
+        elif waiting.update_type == SyncPodType.KILL:
             what = text("worker busy, a kill waits: dropped", "worker 忙且有 kill 在等：丢弃", lang)
         else:
             what = text(

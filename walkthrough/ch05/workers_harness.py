@@ -74,7 +74,7 @@ def version(name: str, v: int, uid: str | None = None) -> Pod:
 
 def update(pod: Pod, kind: SyncPodType) -> UpdatePodOptions:
     """An update of ``kind`` for ``pod`` (a kill gets the options a kill needs)."""
-    if kind == SyncPodType.SyncPodKill:
+    if kind == SyncPodType.KILL:
         return UpdatePodOptions(pod=pod, update_type=kind, kill_pod_options=KillPodOptions())
     return UpdatePodOptions(pod=pod, update_type=kind)
 

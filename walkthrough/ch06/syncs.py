@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kubelet import Kubelet
 from minikubelet.pod_workers import SyncPodOptions
 from minikubelet.sim import go, klog
@@ -157,10 +158,17 @@ def network_not_ready_until(kl: Kubelet, seconds: float) -> None:
     """Make the node's network plugin not ready for its first ``seconds`` (kubelet notices the
     change at its next runtime check, every 5 s)."""
     service: Any = kl.container_runtime.runtime_service  # type: ignore[attr-defined]
-    service.set_network_ready(False, "NetworkPluginNotReady", "cni config uninitialized")
+    service.network_ready = runtimeapi.RuntimeCondition(
+        type=runtimeapi.NetworkReady,
+        status=False,
+        reason="NetworkPluginNotReady",
+        message="cni config uninitialized",
+    )
 
     async def comes_up() -> None:
         await go.sleep(seconds)
-        service.set_network_ready(True)
+        service.network_ready = runtimeapi.RuntimeCondition(
+            type=runtimeapi.NetworkReady, status=True
+        )
 
     go.go(comes_up, name="the network plugin")

@@ -155,9 +155,9 @@ def actions(
     manager = new_fake_runtime().manager
     for s in statuses:
         if s.name in liveness_failed:
-            manager.liveness_manager.cache[s.id] = Result.Failure
+            manager.liveness_manager.cache[s.id] = Result.FAILURE
         if s.name in startup_failed:
-            manager.startup_manager.cache[s.id] = Result.Failure
+            manager.startup_manager.cache[s.id] = Result.FAILURE
     status = PodStatus(
         id=p.metadata.uid,
         name=p.metadata.name,

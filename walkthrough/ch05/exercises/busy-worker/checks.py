@@ -10,10 +10,10 @@ from walkthrough.ch05.workers_harness import Run, run_workers, update, version, 
 from walkthrough.expect import expect_equal
 
 CREATE, UPDATE, SYNC, KILL = (
-    SyncPodType.SyncPodCreate,
-    SyncPodType.SyncPodUpdate,
-    SyncPodType.SyncPodSync,
-    SyncPodType.SyncPodKill,
+    SyncPodType.CREATE,
+    SyncPodType.UPDATE,
+    SyncPodType.SYNC,
+    SyncPodType.KILL,
 )
 
 

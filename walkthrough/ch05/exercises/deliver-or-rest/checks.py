@@ -9,7 +9,7 @@ from minikubelet.types import SyncPodType
 from walkthrough.ch05.workers_harness import Run, run_workers, update, version
 from walkthrough.expect import expect_equal
 
-CREATE, UPDATE = SyncPodType.SyncPodCreate, SyncPodType.SyncPodUpdate
+CREATE, UPDATE = SyncPodType.CREATE, SyncPodType.UPDATE
 
 
 def check_an_update_that_waited_is_synced_once_after_the_sync() -> None:

@@ -21,7 +21,7 @@ def requeued(errors: dict[str, str] | None = None, pods: list[str] | None = None
 
     async def script(workers: PodWorkersImpl, run: Run) -> None:
         for name in pods or ["web"]:
-            await workers.update_pod(update(version(name, 1), SyncPodType.SyncPodCreate))
+            await workers.update_pod(update(version(name, 1), SyncPodType.CREATE))
 
     return run_workers(script, errors=errors, until=30.0)
 

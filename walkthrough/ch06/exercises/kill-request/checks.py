@@ -108,9 +108,7 @@ def check_a_kill_without_options_is_refused_clearly() -> None:
                 errors.append(str(err))
 
             await kl.pod_workers.update_pod(
-                UpdatePodOptions(
-                    pod=pod, update_type=SyncPodType.SyncPodKill, on_complete_func=done
-                )
+                UpdatePodOptions(pod=pod, update_type=SyncPodType.KILL, on_complete_func=done)
             )
 
         go.go(bad_kill, name="a caller that forgot the options")
