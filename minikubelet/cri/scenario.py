@@ -56,6 +56,12 @@ runtime's health::
     runtime:                      # seconds from the start of the fake runtime
       notReady: [{from: 0s, until: 30s}]   # Status() says RuntimeReady=false
       down: [{from: 60s, until: 70s}]      # the Status() call itself fails
+      hang:                                # these calls, made in the window, return at its end
+        - {from: 20s, until: 4m, calls: [ContainerStatus]}
+
+``hang`` names CRI ``RuntimeService`` methods as the CRI spells them (``ListPodSandbox``,
+``ContainerStatus`` …): a call made inside the window blocks until the window ends, then runs.
+It is how a runtime that stops answering looks from kubelet (there is no request time-out here).
 
 A scenario that does not parse raises :class:`ScenarioError`, naming the pod, annotation,
 container and field; the fake runtime turns it into a failed CRI call, so kubelet reports it as
@@ -158,6 +164,29 @@ class Scenario:
     default_app: Lifetime = DEFAULT_APP
     runtime_not_ready: list[Window] = field(default_factory=list)
     runtime_down: list[Window] = field(default_factory=list)
+    #: CRI method (the fake runtime's name for it, ``container_status``) → windows in which its
+    #: calls hang until the window ends.
+    runtime_hangs: dict[str, list[Window]] = field(default_factory=dict)
+
+
+#: The CRI RuntimeService methods a ``hang`` may name, as the CRI spells them → the fake
+#: runtime's method.
+CRI_METHODS = {
+    "Version": "version",
+    "RunPodSandbox": "run_pod_sandbox",
+    "StopPodSandbox": "stop_pod_sandbox",
+    "RemovePodSandbox": "remove_pod_sandbox",
+    "PodSandboxStatus": "pod_sandbox_status",
+    "ListPodSandbox": "list_pod_sandbox",
+    "CreateContainer": "create_container",
+    "StartContainer": "start_container",
+    "StopContainer": "stop_container",
+    "RemoveContainer": "remove_container",
+    "ListContainers": "list_containers",
+    "ContainerStatus": "container_status",
+    "UpdateRuntimeConfig": "update_runtime_config",
+    "Status": "status",
+}
 
 
 def parse_duration(value: Any, where: str) -> float:
@@ -312,6 +341,16 @@ def _cached(text: str, kind: str, pod: str, annotation: str, parse: Any) -> Any:
     return value
 
 
+def _window(m: dict[str, Any], where: str) -> Window:
+    start = parse_duration(m.get("from", 0), f"{where}: field from")
+    end = (
+        float("inf")
+        if m.get("until", "forever") == "forever"
+        else parse_duration(m["until"], f"{where}: field until")
+    )
+    return Window(start, end)
+
+
 def _windows(value: Any, where: str) -> list[Window]:
     if value is None:
         return []
@@ -321,13 +360,32 @@ def _windows(value: Any, where: str) -> list[Window]:
     for i, w in enumerate(value):
         m = _mapping(w, f"{where}[{i}]")
         _check_keys(m, ("from", "until"), f"{where}[{i}]")
-        start = parse_duration(m.get("from", 0), f"{where}[{i}]: field from")
-        end = (
-            float("inf")
-            if m.get("until", "forever") == "forever"
-            else parse_duration(m["until"], f"{where}[{i}]: field until")
-        )
-        out.append(Window(start, end))
+        out.append(_window(m, f"{where}[{i}]"))
+    return out
+
+
+def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
+    if value is None:
+        return {}
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}: expected a list of {{from, until, calls}}, got {value!r}")
+    out: dict[str, list[Window]] = {}
+    for i, h in enumerate(value):
+        w = f"{where}[{i}]"
+        m = _mapping(h, w)
+        _check_keys(m, ("from", "until", "calls"), w)
+        calls = m.get("calls")
+        if not isinstance(calls, list) or not calls:
+            raise ScenarioError(f"{w}: field calls: expected a list of CRI methods, got {calls!r}")
+        window = _window(m, w)
+        for call in calls:
+            method = CRI_METHODS.get(str(call))
+            if method is None:
+                raise ScenarioError(
+                    f"{w}: field calls: unknown CRI method {call!r} "
+                    f"(expected one of {', '.join(CRI_METHODS)})"
+                )
+            out.setdefault(method, []).append(window)
     return out
 
 
@@ -354,9 +412,10 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     if "app" in defaults:
         sc.default_app = parse_lifetime(defaults["app"], f"{where}: defaults: app", DEFAULT_APP)
     runtime = _mapping(m.get("runtime"), f"{where}: runtime")
-    _check_keys(runtime, ("notReady", "down"), f"{where}: runtime")
+    _check_keys(runtime, ("notReady", "down", "hang"), f"{where}: runtime")
     sc.runtime_not_ready = _windows(runtime.get("notReady"), f"{where}: runtime: notReady")
     sc.runtime_down = _windows(runtime.get("down"), f"{where}: runtime: down")
+    sc.runtime_hangs = _hangs(runtime.get("hang"), f"{where}: runtime: hang")
     return sc
 
 

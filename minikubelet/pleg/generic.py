@@ -211,7 +211,9 @@ class GenericPLEG:
         if relist_time is None:
             return False, RuntimeError("pleg has yet to be successful")
         # Go exposes the time as a metric (pleg_last_seen_seconds) here.
-        elapsed = self._now() - relist_time
+        # Rounded to the microsecond (ours): two float times near 1.6e9 s differ by ~0.2 µs of
+        # noise, which Go's exact durations do not have and which would show in the message.
+        elapsed = round(self._now() - relist_time, 6)
         if elapsed > relistThreshold:
             from minikubelet.go.duration import format_duration
 

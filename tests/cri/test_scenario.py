@@ -12,6 +12,7 @@ from minikubelet.cri.scenario import (
     ImageScript,
     Lifetime,
     ScenarioError,
+    Window,
     load_scenario_file,
     parse_container_scripts,
     parse_scenario,
@@ -79,7 +80,13 @@ def test_scenario_file_yaml_and_json(tmp_path):
         "images": {"*": {"pullTime": "1s"}, "busybox": {"fail": 1}},
         "presentImages": ["nginx:1.21", "pause"],
         "defaults": {"init": {"runFor": "2s"}, "app": "forever"},
-        "runtime": {"notReady": [{"from": "0s", "until": "30s"}], "down": [{"from": 60}]},
+        "runtime": {
+            "notReady": [{"from": "0s", "until": "30s"}],
+            "down": [{"from": 60}],
+            "hang": [
+                {"from": "20s", "until": "4m", "calls": ["ContainerStatus", "ListContainers"]}
+            ],
+        },
     }
     y = tmp_path / "s.yaml"
     y.write_text(json.dumps(doc))  # JSON is YAML
@@ -93,9 +100,17 @@ def test_scenario_file_yaml_and_json(tmp_path):
         assert sc.default_init == Lifetime(run_for=2.0)
         assert sc.runtime_not_ready[0].contains(29.9) and not sc.runtime_not_ready[0].contains(30)
         assert sc.runtime_down[0].contains(1e9)
+        assert sc.runtime_hangs["container_status"] == [Window(20.0, 240.0)]
+        assert sc.runtime_hangs["list_containers"] == [Window(20.0, 240.0)]
 
 
 def test_scenario_errors():
+    with pytest.raises(
+        ScenarioError, match=r"runtime: hang\[0\]: field calls: unknown CRI method 'Inspect'"
+    ):
+        parse_scenario({"runtime": {"hang": [{"from": "1s", "calls": ["Inspect"]}]}})
+    with pytest.raises(ScenarioError, match=r"runtime: hang\[0\]: field calls: expected a list"):
+        parse_scenario({"runtime": {"hang": [{"from": "1s"}]}})
     with pytest.raises(ScenarioError, match=r"pods: 'web': expected namespace/name"):
         parse_scenario({"pods": {"web": {}}})
     with pytest.raises(ScenarioError, match="unknown field 'podz'"):

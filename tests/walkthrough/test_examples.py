@@ -20,7 +20,7 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04"]
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch09"]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -30,6 +30,10 @@ EXPECTED = {
         '"SyncLoop DELETE"',
     ],
     "ch04": ["default/late is Failed", "OutOfpods", "OutOfcpu"],
+    "ch09": [
+        '"PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s"',
+        "Type:ContainerDied",
+    ],
 }
 
 
