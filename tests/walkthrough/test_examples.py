@@ -20,7 +20,7 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch09"]
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch09", "ch10"]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -33,6 +33,11 @@ EXPECTED = {
     "ch09": [
         '"PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s"',
         "Type:ContainerDied",
+    ],
+    "ch10": [
+        "default/job is Running → Failed",
+        '"SyncLoop (probe)" probe="liveness" status="unhealthy" pod="default/web"',
+        "default/web                              Running    ready 0/1  restarts 1",
     ],
 }
 
