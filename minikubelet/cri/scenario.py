@@ -28,6 +28,9 @@ A lifetime is a mapping with
 * ``stopTime`` — how long the container takes to exit after kubelet asks it to stop (SIGTERM,
   default 0 s). It then exits with code 143; if the grace period runs out first it is killed with
   code 137.
+* ``preStopTime`` — how long the container's ``preStop`` hook runs, if its spec has one (default
+  0 s: the fake hook runner succeeds at once). kubelet waits for the hook, at most the grace
+  period, before it asks the container to stop.
 
 A lifetime may also be written as a bare ``forever`` or duration (``{runFor: …}``). Containers not
 in the annotation get the defaults: **init containers exit 0 after 1 s, containers run
@@ -102,6 +105,8 @@ class Lifetime:
     exit_code: int = 0
     #: Seconds it takes to exit after SIGTERM.
     stop_time: float = 0.0
+    #: Seconds its preStop hook runs.
+    pre_stop_time: float = 0.0
     #: False when the script left ``runFor`` out: the container's default then applies.
     run_for_given: bool = True
 
@@ -109,7 +114,12 @@ class Lifetime:
         """This lifetime, with ``default``'s ``run_for`` if the script left it out."""
         if self.run_for_given:
             return self
-        return Lifetime(run_for=default.run_for, exit_code=self.exit_code, stop_time=self.stop_time)
+        return Lifetime(
+            run_for=default.run_for,
+            exit_code=self.exit_code,
+            stop_time=self.stop_time,
+            pre_stop_time=self.pre_stop_time,
+        )
 
 
 #: An init container's default: exit 0 after 1 s.
@@ -231,7 +241,7 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
     if isinstance(value, str | int | float) and not isinstance(value, bool):
         return Lifetime(run_for=parse_duration(value, where))
     m = _mapping(value, where)
-    _check_keys(m, ("runFor", "exitCode", "stopTime"), where)
+    _check_keys(m, ("runFor", "exitCode", "stopTime", "preStopTime"), where)
     if "runFor" in m:
         run_for_raw = m["runFor"]
         run_for = (
@@ -247,10 +257,12 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
     if isinstance(exit_code, bool) or not isinstance(exit_code, int) or not 0 <= exit_code <= 255:
         raise ScenarioError(f"{where}: field exitCode: expected 0 to 255, got {exit_code!r}")
     stop_time = parse_duration(m.get("stopTime", 0), f"{where}: field stopTime")
+    pre_stop_time = parse_duration(m.get("preStopTime", 0), f"{where}: field preStopTime")
     return Lifetime(
         run_for=run_for,
         exit_code=exit_code,
         stop_time=stop_time,
+        pre_stop_time=pre_stop_time,
         run_for_given="runFor" in m or default is not None,
     )
 

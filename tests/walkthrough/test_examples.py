@@ -20,7 +20,7 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch09", "ch10"]
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch09", "ch10", "ch11"]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -38,6 +38,11 @@ EXPECTED = {
         "default/job is Running → Failed",
         '"SyncLoop (probe)" probe="liveness" status="unhealthy" pod="default/web"',
         "default/web                              Running    ready 0/1  restarts 1",
+    ],
+    "ch11": [
+        '"SyncLoop DELETE" source="api" pods=[default/web]',
+        '"SyncLoop REMOVE" source="api" pods=[default/batch]',
+        "default/report is Running → Failed at 15s (DeadlineExceeded",
     ],
 }
 
