@@ -26,7 +26,7 @@ def test_annotation_lifetimes_and_runs():
             "minikubelet.dev/scenario": (
                 "init-db: {runFor: 3s}\n"
                 "app: [{runFor: 5s, exitCode: 1}, {runFor: 1m30s, exitCode: 2}, forever]\n"
-                "side: {runFor: forever, stopTime: 10s}\n"
+                "side: {runFor: forever, stopTime: 10s, preStopTime: 2s}\n"
                 "quick: 500ms\n"
             ),
             "minikubelet.dev/images": "busybox: {pullTime: 2s, fail: 2}\nnosuch:1.0: notFound",
@@ -41,7 +41,9 @@ def test_annotation_lifetimes_and_runs():
         Lifetime(run_for=None),
         Lifetime(run_for=None),
     ]
-    assert containers["side"].lifetime(0) == Lifetime(run_for=None, stop_time=10.0)
+    assert containers["side"].lifetime(0) == Lifetime(
+        run_for=None, stop_time=10.0, pre_stop_time=2.0
+    )
     assert containers["quick"].lifetime(0).run_for == 0.5
     assert images == {
         "busybox:latest": ImageScript(pull_time=2.0, fail=2),
