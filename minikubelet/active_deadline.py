@@ -59,16 +59,23 @@ class ActiveDeadlineHandler:
         Go: pkg/kubelet/active_deadline.go (*activeDeadlineHandler).pastActiveDeadline
         """
         # no active deadline was specified
+        # Go block: if pod.Spec.ActiveDeadlineSeconds == nil {
         if pod.spec.active_deadline_seconds is None:
             return False
         # get the latest status to determine if it was started
+        # Go block: podStatus, ok := m.podStatusProvider.GetPodStatus(pod.UID)
         pod_status, ok = self.pod_status_provider.get_pod_status(pod.metadata.uid)
+        # Go block: if !ok {
         if not ok:
             pod_status = pod.status
         # we have no start time so just return
+        # Go block: if podStatus.StartTime.IsZero() {
         if not pod_status.start_time:
             return False
         # determine if the deadline was exceeded
+        # Go block: duration := m.clock.Since(start)
         duration = self.clock.now() - pod_status.start_time
+        # Go block: allowedDuration := time.Duration(*pod.Spec.ActiveDeadlineSeconds) * time.Second
         allowed_duration = pod.spec.active_deadline_seconds
+        # Go block: return duration >= allowedDuration
         return duration >= allowed_duration

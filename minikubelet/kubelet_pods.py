@@ -66,6 +66,7 @@ class KubeletPods:
 
         Either ``running_pod`` (a runtime pod) or ``status`` (its runtime status) must be given.
         """
+        # Go block: if runningPod != nil {
         if running_pod is not None:
             p = running_pod
         elif status is not None:
@@ -74,6 +75,7 @@ class KubeletPods:
             raise ValueError("one of the two arguments must be non-nil: runningPod, status")
 
         # Call the container runtime KillPod method which stops all running containers of the pod
+        # Go block: if err := kl.containerRuntime.KillPod(pod, p, gracePeriodOverride); err != nil {
         err = await self.container_runtime.kill_pod(pod, p, grace_period_override)
         if err is not None:
             raise err
@@ -231,31 +233,41 @@ class KubeletPods:
 
         Go also cleans up orphaned pod directories and cgroups: the port makes neither.
         """
+        # Go block: allPods, mirrorPods := kl.podManager.GetPodsAndMirrorPods()
         all_pods, mirror_pods = self.pod_manager.get_pods_and_mirror_pods()
         # Pod phase progresses monotonically. Once a pod has reached a final state, it should
         # never leave regardless of the restart policy: its workers can go.
+        # Go block: activePods := kl.filterOutTerminatedPods(allPods)
         active_pods = self.filter_out_terminated_pods(all_pods)
 
+        # Go block: desiredPods := make(map[types.UID]sets.Empty)
         desired_pods = {pod.metadata.uid for pod in active_pods}
         # Stop the workers for no-longer existing pods.
+        # Go block: kl.podWorkers.ForgetNonExistingPodWorkers(desiredPods)
         self.pod_workers.forget_non_existing_pod_workers(desired_pods)
+        # Go block: kl.probeManager.CleanupPods(desiredPods)
         self.probe_manager.cleanup_pods(desired_pods)
 
+        # Go block: runningPods, err := kl.runtimeCache.GetPods()
         try:
             running_pods = await self.runtime_cache.get_pods()
         except Exception as err:
             klog.error_s(err, "Error listing containers")
             raise
+        # Go block: for _, pod := range runningPods {
         for pod in running_pods:
             if pod.id not in desired_pods:
                 await self.pod_killer.kill_pod(PodPair(api_pod=None, running_pod=pod))
 
+        # Go block: kl.removeOrphanedPodStatuses(allPods, mirrorPods)
         self.remove_orphaned_pod_statuses(all_pods, mirror_pods)
         # Go lists the runtime's pods again here to clean up orphaned pod directories.
 
         # Remove any orphaned mirror pods.
+        # Go block: kl.deleteOrphanedMirrorPods()
         self.delete_orphaned_mirror_pods()
 
+        # Go block: kl.backOff.GC()
         self.back_off.gc()
 
     def generate_api_pod_status(self: Kubelet, pod: Pod, pod_status: Any) -> PodStatus:
@@ -263,12 +275,16 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).generateAPIPodStatus
         """
+        # Go block: klog.V(3).InfoS("Generating pod status"
         klog.v(3).info_s("Generating pod status", pod=klog.kobj(pod))
 
+        # Go block: s := kl.convertStatusToAPIStatus(pod, podStatus)
         s = self.convert_status_to_api_status(pod, pod_status)
 
         # Check if an internal module has requested the pod is evicted.
+        # Go block: for _, podSyncHandler := range kl.PodSyncHandlers {
         for pod_sync_handler in self.pod_sync_handlers:
+            # Go block: if result := podSyncHandler.ShouldEvict(pod); result.Evict {
             result = pod_sync_handler.should_evict(pod)
             if result.evict:
                 s.phase = PodPhase.FAILED
@@ -277,10 +293,14 @@ class KubeletPods:
                 return s
 
         # Assume info is ready to process
+        # Go block: spec := &pod.Spec
         spec = pod.spec
+        # Go block: allStatus := append(
         all_status = [*s.container_statuses, *s.init_container_statuses]
+        # Go block: s.Phase = getPhase(spec, allStatus)
         s.phase = get_phase(spec, all_status)
         # A pod that has reached a final phase never leaves it.
+        # Go block: if pod.Status.Phase == v1.PodFailed || pod.Status.Phase == v1.PodSucceeded {
         if (
             pod.status.phase in (PodPhase.FAILED, PodPhase.SUCCEEDED)
             and s.phase != pod.status.phase
@@ -296,22 +316,28 @@ class KubeletPods:
             s.phase = pod.status.phase
 
         # Ensure the probe managers have up to date status for containers
+        # Go block: kl.probeManager.UpdatePodStatus(pod.UID, s)
         self.probe_manager.update_pod_status(pod.metadata.uid, s)
+        # Go block: s.Conditions = append(s.Conditions, status.GeneratePodInitializedCondition(
         s.conditions.append(
             generate.generate_pod_initialized_condition(spec, s.init_container_statuses, s.phase)
         )
+        # Go block: s.Conditions = append(s.Conditions, status.GeneratePodReadyCondition(
         s.conditions.append(
             generate.generate_pod_ready_condition(spec, s.conditions, s.container_statuses, s.phase)
         )
+        # Go block: s.Conditions = append(s.Conditions, status.GenerateContainersReadyCondition(
         s.conditions.append(
             generate.generate_containers_ready_condition(spec, s.container_statuses, s.phase)
         )
         # Status manager will take care of the LastTransitionTimestamp, either preserve from
         # status or set a new one.
+        # Go block: s.Conditions = append(s.Conditions, v1.PodCondition{
         s.conditions.append(
             PodCondition(type=PodConditionType.POD_SCHEDULED, status=ConditionStatus.TRUE)
         )
         # Go fills in the host IP from the node object when it has an API server.
+        # Go block: return *s
         return s
 
     def convert_status_to_api_status(self: Kubelet, pod: Pod, pod_status: Any) -> PodStatus:
@@ -546,8 +572,10 @@ def get_phase(spec: PodSpec, info: list[ContainerStatus]) -> PodPhase:
     Go: pkg/kubelet/kubelet_pods.go getPhase
     """
     by_name = {s.name: s for s in info}
+    # Go block: pendingInitialization := 0
     pending_initialization = 0
     failed_initialization = 0
+    # Go block: for _, container := range spec.InitContainers {
     for container in spec.init_containers:
         container_status = by_name.get(container.name)
         if container_status is None:
@@ -573,7 +601,9 @@ def get_phase(spec: PodSpec, info: list[ContainerStatus]) -> PodPhase:
         else:
             pending_initialization += 1
 
+    # Go block: unknown := 0
     unknown = running = waiting = stopped = succeeded = 0
+    # Go block: for _, container := range spec.Containers {
     for container in spec.containers:
         container_status = by_name.get(container.name)
         if container_status is None:
@@ -599,6 +629,7 @@ def get_phase(spec: PodSpec, info: list[ContainerStatus]) -> PodPhase:
         else:
             unknown += 1
 
+    # Go block: if failedInitialization > 0 && spec.RestartPolicy == v1.RestartPolicyNever {
     if failed_initialization > 0 and spec.restart_policy == RestartPolicy.NEVER:
         return PodPhase.FAILED
 

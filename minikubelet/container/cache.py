@@ -145,18 +145,23 @@ class CacheImpl:
 
         Go: pkg/kubelet/container/cache.go (*cache).getIfNewerThan
         """
+        # Go block: d, ok := c.pods[id]
         d = self.pods.get(id)
+        # Go block: globalTimestampIsNewer := (c.timestamp != nil && c.timestamp.After(minTime))
         global_timestamp_is_newer = self.timestamp is not None and self.timestamp > min_time
+        # Go block: if !ok && globalTimestampIsNewer {
         if d is None and global_timestamp_is_newer:
             # Status is not cached, but the global timestamp is newer than
             # minTime, return the default status.
             return make_default_data(id)
+        # Go block: if ok && (d.modified.After(minTime) || globalTimestampIsNewer) {
         if d is not None and (d.modified > min_time or global_timestamp_is_newer):
             # Status is cached, return status if either of the following is true.
             #   * status was modified after minTime
             #   * the global timestamp of the cache is newer than minTime.
             return d
         # The pod status is not ready.
+        # Go block: return nil
         return None
 
     async def notify(self, id: str, timestamp: float) -> None:
@@ -164,18 +169,26 @@ class CacheImpl:
 
         Go: pkg/kubelet/container/cache.go (*cache).notify
         """
+        # Go block: list, ok := c.subscribers[id]
         lst = self.subscribers.get(id)
+        # Go block: if !ok {
         if lst is None:
             # No one to notify.
             return
+        # Go block: newList := []*subRecord{}
         new_list: list[SubRecord] = []
+        # Go block: for i, r := range list {
         for r in lst:
+            # Go block: if timestamp.Before(r.time) {
             if timestamp < r.time:
                 # Doesn't meet the time requirement; keep the record.
                 new_list.append(r)
                 continue
+            # Go block: r.ch <- c.get(id)
             await r.ch.send(self._get(id))
+            # Go block: close(r.ch)
             r.ch.close()
+        # Go block: if len(newList) == 0 {
         if not new_list:
             del self.subscribers[id]
         else:

@@ -440,6 +440,7 @@ class ContainerMethods:
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).executePreStopHook
         """
+        # Go block: klog.V(3).InfoS("Running preStop hook"
         klog.v(3).info_s(
             "Running preStop hook",
             pod=klog.kobj(pod),
@@ -448,7 +449,9 @@ class ContainerMethods:
             containerID=str(container_id),
         )
 
+        # Go block: start := metav1.Now()
         start = now()
+        # Go block: done := make(chan struct{})
         done: Chan[None] = Chan(name="preStopHook.done")
 
         async def run_hook() -> None:
@@ -478,8 +481,10 @@ class ContainerMethods:
             finally:
                 done.close()  # Go: defer close(done)
 
+        # Go block: go func() {
         go(run_hook, name="executePreStopHook")
 
+        # Go block: select {
         match await select(recv(after(grace_period * Second)), recv(done)):
             # Go: case <-time.After(time.Duration(gracePeriod) * time.Second):
             case 0, _:
@@ -501,6 +506,7 @@ class ContainerMethods:
                     containerID=str(container_id),
                 )
 
+        # Go block: return int64(metav1.Now().Sub(start.Time).Seconds())
         return int(now() - start)
 
     async def restore_specs_from_container_labels(
@@ -549,7 +555,9 @@ class ContainerMethods:
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).killContainer
         """
+        # Go block: var containerSpec *v1.Container
         container_spec: v1.Container | None
+        # Go block: if pod != nil {
         if pod is not None:
             container_spec = get_container_spec(pod, container_name)
             if container_spec is None:
@@ -564,12 +572,14 @@ class ContainerMethods:
                     container_id
                 )
             except Exception as err:
+                # Go block: return err
                 return err
             pod, container_spec = restored_pod, restored_container
 
         # From this point, pod and container must be non-nil.
         from minikubelet.kuberuntime.kuberuntime_manager import minimumGracePeriodInSeconds
 
+        # Go block: gracePeriod := int64(minimumGracePeriodInSeconds)
         grace_period = minimumGracePeriodInSeconds
         # Go: case pod.DeletionGracePeriodSeconds != nil:
         if pod.metadata.deletion_grace_period_seconds is not None:
@@ -583,8 +593,10 @@ class ContainerMethods:
             # Go omitted: case reasonStartupProbe: -- alpha gate ProbeTerminationGracePeriod, off
             # Go omitted: case reasonLivenessProbe: -- alpha gate ProbeTerminationGracePeriod, off
 
+        # Go block: if len(message) == 0 {
         if len(message) == 0:
             message = f"Stopping container {container_spec.name}"
+        # Go block: m.recordContainerEvent(pod, containerSpec, containerID.ID, v1.EventTypeNormal
         self.record_container_event(
             pod, container_spec, container_id.id, EventTypeNormal, events.KillingContainer, message
         )
@@ -592,6 +604,7 @@ class ContainerMethods:
         # Go: m.internalLifecycle.PreStopContainer(containerID.ID) (CPU manager; not ported)
 
         # Run the pre-stop lifecycle hooks if applicable and if there is enough time to run it
+        # Go block: if containerSpec.Lifecycle != nil && containerSpec.Lifecycle.PreStop != nil && gracePeriod > 0 {
         if (
             container_spec.lifecycle is not None
             and container_spec.lifecycle.pre_stop is not None
@@ -601,8 +614,10 @@ class ContainerMethods:
                 pod, container_id, container_spec, grace_period
             )
         # always give containers a minimal shutdown window to avoid unnecessary SIGKILLs
+        # Go block: if gracePeriod < minimumGracePeriodInSeconds {
         if grace_period < minimumGracePeriodInSeconds:
             grace_period = minimumGracePeriodInSeconds
+        # Go block: if gracePeriodOverride != nil {
         if grace_period_override is not None:
             grace_period = grace_period_override
             klog.v(3).info_s(
@@ -614,6 +629,7 @@ class ContainerMethods:
                 gracePeriod=grace_period,
             )
 
+        # Go block: klog.V(2).InfoS("Killing container with a grace period override"
         klog.v(2).info_s(
             "Killing container with a grace period override",
             pod=klog.kobj(pod),
@@ -623,11 +639,13 @@ class ContainerMethods:
             gracePeriod=grace_period,
         )
 
+        # Go block: err := m.runtimeService.StopContainer(containerID.ID, gracePeriod)
         err: Exception | None = None
         try:
             await self.runtime_service.stop_container(container_id.id, grace_period)
         except Exception as e:
             err = e
+        # Go block: if err != nil {
         if err is not None:
             klog.error_s(
                 err,
@@ -647,6 +665,7 @@ class ContainerMethods:
                 containerID=str(container_id),
             )
 
+        # Go block: return err
         return err
 
     async def kill_containers_with_sync_result(

@@ -207,13 +207,17 @@ class GenericPLEG:
 
         Go: pkg/kubelet/pleg/generic.go (*GenericPLEG).Healthy
         """
+        # Go block: relistTime := g.getRelistTime()
         relist_time = self.get_relist_time()
+        # Go block: if relistTime.IsZero() {
         if relist_time is None:
             return False, RuntimeError("pleg has yet to be successful")
         # Go exposes the time as a metric (pleg_last_seen_seconds) here.
         # Rounded to the microsecond (ours): two float times near 1.6e9 s differ by ~0.2 µs of
         # noise, which Go's exact durations do not have and which would show in the message.
+        # Go block: elapsed := g.clock.Since(relistTime)
         elapsed = round(self._now() - relist_time, 6)
+        # Go block: if elapsed > relistThreshold {
         if elapsed > relistThreshold:
             from minikubelet.sim.go.duration import format_duration
 
@@ -221,6 +225,7 @@ class GenericPLEG:
                 f"pleg was last seen active {format_duration(elapsed)} ago; threshold is "
                 f"{format_duration(relistThreshold)}"
             )
+        # Go block: return true, nil
         return True, None
 
     def get_relist_time(self) -> float | None:
@@ -236,42 +241,58 @@ class GenericPLEG:
 
         Go: pkg/kubelet/pleg/generic.go (*GenericPLEG).relist
         """
+        # Go block: klog.V(5).InfoS("GenericPLEG: Relisting")
         klog.v(5).info_s("GenericPLEG: Relisting")
 
         # Go observes metrics (relist interval, relist duration) here.
+        # Go block: timestamp := g.clock.Now()
         timestamp = self._now()
 
         # Get all the pods.
+        # Go block: podList, err := g.runtime.GetPods(true)
         try:
             pod_list = await self.runtime.get_pods(True)
         except Exception as err:
             klog.error_s(err, "GenericPLEG: Unable to retrieve pods")
             return
 
+        # Go block: g.updateRelistTime(timestamp)
         self.update_relist_time(timestamp)
 
+        # Go block: pods := kubecontainer.Pods(podList)
         pods = Pods(pod_list)
         # Go updates the running pod and container count metrics here.
+        # Go block: g.podRecords.setCurrent(pods)
         self.pod_records.set_current(pods)
 
         # Compare the old and the current pods, and generate events.
+        # Go block: eventsByPodID := map[types.UID][]*PodLifecycleEvent{}
         events_by_pod_id: dict[str, list[PodLifecycleEvent]] = {}
+        # Go block: for pid := range g.podRecords {
         for pid in list(self.pod_records):
+            # Go block: oldPod := g.podRecords.getOld(pid)
             old_pod = self.pod_records.get_old(pid)
+            # Go block: pod := g.podRecords.getCurrent(pid)
             pod = self.pod_records.get_current(pid)
             # Get all containers in the old and the new pod.
+            # Go block: allContainers := getContainersFromPods(oldPod, pod)
             all_containers = get_containers_from_pods(old_pod, pod)
+            # Go block: for _, container := range allContainers {
             for container in all_containers:
                 events = compute_events(old_pod, pod, container.id)
                 for e in events:
                     update_events(events_by_pod_id, e)
 
+        # Go block: if g.cacheEnabled() {
         needs_reinspection: dict[str, Pod] = {}
 
         # If there are events associated with a pod, we should update the
         # podCache.
+        # Go block: for pid, events := range eventsByPodID {
         for pid, events in events_by_pod_id.items():
+            # Go block: pod := g.podRecords.getCurrent(pid)
             pod = self.pod_records.get_current(pid)
+            # Go block: if g.cacheEnabled() {
             if self.cache_enabled():
                 # updateCache() will inspect the pod and update the cache. If an
                 # error occurs during the inspection, we want PLEG to retry again
@@ -282,6 +303,7 @@ class GenericPLEG:
                 # inspecting the pod and getting the PodStatus to update the cache
                 # serially may take a while. We should be aware of this and
                 # parallelize if needed.
+                # Go block: if err := g.updateCache(pod, pid); err != nil {
                 err = await self.update_cache(pod, pid)
                 if err is not None:
                     # Rely on updateCache calling GetPodStatus to log the actual error.
@@ -302,11 +324,15 @@ class GenericPLEG:
                     # below to inspect it a second time in this relist execution)
                     self.pods_to_reinspect.pop(pid, None)
             # Update the internal storage and send out the events.
+            # Go block: g.podRecords.update(pid)
             self.pod_records.update(pid)
+            # Go block: for i := range events {
             for event in events:
                 # Filter out events that are not reliable and no other components use yet.
+                # Go block: if events[i].Type == ContainerChanged {
                 if event.type == ContainerChanged:
                     continue
+                # Go block: select {
                 match await select(send(self.event_channel, event), default=True):
                     # Go: case g.eventChannel <- events[i]:
                     case 0, _:
@@ -318,8 +344,10 @@ class GenericPLEG:
                             None, "Event channel is full, discard this relist() cycle event"
                         )
 
+        # Go block: if g.cacheEnabled() {
         if self.cache_enabled():
             # reinspect any pods that failed inspection during the previous relist
+            # Go block: if len(g.podsToReinspect) > 0 {
             if len(self.pods_to_reinspect) > 0:
                 klog.v(5).info_s("GenericPLEG: Reinspecting pods that previously failed inspection")
                 for pid, pod in self.pods_to_reinspect.items():
@@ -335,11 +363,13 @@ class GenericPLEG:
 
             # Update the cache timestamp.  This needs to happen *after*
             # all pods have been properly updated in the cache.
+            # Go block: g.cache.UpdateTime(timestamp)
             assert self.cache is not None
             await self.cache.update_time(timestamp)
 
         # make sure we retain the list of pods that need reinspecting the next time relist is
         # called
+        # Go block: g.podsToReinspect = needsReinspection
         self.pods_to_reinspect = needs_reinspection
 
     def cache_enabled(self) -> bool:
@@ -378,16 +408,19 @@ class GenericPLEG:
         Go: pkg/kubelet/pleg/generic.go (*GenericPLEG).updateCache
         """
         assert self.cache is not None
+        # Go block: if pod == nil {
         if pod is None:
             # The pod is missing in the current relist. This means that
             # the pod has no visible (active or inactive) containers.
             klog.v(4).info_s("PLEG: Delete status for pod", podUID=pid)
             self.cache.delete(pid)
             return None
+        # Go block: timestamp := g.clock.Now()
         timestamp = self._now()
         # TODO (in Go): Consider adding a new runtime method
         # GetPodStatus(pod *kubecontainer.Pod) so that Docker can avoid listing
         # all containers again.
+        # Go block: status, err := g.runtime.GetPodStatus(pod.ID, pod.Name, pod.Namespace)
         status: PodStatus | None = None
         err: Exception | None = None
         try:
@@ -395,7 +428,9 @@ class GenericPLEG:
         except Exception as e:
             err = e
         # Go: klog.V(6) also logs the status itself.
+        # Go block: if klog.V(6).Enabled() {
         klog.v(4).error_s(err, "PLEG: Write status", pod=klog.ObjectRef(pod.name, pod.namespace))
+        # Go block: if err == nil {
         if err is None:
             assert status is not None
             # Preserve the pod IP across cache updates if the new IP is empty.
@@ -404,7 +439,9 @@ class GenericPLEG:
             # the completed pod's IP to be available after the pod is dead.
             status.ips = self.get_pod_ips(pid, status)
 
+        # Go block: g.cache.Set(pod.ID, status, err, timestamp)
         await self.cache.set(pod.id, status, err, timestamp)
+        # Go block: return err
         return err
 
 

@@ -157,13 +157,16 @@ class Worker:
         # Go eats panics here (`defer func() { recover() }()` after runtime.HandleCrash, which
         # logs them) and keeps the worker going: the `except` at the end does the same.
         try:
+            # Go block: status, ok := w.probeManager.statusManager.GetPodStatus(w.pod.UID)
             status, ok = self.probe_manager.status_manager.get_pod_status(self.pod.metadata.uid)
+            # Go block: if !ok {
             if not ok:
                 # Either the pod has not been created yet, or it was already deleted.
                 klog.v(3).info_s("No status for pod", pod=klog.kobj(self.pod))
                 return True
 
             # Worker should terminate if pod is terminated.
+            # Go block: if status.Phase == v1.PodFailed || status.Phase == v1.PodSucceeded {
             if status.phase == v1.PodFailed or status.phase == v1.PodSucceeded:
                 klog.v(3).info_s(
                     "Pod is terminated, exiting probe worker",
@@ -172,7 +175,9 @@ class Worker:
                 )
                 return False
 
+            # Go block: c, ok := podutil.GetContainerStatus(status.ContainerStatuses, w.container.Name)
             c, ok = get_container_status(status.container_statuses, self.container.name)
+            # Go block: if !ok || len(c.ContainerID) == 0 {
             if not ok or len(c.container_id) == 0:
                 # Either the container has not been created yet, or it was deleted.
                 klog.v(3).info_s(
@@ -182,6 +187,7 @@ class Worker:
                 )
                 return True  # Wait for more information.
 
+            # Go block: if w.containerID.String() != c.ContainerID {
             if str(self.container_id) != c.container_id:
                 if not self.container_id.is_empty():
                     self.results_manager.remove(self.container_id)
@@ -190,10 +196,12 @@ class Worker:
                 # We've got a new container; resume probing.
                 self.on_hold = False
 
+            # Go block: if w.onHold {
             if self.on_hold:
                 # Worker is on hold until there is a new container.
                 return True
 
+            # Go block: if c.State.Running == nil {
             if c.state.running is None:
                 klog.v(3).info_s(
                     "Non-running container probed",
@@ -211,6 +219,7 @@ class Worker:
                 )
 
             # Graceful shutdown of the pod.
+            # Go block: if w.pod.ObjectMeta.DeletionTimestamp != nil && (w.probeType == liveness || w.probeType == startup) {
             if self.pod.metadata.deletion_timestamp is not None and (
                 self.probe_type == liveness or self.probe_type == startup
             ):
@@ -232,9 +241,11 @@ class Worker:
                 return False
 
             # Probe disabled for InitialDelaySeconds.
+            # Go block: if int32(time.Since(c.State.Running.StartedAt.Time).Seconds()) < w.spec.InitialDelaySeconds {
             if int(running_for(c.state.running.started_at)) < self.spec.initial_delay_seconds:
                 return True
 
+            # Go block: if c.Started != nil && *c.Started {
             if c.started:
                 # Stop probing for startup once container has started.
                 # we keep it running to make sure it will work for restarted container.
@@ -249,9 +260,11 @@ class Worker:
             # must be able to reconstruct the full container environment here, OR we must make a
             # call to the CRI in order to get those environment values from the running
             # container.
+            # Go block: result, err := w.probeManager.prober.probe(w.probeType, w.pod, status, w.container, w.containerID)
             result, err = self.probe_manager.prober.probe(
                 self.probe_type, self.pod, status, self.container, self.container_id
             )
+            # Go block: if err != nil {
             if err is not None:
                 # Prober error, throw away the result.
                 return True
@@ -260,12 +273,14 @@ class Worker:
             # Go omitted: case results.Failure: -- counts the ProberResults metric; no metrics here
             # Go omitted: default: -- counts the ProberResults metric; no metrics here
 
+            # Go block: if w.lastResult == result {
             if self.last_result == result:
                 self.result_run += 1
             else:
                 self.last_result = result
                 self.result_run = 1
 
+            # Go block: if (result == results.Failure && w.resultRun < int(w.spec.FailureThreshold)) ||
             if (
                 result == results.Result.Failure and self.result_run < self.spec.failure_threshold
             ) or (
@@ -274,8 +289,10 @@ class Worker:
                 # Success or failure is below threshold - leave the probe state unchanged.
                 return True
 
+            # Go block: w.resultsManager.Set(w.containerID, result, w.pod)
             await self.results_manager.set(self.container_id, result, self.pod)
 
+            # Go block: if (w.probeType == liveness || w.probeType == startup) && result == results.Failure {
             if (
                 self.probe_type == liveness or self.probe_type == startup
             ) and result == results.Result.Failure:
@@ -289,6 +306,7 @@ class Worker:
             return True
         except Exception as r:
             klog.error_s(r, "Observed a panic", probeType=self.probe_type, pod=klog.kobj(self.pod))
+            # Go block: return true
             return True
 
 

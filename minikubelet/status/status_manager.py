@@ -460,8 +460,10 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).updateStatusInternal
         """
+        # Go block: cachedStatus, isCached := m.podStatuses[pod.UID]
         cached_status = self.pod_statuses.get(pod.metadata.uid)
         is_cached = cached_status is not None
+        # Go block: if isCached {
         if cached_status is not None:
             old_status = cached_status.status
         else:
@@ -473,6 +475,7 @@ class StatusManager:
             cached_status = VersionedPodStatus()  # Go: the map's zero value (version 0)
 
         # Check for illegal state transition in containers
+        # Go block: if err := checkContainerStateTransition(oldStatus.ContainerStatuses,
         try:
             check_container_state_transition(
                 old_status.container_statuses, status.container_statuses, pod.spec.restart_policy
@@ -480,6 +483,7 @@ class StatusManager:
         except ValueError as err:
             klog.error_s(err, "Status update on pod aborted", pod=klog.kobj(pod))
             return False
+        # Go block: if err := checkContainerStateTransition(oldStatus.InitContainerStatuses,
         try:
             check_container_state_transition(
                 old_status.init_container_statuses,
@@ -491,27 +495,34 @@ class StatusManager:
             return False
 
         # Set ContainersReadyCondition.LastTransitionTime.
+        # Go block: updateLastTransitionTime(&status, &oldStatus, v1.ContainersReady)
         update_last_transition_time(status, old_status, PodConditionType.CONTAINERS_READY)
 
         # Set ReadyCondition.LastTransitionTime.
+        # Go block: updateLastTransitionTime(&status, &oldStatus, v1.PodReady)
         update_last_transition_time(status, old_status, PodConditionType.READY)
 
         # Set InitializedCondition.LastTransitionTime.
+        # Go block: updateLastTransitionTime(&status, &oldStatus, v1.PodInitialized)
         update_last_transition_time(status, old_status, PodConditionType.INITIALIZED)
 
         # Set PodScheduledCondition.LastTransitionTime.
+        # Go block: updateLastTransitionTime(&status, &oldStatus, v1.PodScheduled)
         update_last_transition_time(status, old_status, PodConditionType.POD_SCHEDULED)
 
         # ensure that the start time does not change across updates.
+        # Go block: if oldStatus.StartTime != nil && !oldStatus.StartTime.IsZero() {
         if old_status.start_time is not None:
             status.start_time = old_status.start_time
         elif status.start_time is None:
             # if the status has no start time, we need to set an initial time
             status.start_time = go.now().unix()
 
+        # Go block: normalizeStatus(pod, &status)
         normalize_status(pod, status)
         # The intent here is to prevent concurrent updates to a pod's status from
         # clobbering each other so the phase of a pod progresses monotonically.
+        # Go block: if isCached && isPodStatusByKubeletEqual(&cachedStatus.status, &status) && !forceUpdate {
         if (
             is_cached
             and is_pod_status_by_kubelet_equal(cached_status.status, status)
@@ -520,12 +531,14 @@ class StatusManager:
             klog.v(5).info_s("Ignoring same status for pod", pod=klog.kobj(pod), status=status)
             return False  # No new status.
 
+        # Go block: newStatus := versionedPodStatus{
         new_status = VersionedPodStatus(
             status=status,
             version=cached_status.version + 1,
             pod_name=pod.metadata.name,
             pod_namespace=pod.metadata.namespace,
         )
+        # Go block: m.podStatuses[pod.UID] = newStatus
         self.pod_statuses[pod.metadata.uid] = new_status
         self.generation += 1
 
@@ -533,6 +546,7 @@ class StatusManager:
         if self.on_status_change is not None:
             self.on_status_change(pod, status, cached_status.status if is_cached else None)
 
+        # Go block: select {
         match await go.select(
             go.send(self.pod_status_channel, PodStatusSyncRequest(pod.metadata.uid, new_status)),
             default=True,
