@@ -22,7 +22,7 @@ import stat
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from minikubelet.config.common import maxConfigLength, try_decode_pods
 from minikubelet.k8s_io.api.core.v1 import Pod
@@ -202,7 +202,7 @@ class SourceFile:
         a file counts, as in kubelet, which ignores the others without a word.
         """
         klog.v(3).info_s("Reading config file", path=filename)
-        with open(filename, "rb") as file:
+        with open_regular_file(filename) as file:
             # As Go's utilio.ReadAtMost(file, maxConfigLength).
             data = file.read(maxConfigLength + 1)
         if len(data) > maxConfigLength:
@@ -325,6 +325,27 @@ class SourceFile:
                         raise LookupError(f"the pod with key {obj_key} doesn't exist in cache")
                     await self.store.delete(pod)  # type: ignore[arg-type]
                     del self.file_key_mapping[e.file_name]
+
+
+def open_regular_file(filename: str) -> BinaryIO:
+    """Open ``filename`` for reading, refusing anything but a regular file.
+
+    Ours. Go opens a manifest with ``os.Open`` and reads it; opening a FIFO with no writer
+    blocks, which in Go stalls only the file source's goroutine but here would stall the one
+    thread every goroutine runs on. So the file is opened without blocking and checked first:
+    the file source reads regular files only (a FIFO, socket or device is reported, as the
+    directory listing reports them).
+    """
+    fd = os.open(filename, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(f"{filename}: not a regular file (mode {stat.filemode(mode)})")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def new_source_file(path: str, node_name: str, period: float, updates: SendChan[Any]) -> None:

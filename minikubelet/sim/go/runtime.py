@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import os
 import random
 import selectors
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from types import FrameType
@@ -526,5 +528,38 @@ async def to_thread(fn: Callable[..., R], *args: Any) -> R:
     stands still while the thread works and the runtime waits for it instead of declaring a
     deadlock. (Go has no equivalent: its scheduler parks a goroutine in a blocking syscall by
     itself.)
+
+    The thread is a daemon that the runtime never joins: a run that ends (``--until``, Ctrl+C)
+    while a thread is stuck in a read ends at once, as a Go process exits with goroutines
+    still blocked in syscalls. What the thread returns after that is dropped.
     """
-    return await asyncio.to_thread(fn, *args)
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[R] = loop.create_future()
+    ctx = contextvars.copy_context()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if fut.done():  # the waiting goroutine was cancelled
+            return
+        if error is not None:
+            fut.set_exception(error)
+        else:
+            fut.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = ctx.run(fn, *args), None
+        except BaseException as e:
+            result, error = None, e
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+
+    go_loop = loop if isinstance(loop, _GoLoop) else None
+    if go_loop is not None:
+        go_loop._go_threads += 1
+        fut.add_done_callback(go_loop._go_thread_done)
+    threading.Thread(target=work, name=f"to_thread({_name_of(fn)})", daemon=True).start()
+    return await fut
+
+
+def _name_of(fn: Callable[..., Any]) -> str:
+    return getattr(fn, "__qualname__", None) or repr(fn)
