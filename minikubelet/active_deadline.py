@@ -27,7 +27,6 @@ class ActiveDeadlineHandler:
 
     def __init__(self, pod_status_provider: Any, recorder: Any, clock: Clock) -> None:
         """Go: pkg/kubelet/active_deadline.go newActiveDeadlineHandler"""
-        # check for all required fields
         if clock is None or pod_status_provider is None or recorder is None:
             raise ValueError(
                 f"required arguments must not be nil: {clock}, {pod_status_provider}, {recorder}"
@@ -58,21 +57,19 @@ class ActiveDeadlineHandler:
 
         Go: pkg/kubelet/active_deadline.go (*activeDeadlineHandler).pastActiveDeadline
         """
-        # no active deadline was specified
         # Go block: if pod.Spec.ActiveDeadlineSeconds == nil {
         if pod.spec.active_deadline_seconds is None:
             return False
-        # get the latest status to determine if it was started
+        # The status manager's copy is newer than the pod's own status.
         # Go block: podStatus, ok := m.podStatusProvider.GetPodStatus(pod.UID)
         pod_status, ok = self.pod_status_provider.get_pod_status(pod.metadata.uid)
         # Go block: if !ok {
         if not ok:
             pod_status = pod.status
-        # we have no start time so just return
+        # The clock starts when kubelet first stores a status (start_time), not at creation.
         # Go block: if podStatus.StartTime.IsZero() {
         if not pod_status.start_time:
             return False
-        # determine if the deadline was exceeded
         # Go block: duration := m.clock.Since(start)
         duration = self.clock.now() - pod_status.start_time
         # Go block: allowedDuration := time.Duration(*pod.Spec.ActiveDeadlineSeconds) * time.Second

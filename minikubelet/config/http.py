@@ -4,8 +4,9 @@ Go: pkg/kubelet/config/http.go
 
 Every ``period`` (``--http-check-frequency``, 20 s by default) kubelet GETs the URL. The body is
 one pod or a ``PodList``; when it differs from the last body, all its pods are sent as a SET.
-The request runs in a worker thread (:func:`minikubelet.sim.go.to_thread`): under the virtual clock
-time stands still while it is under way.
+The request runs in a worker thread
+([`minikubelet.sim.go.to_thread`][minikubelet.sim.go.to_thread]): under the virtual clock time
+stands still while it is under way.
 """
 
 from __future__ import annotations
@@ -50,8 +51,7 @@ class SourceURL:
         try:
             await self.extract_from_url()
         except Exception as err:
-            # Don't log this multiple times per minute. The first few entries should be
-            # enough to get the point across.
+            # The URL is polled every 20 s: an unreachable one would fill the log.
             if self.failure_logs < 3:
                 klog.info_s("Failed to read pods from URL", err=err)
             elif self.failure_logs == 3:
@@ -121,16 +121,14 @@ class SourceURL:
         if status != 200:
             raise RuntimeError(f"{self.url}: {status} {reason}")
         if len(data) == 0:
-            # Emit an update with an empty PodList to allow HTTPSource to be marked as seen
+            # Still a SET: the source has answered, so kubelet may stop waiting for it.
             await self.updates.send(PodUpdate(pods=[], op=PodOperation.SET, source=HTTPSource))
             raise ValueError(f"zero-length data received from {self.url}")
-        # Short circuit if the data has not changed since the last time it was read.
         if data == self.data:
             return
         self.data = data
 
-        # First try as it is a single pod, then as a list of pods (Go tries the two decoders
-        # one after the other; the port's loader accepts either kind in one pass).
+        # Go tries a single pod, then a pod list; the port's loader accepts either in one pass.
         pods, errors = try_decode_pods(
             data.decode("utf-8", errors="replace"),
             self.url,
@@ -220,4 +218,5 @@ class _WatchedHTTPSHandler(urllib.request.HTTPSHandler):
         self._conn = _watched(http.client.HTTPSConnection, watchdog)
 
     def https_open(self, req: urllib.request.Request) -> Any:
-        return self.do_open(self._conn, req, context=self._context)
+        # urllib keeps the handler's SSL context in a private attribute that typeshed omits.
+        return self.do_open(self._conn, req, context=self._context)  # type: ignore[attr-defined]

@@ -2,9 +2,9 @@
 
 Stands in for github.com/fsnotify/fsnotify, which kubelet's file source uses on Linux (through
 inotify). A goroutine compares the directory with its last snapshot once per
-:data:`watchPollPeriod` of the runtime's clock and sends an :class:`Event` for each file that
+``watchPollPeriod`` of the runtime's clock and sends an [`Event`][] for each file that
 appeared (Create), changed (Write), was renamed (Rename) or disappeared (Remove) on
-:attr:`Watcher.events`.
+``Watcher.events``.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from minikubelet.sim.go import Second
 from minikubelet.types import FileSource, PodOperation
 from tests.config.helpers import manifest
 
-Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+Incremental = PodConfigNotificationMode.INCREMENTAL
 
 
 def watch_directory(path: Path, script, until: float, period: float = 20 * Second):

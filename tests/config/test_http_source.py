@@ -22,7 +22,7 @@ from minikubelet.sim.go import Second
 from minikubelet.types import HTTPSource, PodOperation
 from tests.config.helpers import manifest
 
-Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+Incremental = PodConfigNotificationMode.INCREMENTAL
 
 POD_LIST = """\
 apiVersion: v1

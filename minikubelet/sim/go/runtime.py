@@ -179,7 +179,9 @@ class _GoSelector(selectors.BaseSelector):
                 now = clock.monotonic()
                 # Jump to the exact due time of the next timer (not now + timeout, which
                 # floating point can put a hair short of it).
-                due = loop._scheduled[0].when() if loop._scheduled else now + timeout
+                # asyncio's private heap of timers: the one place to learn the next due time.
+                scheduled = loop._scheduled  # type: ignore[attr-defined]
+                due = scheduled[0].when() if scheduled else now + timeout
                 if deadline is not None and due > deadline:
                     # Everything due up to `until` has happened; the next timer is later.
                     clock.advance_to(max(now, deadline))  # type: ignore[attr-defined]
@@ -220,7 +222,9 @@ class _GoLoop(asyncio.SelectorEventLoop):
         """The loop's time is the runtime clock's monotonic time (virtual or real)."""
         return self._go_clock.monotonic()
 
-    def run_in_executor(self, executor: Any, func: Callable[..., R], *args: Any) -> Any:
+    def run_in_executor(  # type: ignore[override]  # typeshed's TypeVarTuple form, same call
+        self, executor: Any, func: Callable[..., R], *args: Any
+    ) -> Any:
         """As asyncio's, but counted: the loop waits for threads instead of jumping time."""
         fut = super().run_in_executor(executor, func, *args)
         self._go_threads += 1
@@ -230,7 +234,9 @@ class _GoLoop(asyncio.SelectorEventLoop):
     def _go_thread_done(self, _fut: Any) -> None:
         self._go_threads -= 1
 
-    def add_signal_handler(self, sig: int, callback: Callable[..., object], *args: Any) -> None:
+    def add_signal_handler(  # type: ignore[override]  # typeshed's TypeVarTuple form
+        self, sig: int, callback: Callable[..., object], *args: Any
+    ) -> None:
         """As asyncio's; while a handler is set, waiting for a signal is not a deadlock."""
         super().add_signal_handler(sig, callback, *args)
         self._go_signals += 1
