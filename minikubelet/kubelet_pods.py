@@ -248,6 +248,7 @@ class KubeletPods:
                 s.phase = PodPhase.FAILED
                 s.reason = result.reason
                 s.message = result.message
+                # Go block: return *s
                 return s
 
         # Go block: spec := &pod.Spec

@@ -430,6 +430,7 @@ class ContainerMethods:
         # Go block: done := make(chan struct{})
         done: Chan[None] = Chan(name="preStopHook.done")
 
+        # Go block: go func() {
         async def run_hook() -> None:
             try:
                 assert container_spec.lifecycle is not None
@@ -457,7 +458,6 @@ class ContainerMethods:
             finally:
                 done.close()  # Go: defer close(done)
 
-        # Go block: go func() {
         go(run_hook, name="executePreStopHook")
 
         # Go block: select {

@@ -279,7 +279,6 @@ class Worker:
             return True
         except Exception as r:
             klog.error_s(r, "Observed a panic", probeType=self.probe_type, pod=klog.kobj(self.pod))
-            # Go block: return true
             return True
 
 
