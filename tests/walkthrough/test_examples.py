@@ -20,7 +20,7 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08"]
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08", "ch09", "ch10", "ch11"]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -57,6 +57,19 @@ EXPECTED = {
         "2s  flaky-registry/web   ImagePullBackOff (pull back-off 10s)",
         "5m49s  crasher/app          restart now; the next back-off is 5m0s",
         "default/flaky-registry is Pending → Running at 1m38s",
+    "ch09": [
+        '"PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s"',
+        "Type:ContainerDied",
+    ],
+    "ch10": [
+        "default/job is Running → Failed",
+        '"SyncLoop (probe)" probe="liveness" status="unhealthy" pod="default/web"',
+        "default/web                              Running    ready 0/1  restarts 1",
+    ],
+    "ch11": [
+        '"SyncLoop DELETE" source="api" pods=[default/web]',
+        '"SyncLoop REMOVE" source="api" pods=[default/batch]',
+        "default/report is Running → Failed at 15s (DeadlineExceeded",
     ],
 }
 
