@@ -57,6 +57,7 @@ EXPECTED = {
         "2s  flaky-registry/web   ImagePullBackOff (pull back-off 10s)",
         "5m49s  crasher/app          restart now; the next back-off is 5m0s",
         "default/flaky-registry is Pending → Running at 1m38s",
+    ],
     "ch09": [
         '"PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s"',
         "Type:ContainerDied",
