@@ -47,6 +47,7 @@ def apply_defaults(pod: Pod, source: str, is_file: bool, node_name: str) -> None
     an MD5 UID; the port hashes the pod's manifest form (sorted JSON) the same way. The UID is
     stable for one manifest on one node, as in Go, but not equal to Go's.
     """
+    # Go: if len(pod.UID) == 0 {
     if len(pod.metadata.uid) == 0:
         hasher = hashlib.md5(usedforsecurity=False)
         hasher.update(json.dumps(pod_to_dict(pod), sort_keys=True).encode())
