@@ -16,12 +16,12 @@ from tests.config.helpers import manifest
 MEMORY = 2 << 30  # bytes of address space the child may use
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, lang: str = "en") -> subprocess.CompletedProcess[str]:
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
     return subprocess.run(
-        [sys.executable, "-m", "minikubelet.sim.cli", "--lang", "en", "run", *args],
+        [sys.executable, "-m", "minikubelet.sim.cli", "--lang", lang, "run", *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -108,3 +108,42 @@ def test_an_alias_bomb_in_a_scenario_is_refused(manifests, tmp_path):
     done = run("--manifests", manifests, "--scenario", str(scenario), "--until", "1s")
     assert done.returncode == 2
     assert "document contains excessive aliasing" in done.stderr
+
+
+def test_a_bad_pod_in_a_script_is_refused_in_the_users_language(tmp_path):
+    pod = "{apiVersion: v1, kind: Pod, metadata: {name: B_2}, spec: {containers: [{name: c}]}}"
+    script = tmp_path / "script.yaml"
+    script.write_text(f"- {{at: 5s, type: ADDED, object: {pod}}}\n")
+    done = run("--api-script", str(script), "--until", "10s", lang="zh")
+    assert done.returncode == 2
+    assert done.stderr == (
+        f'minikubelet: {script}：第 1 个事件：object：metadata.name：名称 "B_2" 不合法：只能由'
+        "小写字母、数字、'-' 和 '.' 组成，以字母或数字开头和结尾，最多 253 个字符（DNS-1123 子域名）\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "manifest refused: {file}: document 1: {field}: invalid port 70000: must be"),
+        (
+            "zh",
+            "清单未被接受：{file}：第 1 个文档：{field}：端口 70000 不合法：必须在 1 到 65535 之间",
+        ),
+    ],
+)
+def test_a_refused_manifest_is_told_once_in_the_users_language(tmp_path, lang, said):
+    (tmp_path / "web.yaml").write_text(
+        manifest("web").replace(
+            "- name: main\n", "- name: main\n    ports: [{containerPort: 70000}]\n"
+        )
+    )
+    done = run("--manifests", str(tmp_path), "--until", "45s", lang=lang)
+    assert done.returncode == 0, done.stderr
+    field = "spec.containers[0].ports[0].containerPort"
+    told = [line for line in done.stdout.splitlines() if line.startswith("minikubelet: ")]
+    assert told[0].startswith(
+        "minikubelet: " + said.format(file=tmp_path / "web.yaml", field=field)
+    )
+    assert len(told) == 2  # once, though kubelet logs it at each of the three listings
+    assert done.stdout.count("Could not process manifest file") == 3

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from minikubelet.sim import klog
+from minikubelet.sim.i18n import in_language
 from walkthrough.expect import Unmet
 from walkthrough.fixtures import replace_everywhere  # a forked check has the fixtures loaded
 
@@ -122,9 +123,10 @@ def _line_of(file: Path, number: int) -> str:
         return ""
 
 
-def summary(err: BaseException) -> str:
-    """``Type: message`` of an error, without the notes the Go runtime adds."""
-    message = str(err).strip().splitlines()
+def summary(err: BaseException, lang: str = "en") -> str:
+    """``Type: message`` of an error, without the notes the Go runtime adds; the message in
+    ``lang`` where the error has it in both languages (a manifest's validation errors)."""
+    message = in_language(err, lang).strip().splitlines()
     first = message[0] if message else ""
     if len(first) > 300:
         first = first[:297] + "..."
@@ -160,7 +162,7 @@ def error_failure(check: str, err: BaseException, file: Path) -> dict[str, Any]:
         zh = "你的代码用完了一次检查允许使用的内存（MemoryError）。"
     else:
         en = f"Your code raised {said}"
-        zh = f"你的代码抛出了异常：{said}"
+        zh = f"你的代码抛出了异常：{summary(err, 'zh')}"
     return {"check": check, "kind": "error", "en": en, "zh": zh, "line": line, "source": source}
 
 
@@ -180,7 +182,7 @@ def load_failure(err: BaseException, file: Path) -> dict[str, Any]:
     failure = error_failure("load", err, file)
     failure["kind"] = "load"
     failure["en"] = f"Your file does not load: {summary(err)}"
-    failure["zh"] = f"你的文件无法加载：{summary(err)}"
+    failure["zh"] = f"你的文件无法加载：{summary(err, 'zh')}"
     return failure
 
 

@@ -13,7 +13,7 @@ import sys
 from typing import TextIO
 
 from minikubelet import KUBERNETES_VERSION, __version__
-from minikubelet.sim.i18n import language, text
+from minikubelet.sim.i18n import in_language, language, text
 
 # `--version` and `--help` import nothing more than the lines above: the port (and asyncio
 # under it) is imported by `run` only, so that they answer at once.
@@ -185,15 +185,15 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
     )
 
     if args.max_pods < 0:
-        # kubelet's own words (pkg/kubelet/apis/config/validation).
+        # kubelet's own words (pkg/kubelet/apis/config/validation), which a reader can grep.
         return f"invalid configuration: maxPods (--max-pods) {args.max_pods} must not be a negative number"
     name = args.node_name.strip().lower()
     if not name:
-        return "--node-name: empty hostname is invalid"
+        return "--node-name: empty hostname is invalid"  # kubelet's words (GetHostname)
     if reason := dns1123_subdomain_problem(name):
         return text(
             f"--node-name: {args.node_name!r} is not a valid node name: {reason}",
-            f"--node-name：{args.node_name!r} 不是合法的节点名称：{reason}",
+            f"--node-name：{args.node_name!r} 不是合法的节点名称：{reason.zh}",
             lang,
         )
     args.node_name = name
@@ -201,7 +201,7 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
         try:
             quantity = Quantity.parse(value)
         except QuantityError as err:
-            return f"{flag}: {err}"
+            return text(f"{flag}: {err}", f"{flag}：{in_language(err, 'zh')}", lang)
         if quantity.sign() < 0:
             return text(f"{flag}: {value!r} is negative", f"{flag}：{value!r} 是负数", lang)
     return None
@@ -242,7 +242,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
             args.node_name, cpu=args.node_cpu, memory=args.node_memory, pods=args.max_pods
         )
     except (ScriptError, ScenarioError, ValueError, OSError) as err:
-        print(f"minikubelet: {err}", file=sys.stderr)
+        print(f"minikubelet: {in_language(err, lang)}", file=sys.stderr)
         return 2
     kube_cfg = KubeletConfiguration(
         static_pod_path=args.manifests or "",
@@ -260,7 +260,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         reporter.kubelet = kl
         await kl.run(pod_cfg.updates())
 
-    klog.configure(verbosity=args.verbosity, out=out)
+    klog.configure(verbosity=args.verbosity, out=out, observer=reporter.on_log)
     try:
         go.run(kubelet_main, seed=args.seed, clock=args.clock, until=args.until)
     except KeyboardInterrupt:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from minikubelet.sim.i18n import both
+
 
 class FileReadError(ValueError):
     """A file that cannot be read whole; the message says why, without the file's name."""
@@ -20,7 +22,9 @@ class FileTooLarge(FileReadError):
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        super().__init__(f"too large: more than {limit} bytes")
+        super().__init__(
+            both(f"too large: more than {limit} bytes", f"文件太大：超过 {limit} 字节")
+        )
 
 
 def read_at_most(path: str | os.PathLike[str], limit: int) -> bytes:
@@ -30,7 +34,8 @@ def read_at_most(path: str | os.PathLike[str], limit: int) -> bytes:
         with Path(path).open("rb") as stream:
             data = stream.read(limit + 1)
     except OSError as err:
-        raise FileReadError(f"cannot read: {err.strerror or err}") from None
+        reason = err.strerror or str(err)
+        raise FileReadError(both(f"cannot read: {reason}", f"无法读取：{reason}")) from None
     if len(data) > limit:
         raise FileTooLarge(limit)
     return data

@@ -4,6 +4,8 @@ Texts are written in both languages by us and chosen at the call site with [`tex
 no machine translation and no catalogue lookup by key.
 """
 
+from __future__ import annotations
+
 import os
 
 LANGUAGES = ("en", "zh")
@@ -29,3 +31,38 @@ def language(explicit: str | None = None) -> str:
 def text(en: str, zh: str, lang: str | None = None) -> str:
     """Pick the English or the Chinese wording of a message for ``lang`` (see [`language`][])."""
     return zh if language(lang) == "zh" else en
+
+
+class Bilingual(str):
+    """A message in both languages: the English text itself, with its Chinese twin in ``zh``.
+
+    For messages made where the language is not known (a manifest's validation errors are
+    made by the port and shown by the CLI or the exercise runner): the message behaves as
+    its English text everywhere (logs, ``==``, tests), and whoever shows it to a user picks
+    the language with [`in_language`][].
+    """
+
+    zh: str
+
+    def __new__(cls, en: str, zh: str | None = None) -> Bilingual:
+        message = super().__new__(cls, en)
+        message.zh = en if zh is None else zh
+        return message
+
+
+def both(en: str, zh: str) -> Bilingual:
+    """A message written in both languages (see [`Bilingual`][])."""
+    return Bilingual(en, zh)
+
+
+def in_language(message: object, lang: str | None = None) -> str:
+    """``message`` (a string or an error) in ``lang``: its Chinese twin where it has one."""
+    if language(lang) == "zh":
+        zh = getattr(message, "zh", None)
+        if isinstance(zh, str):
+            return zh
+        if isinstance(message, BaseException) and len(message.args) == 1:
+            zh = getattr(message.args[0], "zh", None)
+            if isinstance(zh, str):
+                return zh
+    return str(message)

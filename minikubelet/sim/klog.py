@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
@@ -51,6 +52,7 @@ class _Logger:
     def __init__(self) -> None:
         self.verbosity = 0
         self.out: TextIO | None = None
+        self.observer: Callable[[str, dict[str, Any]], None] | None = None
 
     def write(self, severity: str, depth: int, msg: str, kv: dict[str, Any]) -> None:
         frame = sys._getframe(depth + 1)
@@ -59,6 +61,8 @@ class _Logger:
         pairs = "".join(f" {k}={format_value(v)}" for k, v in kv.items())
         line = f'{severity}{stamp}       1 {where}] "{_escape(msg)}"{pairs}\n'
         (self.out or sys.stderr).write(line)
+        if self.observer is not None:
+            self.observer(msg, kv)
 
 
 _logger = _Logger()
@@ -110,11 +114,20 @@ def _plus_v(value: Any) -> str:
     return str(value)
 
 
-def configure(verbosity: int | None = None, out: TextIO | None = None) -> None:
-    """Set the verbosity (klog's ``-v``) and the stream lines are written to (default stderr)."""
+def configure(
+    verbosity: int | None = None,
+    out: TextIO | None = None,
+    observer: Callable[[str, dict[str, Any]], None] | None = None,
+) -> None:
+    """Set the verbosity (klog's ``-v``) and the stream lines are written to (default stderr).
+
+    ``observer`` (ours) is called with the message and the key/value pairs of every line
+    written, so that ``minikubelet run`` can retell some of them in the user's language.
+    """
     if verbosity is not None:
         _logger.verbosity = verbosity
     _logger.out = out
+    _logger.observer = observer
 
 
 def info_s(msg: str, **kv: Any) -> None:

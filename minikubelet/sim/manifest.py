@@ -51,6 +51,7 @@ from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
     validate_pod_create,
 )
 from minikubelet.sim.files import FileReadError, FileTooLarge, read_at_most
+from minikubelet.sim.i18n import Bilingual, both
 
 __all__ = [
     "DefaultFunc",
@@ -72,7 +73,8 @@ class ManifestError(Exception):
     the whole document.
 
     ``str(error)`` reads ``manifests/web.yaml: document 1: spec.containers[1].name: duplicate
-    name "app"``.
+    name "app"``; ``error.zh`` is the same in Chinese (``message`` is a
+    [`Bilingual`][minikubelet.sim.i18n.Bilingual] where it was written in both languages).
     """
 
     def __init__(self, source: str, document: int | None, field: str | None, message: str):
@@ -90,6 +92,17 @@ class ManifestError(Exception):
             parts.append(self.field)
         parts.append(self.message)
         return ": ".join(parts)
+
+    @property
+    def zh(self) -> str:
+        """The error in Chinese (the message stays English where it has no Chinese twin)."""
+        parts = [getattr(self.source, "zh", self.source)]
+        if self.document is not None:
+            parts.append(f"第 {self.document} 个文档")
+        if self.field:
+            parts.append(self.field)
+        parts.append(getattr(self.message, "zh", self.message))
+        return "：".join(parts)
 
     def __repr__(self) -> str:
         return (
@@ -141,31 +154,51 @@ def _check_type_meta(data: Any, kinds: tuple[str, ...], problems: _Problems) -> 
     which kinds it takes from where.
     """
     if not isinstance(data, Mapping):
-        problems.add(None, f"expected a mapping (a Pod object), got {describe(data)}")
+        problems.add(None, _not_a_pod(data))
         return None
     accepted = " or ".join(json.dumps(k) for k in kinds)
+    accepted_zh = " 或 ".join(json.dumps(k) for k in kinds)
     api_version, kind = data.get("apiVersion"), data.get("kind")
     if api_version in (None, ""):
-        problems.add("apiVersion", 'required: must be "v1"')
+        problems.add("apiVersion", both('required: must be "v1"', '必填：必须为 "v1"'))
     elif api_version != "v1":
         problems.add(
             "apiVersion",
-            f'unsupported apiVersion {_shown(api_version)}: a Pod\'s apiVersion is "v1"',
+            both(
+                f'unsupported apiVersion {_shown(api_version)}: a Pod\'s apiVersion is "v1"',
+                f'不支持的 apiVersion {_shown(api_version).zh}：Pod 的 apiVersion 是 "v1"',
+            ),
         )
     if kind in (None, ""):
-        problems.add("kind", f"required: must be {accepted}")
+        problems.add("kind", both(f"required: must be {accepted}", f"必填：必须为 {accepted_zh}"))
     elif kind not in kinds:
         if kind == "PodList":
             hint = " (kubelet reads one Pod per file; it accepts a PodList only from a URL)"
+            hint_zh = "（kubelet 每个文件只读一个 Pod；PodList 只能来自 URL）"
         else:
             hint = " (kubelet runs pods only)"
-        problems.add("kind", f"unsupported kind {_shown(kind)}: must be {accepted}{hint}")
+            hint_zh = "（kubelet 只运行 Pod）"
+        problems.add(
+            "kind",
+            both(
+                f"unsupported kind {_shown(kind)}: must be {accepted}{hint}",
+                f"不支持的 kind {_shown(kind).zh}：必须为 {accepted_zh}{hint_zh}",
+            ),
+        )
     return kind if not problems else None
 
 
-def _shown(value: Any) -> str:
+def _shown(value: Any) -> Bilingual:
     """A value of ``apiVersion`` or ``kind`` as an error shows it (anything may be there)."""
-    return json.dumps(value) if isinstance(value, str) else describe(value)
+    return both(json.dumps(value), json.dumps(value)) if isinstance(value, str) else describe(value)
+
+
+def _not_a_pod(value: Any) -> Bilingual:
+    got = describe(value)
+    return both(
+        f"expected a mapping (a Pod object), got {got}",
+        f"应为映射（一个 Pod 对象），实际为{got.zh}",
+    )
 
 
 def _decode_pod(
@@ -174,9 +207,15 @@ def _decode_pod(
     """Decode, default and validate one pod; None if it has any problem."""
     before = len(problems)
     if data.get("metadata") is None:
-        problems.add(field_path(path, "metadata"), "required: a pod needs a name")
+        problems.add(
+            field_path(path, "metadata"),
+            both("required: a pod needs a name", "必填：Pod 需要一个名称"),
+        )
     if data.get("spec") is None:
-        problems.add(field_path(path, "spec"), "required: a pod needs a spec with containers")
+        problems.add(
+            field_path(path, "spec"),
+            both("required: a pod needs a spec with containers", "必填：Pod 需要带有容器的 spec"),
+        )
     pod = unmarshal(data, Pod, problems, path)
     if pod is None or len(problems) > before:
         return None  # as in Go, a pod that does not decode is not validated
@@ -194,19 +233,26 @@ def _decode_pod_list(
     """Every pod of a ``PodList``, or none if one of them is bad (Go's ``tryDecodePodList``)."""
     items = data.get("items")
     if items is not None and not isinstance(items, list):
-        problems.add("items", f"expected a list, got {describe(items)}")
+        got = describe(items)
+        problems.add("items", both(f"expected a list, got {got}", f"应为列表，实际为{got.zh}"))
         return []
     pods: list[Pod] = []
     for i, item in enumerate(items or []):
         path = index_path("items", i)
         if not isinstance(item, Mapping):
-            problems.add(path, f"expected a mapping (a Pod object), got {describe(item)}")
+            problems.add(path, _not_a_pod(item))
             continue
         # Items of a PodList may leave out apiVersion and kind; if given, they must be a Pod's.
         if item.get("apiVersion") not in (None, "", "v1"):
-            problems.add(field_path(path, "apiVersion"), 'must be "v1" (or left out)')
+            problems.add(
+                field_path(path, "apiVersion"),
+                both('must be "v1" (or left out)', '必须为 "v1"（或者省略）'),
+            )
         if item.get("kind") not in (None, "", "Pod"):
-            problems.add(field_path(path, "kind"), 'must be "Pod" (or left out)')
+            problems.add(
+                field_path(path, "kind"),
+                both('must be "Pod" (or left out)', '必须为 "Pod"（或者省略）'),
+            )
         pod = _decode_pod(item, path, problems, default_fn)
         if pod is not None:
             pods.append(pod)
@@ -238,9 +284,10 @@ def load_pods(
     try:
         data = to_json(text)
     except YAMLSyntaxError as err:
-        return [], [ManifestError(source, None, None, str(err))]
+        return [], [ManifestError(source, None, None, err.args[0])]
     if data is None:
-        return [], [ManifestError(source, 1, None, "no pod: the text is empty")]
+        message = both("no pod: the text is empty", "没有 Pod：内容为空")
+        return [], [ManifestError(source, 1, None, message)]
     problems = _Problems()
     kinds = ("Pod", "PodList") if allow_pod_list else ("Pod",)
     kind = _check_type_meta(data, kinds, problems)
@@ -269,10 +316,13 @@ def load_pod_file(
     try:
         data = read_at_most(path, maxConfigLength)
     except FileTooLarge:
-        message = f"too large: kubelet reads at most {maxConfigLength} bytes"
+        message = both(
+            f"too large: kubelet reads at most {maxConfigLength} bytes",
+            f"文件太大：kubelet 最多读取 {maxConfigLength} 字节",
+        )
         return [], [ManifestError(source, None, None, message)]
     except FileReadError as err:
-        return [], [ManifestError(source, None, None, str(err))]
+        return [], [ManifestError(source, None, None, err.args[0])]
     return load_pods(data, source, allow_pod_list=allow_pod_list)
 
 

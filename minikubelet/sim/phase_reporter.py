@@ -1,4 +1,5 @@
-"""What ``minikubelet run`` prints besides kubelet's log: phase changes and a summary (ours).
+"""What ``minikubelet run`` prints besides kubelet's log: phase changes, refused manifests and
+a summary (ours).
 
 Lines start with ``minikubelet:`` so that nobody takes them for kubelet's.
 """
@@ -10,17 +11,35 @@ from typing import Any, TextIO
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.sim import go
 from minikubelet.sim.go.duration import format_duration
-from minikubelet.sim.i18n import text
+from minikubelet.sim.i18n import in_language, text
+from minikubelet.sim.manifest import ManifestError
 
 
 class PhaseReporter:
-    """Prints a line each time a pod's phase changes, and the pods at the end (ours)."""
+    """Prints a line each time a pod's phase changes, each manifest refused, and the pods at the
+    end (ours)."""
 
     def __init__(self, out: TextIO, lang: str) -> None:
         self.out = out
         self.lang = lang
         self.kubelet: Any = None
         self.start: float | None = None
+        self.refused: set[str] = set()
+
+    def on_log(self, msg: str, kv: dict[str, Any]) -> None:
+        """A manifest error that kubelet logs (in English, with every relist) is told once, in
+        the user's language."""
+        err = kv.get("err")
+        if not isinstance(err, ManifestError) or str(err) in self.refused:
+            return
+        self.refused.add(str(err))
+        self.out.write(
+            text(
+                f"minikubelet: manifest refused: {err}\n",
+                f"minikubelet: 清单未被接受：{in_language(err, 'zh')}\n",
+                self.lang,
+            )
+        )
 
     def on_status_change(self, pod: Pod, new: PodStatus, old: PodStatus | None) -> None:
         if self.start is None:

@@ -38,6 +38,7 @@ from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
 from minikubelet.sim.files import FileReadError, read_at_most
 from minikubelet.sim.go import now, sleep
 from minikubelet.sim.go.duration import parse_duration
+from minikubelet.sim.i18n import Bilingual, both
 from minikubelet.sim.manifest import ManifestError, pod_from_dict
 
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED")
@@ -53,7 +54,19 @@ class WatchEvent:
 
 
 class ScriptError(ValueError):
-    """A script that cannot be replayed: names the script, the event and the field."""
+    """A script that cannot be replayed: names the script, the event and the field.
+
+    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual].
+    """
+
+
+def _error(where: Bilingual | str, en: str, zh: str) -> ScriptError:
+    """``<where>: <en>``, and the same in Chinese."""
+    return ScriptError(both(f"{where}: {en}", f"{getattr(where, 'zh', where)}：{zh}"))
+
+
+def _from(err: ManifestError) -> ScriptError:
+    return ScriptError(both(str(err), err.zh))
 
 
 def _parse_events(text: str | bytes, source: str) -> list[Any]:
@@ -69,16 +82,20 @@ def _parse_events(text: str | bytes, source: str) -> list[Any]:
                 try:
                     events.append(json_loads(line))
                 except YAMLSyntaxError as err:
-                    raise ScriptError(f"{source}: line {number}: {err}") from None
+                    where = both(f"{source}: line {number}", f"{source}：第 {number} 行")
+                    raise _error(where, err.args[0], err.args[0].zh) from None
         return events
     try:
         data = yaml_to_json(text)
     except YAMLSyntaxError as err:
-        raise ScriptError(f"{source}: {err}") from None
+        raise _error(source, err.args[0], err.args[0].zh) from None
     if data is None:
         return []
     if not isinstance(data, list):
-        raise ScriptError(f"{source}: a script is a list of events, not {describe(data)}")
+        got = describe(data)
+        raise _error(
+            source, f"a script is a list of events, not {got}", f"脚本应为事件列表，而不是{got.zh}"
+        )
     return data
 
 
@@ -86,26 +103,39 @@ def load_script(text: str | bytes, source: str) -> list[WatchEvent]:
     """Parse a script; events are returned in time order (stable for equal times)."""
     events = []
     for i, raw in enumerate(_parse_events(text, source), start=1):
-        where = f"{source}: event {i}"
+        where = _event(source, i)
         if not isinstance(raw, dict):
-            raise ScriptError(f"{where}: an event is a mapping with at, type and object")
+            raise _error(
+                where,
+                "an event is a mapping with at, type and object",
+                "事件应为包含 at、type 和 object 的映射",
+            )
         try:
             at = parse_duration(str(raw.get("at", "0s")))
         except ValueError as err:
-            raise ScriptError(f"{where}: at: {err}") from err
+            raise _error(where, f"at: {err}", f"at：{err}") from err
         kind = raw.get("type")
         if kind not in EVENT_TYPES:
-            raise ScriptError(f"{where}: type: must be one of {', '.join(EVENT_TYPES)}")
+            types = ", ".join(EVENT_TYPES)
+            raise _error(where, f"type: must be one of {types}", f"type：必须是 {types} 之一")
         obj = raw.get("object")
         if not isinstance(obj, dict):
-            raise ScriptError(f"{where}: object: a pod is required")
+            raise _error(where, "object: a pod is required", "object：必须给出一个 Pod")
         # Every pod is checked now, so that a bad one is refused before anything runs.
         try:
-            pod_from_dict(obj, source=f"{where}: object")
+            pod_from_dict(obj, source=_object(where))
         except ManifestError as err:
-            raise ScriptError(str(err)) from err
+            raise _from(err) from err
         events.append(WatchEvent(at, kind, obj))
     return sorted(events, key=lambda e: e.at)
+
+
+def _event(source: str, index: int) -> Bilingual:
+    return both(f"{source}: event {index}", f"{source}：第 {index} 个事件")
+
+
+def _object(where: Bilingual) -> Bilingual:
+    return both(f"{where}: object", f"{where.zh}：object")
 
 
 def load_script_file(path: str) -> list[WatchEvent]:
@@ -115,7 +145,7 @@ def load_script_file(path: str) -> list[WatchEvent]:
     try:
         data = read_at_most(path, maxConfigLength)
     except FileReadError as err:
-        raise ScriptError(f"{path}: {err}") from None
+        raise _error(path, err.args[0], err.args[0].zh) from None
     return load_script(data, path)
 
 
@@ -123,9 +153,9 @@ def decode_pod(event: WatchEvent, index: int, source: str, node_name: str, start
     """The event's pod, with what the API server would have filled in."""
     obj = event.object
     try:
-        pod = pod_from_dict(obj, source=f"{source}: event {index}: object")
+        pod = pod_from_dict(obj, source=_object(_event(source, index)))
     except ManifestError as err:
-        raise ScriptError(str(err)) from err
+        raise _from(err) from err
     meta = pod.metadata
     if not meta.namespace:
         meta.namespace = "default"

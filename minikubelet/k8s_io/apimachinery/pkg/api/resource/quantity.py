@@ -39,6 +39,7 @@ from minikubelet.k8s_io.apimachinery.pkg.api.resource.suffix import (
     _interpret,
 )
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import describe
+from minikubelet.sim.i18n import both
 
 __all__ = [
     "BinarySI",
@@ -98,7 +99,12 @@ class QuantityError(ValueError):
         self.text = text
         self.reason = reason
         shown = text if len(text) <= 40 else f"{text[:30]}... ({len(text)} characters)"
-        super().__init__(f"invalid quantity {json.dumps(shown)}: {reason}")
+        super().__init__(
+            both(
+                f"invalid quantity {json.dumps(shown)}: {reason}",
+                f"资源数量 {json.dumps(shown)} 不合法：{getattr(reason, 'zh', reason)}",
+            )
+        )
 
 
 def _ceil_away_from_zero(value: Fraction) -> int:
@@ -271,11 +277,21 @@ class Quantity:
         message a manifest error shows.
         """
         if isinstance(value, bool) or not isinstance(value, str | int | float):
+            got = describe(value)
             raise ValueError(
-                f'expected a quantity such as "500m" or "128Mi", got {describe(value)}'
+                both(
+                    f'expected a quantity such as "500m" or "128Mi", got {got}',
+                    f'应为 "500m"、"128Mi" 这样的资源数量，实际为{got.zh}',
+                )
             )
         if isinstance(value, int) and value.bit_length() > 4 * _MAX_DIGITS:
-            raise ValueError(f"{describe(value)} has too many digits (at most {_MAX_DIGITS})")
+            got = describe(value)
+            raise ValueError(
+                both(
+                    f"{got} has too many digits (at most {_MAX_DIGITS})",
+                    f"{got.zh}位数太多（最多 {_MAX_DIGITS} 位）",
+                )
+            )
         return parse_quantity(value.strip() if isinstance(value, str) else repr(value))
 
     def marshal_json(self) -> str:
@@ -338,7 +354,11 @@ def _scan(text: str) -> tuple[bool, str, str, str]:
         pos += 1
     if pos < end:
         raise QuantityError(
-            text, f"expected a number and an optional suffix (examples: {_EXAMPLES})"
+            text,
+            both(
+                f"expected a number and an optional suffix (examples: {_EXAMPLES})",
+                f"应为一个数字加可选的单位后缀（例如 {_EXAMPLES}）",
+            ),
         )
     return positive, num, denom, text[suffix_start:]
 
@@ -361,7 +381,9 @@ def parse_quantity(text: str) -> Quantity:
     if not isinstance(text, str):
         raise QuantityError(repr(text), f"expected a string, not {type(text).__name__}")
     if text == "":
-        raise QuantityError(text, f"empty (examples: {_EXAMPLES})")
+        raise QuantityError(
+            text, both(f"empty (examples: {_EXAMPLES})", f"为空（例如 {_EXAMPLES}）")
+        )
     if text == "0":
         return Quantity(Fraction(0), Format.DECIMAL_SI, text)
 
@@ -371,16 +393,31 @@ def parse_quantity(text: str) -> Quantity:
     if interpreted is None:
         raise QuantityError(
             text,
-            f"unknown suffix {json.dumps(suffix)}: use one of Ki Mi Gi Ti Pi Ei (powers of "
-            "1024), n u m k M G T P E (powers of 1000), or an exponent such as e3",
+            both(
+                f"unknown suffix {json.dumps(suffix)}: use one of Ki Mi Gi Ti Pi Ei (powers of "
+                "1024), n u m k M G T P E (powers of 1000), or an exponent such as e3",
+                f"未知的后缀 {json.dumps(suffix)}：请使用 Ki Mi Gi Ti Pi Ei（1024 的幂）、"
+                "n u m k M G T P E（1000 的幂）之一，或 e3 这样的指数",
+            ),
         )
     base, exponent, fmt = interpreted
     if abs(exponent) > _MAX_EXPONENT:
-        raise QuantityError(text, f"exponent out of range (at most {_MAX_EXPONENT})")
+        raise QuantityError(
+            text,
+            both(
+                f"exponent out of range (at most {_MAX_EXPONENT})",
+                f"指数超出范围（最大 {_MAX_EXPONENT}）",
+            ),
+        )
 
     if len(num) + len(denom) > _MAX_DIGITS:
+        digits = len(num) + len(denom)
         raise QuantityError(
-            text, f"too many digits ({len(num) + len(denom)}; at most {_MAX_DIGITS})"
+            text,
+            both(
+                f"too many digits ({digits}; at most {_MAX_DIGITS})",
+                f"位数太多（{digits} 位，最多 {_MAX_DIGITS} 位）",
+            ),
         )
     amount = Fraction(int(num + denom), 10 ** len(denom))
     amount *= Fraction(base) ** exponent

@@ -37,11 +37,22 @@ from typing import Any
 
 import yaml
 
+from minikubelet.sim.i18n import both
+
 __all__ = ["YAMLSyntaxError", "has_json_prefix", "json_loads", "to_json", "yaml_to_json"]
 
 
 class YAMLSyntaxError(ValueError):
-    """The text as a whole could not be read (not YAML, or starts with ``{`` and is not JSON)."""
+    """The text as a whole could not be read (not YAML, or starts with ``{`` and is not JSON).
+
+    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual]; the words of libyaml and
+    go-yaml (``document contains excessive aliasing``) stay as those libraries write them.
+    """
+
+
+def _not_yaml(problem: str, zh: str | None = None) -> YAMLSyntaxError:
+    """``not valid YAML: <problem>``, with the Chinese ``zh`` (or the library's own words)."""
+    return YAMLSyntaxError(both(f"not valid YAML: {problem}", f"不是合法的 YAML：{zh or problem}"))
 
 
 # The scalars PyYAML's resolver calls ints and floats, minus YAML 1.1's base-60 numbers (``1:30``
@@ -126,14 +137,21 @@ def yaml_to_json(data: str | bytes) -> Any:
     try:
         node = loader.get_node() if loader.check_node() else None
     except yaml.reader.ReaderError as err:
-        raise YAMLSyntaxError(f"not valid YAML: {err.reason} at byte {err.position}") from None
+        raise _not_yaml(
+            f"{err.reason} at byte {err.position}", f"{err.reason}（第 {err.position} 字节）"
+        ) from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         problem = getattr(err, "problem", None) or str(err)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
-        raise YAMLSyntaxError(f"not valid YAML: {problem}{where}") from None
+        if mark is None:
+            raise _not_yaml(problem) from None
+        line, column = mark.line + 1, mark.column + 1
+        raise _not_yaml(
+            f"{problem} (line {line}, column {column})",
+            f"{problem}（第 {line} 行，第 {column} 列）",
+        ) from None
     except RecursionError:  # the pure Python composer, on nesting libyaml would refuse
-        raise YAMLSyntaxError("not valid YAML: exceeded maximum nesting depth") from None
+        raise _not_yaml("exceeded maximum nesting depth") from None
     finally:
         loader.dispose()
     return None if node is None else _Builder().build(node)
@@ -148,14 +166,18 @@ def json_loads(text: str) -> Any:
     try:
         return json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
     except RecursionError:
-        problem = "nested too deeply"
+        problem, zh = "nested too deeply", "嵌套太深"
     except json.JSONDecodeError as err:
         problem = f"{err.msg} (line {err.lineno}, column {err.colno})"
+        zh = f"{err.msg}（第 {err.lineno} 行，第 {err.colno} 列）"
     except ValueError as err:
-        problem = str(err)
+        problem = zh = str(err)
     raise YAMLSyntaxError(
-        "not valid JSON (the text starts with '{', so it is read as JSON, as kubelet does): "
-        + problem
+        both(
+            "not valid JSON (the text starts with '{', so it is read as JSON, as kubelet does): "
+            + problem,
+            "不是合法的 JSON（内容以 '{' 开头，所以和 kubelet 一样按 JSON 读取）：" + zh,
+        )
     ) from None
 
 
@@ -210,12 +232,12 @@ class _Builder:
             and self.decoded > 1000
             and self.aliased / self.decoded > _allowed_alias_ratio(self.decoded)
         ):
-            raise YAMLSyntaxError("not valid YAML: document contains excessive aliasing")
+            raise _not_yaml("document contains excessive aliasing")
 
     def value(self, node: yaml.Node, work: list[Any], depth: int) -> Any:
         """A scalar's value, or a new empty collection that ``work`` fills later."""
         if id(node) in self.open:
-            raise YAMLSyntaxError("not valid YAML: an anchor's value contains itself")
+            raise _not_yaml("an anchor's value contains itself", "锚点的值包含了它自己")
         if id(node) in self.seen:
             self.count(depth)  # the alias itself; its value is one level of aliasing deeper
             depth += 1
@@ -281,19 +303,17 @@ def _merge(mapping: dict[str, Any], value: Any) -> None:
         for merged in reversed(value):
             mapping.update(merged)
     else:
-        raise YAMLSyntaxError(
-            "not valid YAML: map merge requires map or sequence of maps as the value"
-        )
+        raise _not_yaml("map merge requires map or sequence of maps as the value")
 
 
 def _key(node: yaml.Node) -> str:
     """A mapping key as sigs.k8s.io/yaml turns it into a JSON object's key."""
     if not isinstance(node, yaml.ScalarNode):
         kind = "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
-        raise YAMLSyntaxError(f"not valid YAML: invalid map key: {kind}")
+        raise _not_yaml(f"invalid map key: {kind}")
     value = _scalar(node)
     if value is None:
-        raise YAMLSyntaxError("not valid YAML: invalid map key: null")
+        raise _not_yaml("invalid map key: null")
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -336,13 +356,11 @@ def _scalar(node: yaml.ScalarNode) -> Any:
         try:
             data = base64.b64decode("".join(text.split()), validate=True)
         except (binascii.Error, ValueError):
-            raise YAMLSyntaxError(
-                "not valid YAML: !!binary value contains invalid base64 data"
-            ) from None
+            raise _not_yaml("!!binary value contains invalid base64 data") from None
         return data.decode("utf-8", "replace")
     else:
         return text  # str, timestamp (kept as written), merge, and YAML's other types
-    raise YAMLSyntaxError(f"not valid YAML: cannot decode !!str `{_short(text)}` as a !!{kind}")
+    raise _not_yaml(f"cannot decode !!str `{_short(text)}` as a !!{kind}")
 
 
 def _go_number(text: str) -> int | float | str:
@@ -359,9 +377,9 @@ def _go_number(text: str) -> int | float | str:
         if -(2**63) <= value < 2**64:
             return value
     if _GO_FLOAT_RE.match(plain):
-        value = float(plain)  # no length limit, unlike int(): huge becomes inf
-        if math.isfinite(value):
-            return value
+        real = float(plain)  # no length limit, unlike int(): huge becomes inf
+        if math.isfinite(real):
+            return real
     return text
 
 

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import describe
+from minikubelet.sim.i18n import both
 
 
 class TimeJSON:
@@ -38,8 +39,12 @@ class TimeJSON:
             else:
                 if moment.tzinfo is not None:
                     return moment.timestamp()
+        got = describe(value)
         raise ValueError(
-            f'expected an RFC 3339 time such as "2021-07-15T00:00:00Z", got {describe(value)}'
+            both(
+                f'expected an RFC 3339 time such as "2021-07-15T00:00:00Z", got {got}',
+                f'应为 "2021-07-15T00:00:00Z" 这样的 RFC 3339 时间，实际为{got.zh}',
+            )
         )
 
     @staticmethod

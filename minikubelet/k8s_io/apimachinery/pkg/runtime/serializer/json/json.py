@@ -52,6 +52,7 @@ from functools import cache
 from typing import Any, Protocol, TypeVar
 
 from minikubelet.sim.go.ints import Bits
+from minikubelet.sim.i18n import Bilingual, both
 
 __all__ = [
     "Problems",
@@ -88,35 +89,62 @@ def key_path(path: str, key: str) -> str:
     return f"{path}[{key}]"
 
 
-def describe(value: Any) -> str:
+def describe(value: Any) -> Bilingual:
     """How a wrong value is shown in an error: its kind and, if short, itself."""
     if value is None:
-        return "null"
+        return both("null", "null")
     if isinstance(value, bool):
-        return f"a boolean ({'true' if value else 'false'})"
+        word = "true" if value else "false"
+        return both(f"a boolean ({word})", f"布尔值（{word}）")
     if isinstance(value, int):
         if value.bit_length() > 128:  # printing a huge integer costs more than it tells
-            return f"an integer ({'-' if value < 0 else ''}{value.bit_length()} bits long)"
-        return f"an integer ({value})"
+            sign = "-" if value < 0 else ""
+            return both(
+                f"an integer ({sign}{value.bit_length()} bits long)",
+                f"整数（{sign}{value.bit_length()} 位二进制长）",
+            )
+        return both(f"an integer ({value})", f"整数（{value}）")
     if isinstance(value, float):
-        return f"a number ({value!r})"
+        return both(f"a number ({value!r})", f"数（{value!r}）")
     if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"a string ({json.dumps(shown)})"
+        shown = json.dumps(value if len(value) <= 40 else value[:37] + "...")
+        return both(f"a string ({shown})", f"字符串（{shown}）")
     if isinstance(value, list):
-        return "a list"
+        return both("a list", "列表")
     if isinstance(value, Mapping):
-        return "a mapping"
-    return f"a {type(value).__name__}"
+        return both("a mapping", "映射")
+    return both(f"a {type(value).__name__}", f"{type(value).__name__} 值")
+
+
+#: What a field expects, as the messages say it in each language.
+_EXPECTED_ZH = {
+    "a string": "字符串",
+    "a boolean (true or false)": "布尔值（true 或 false）",
+    "a number": "数",
+    "an integer": "整数",
+    "a mapping": "映射",
+    "a list": "列表",
+    "string keys": "字符串键",
+    "a number or a name": "数字或名称",
+}
 
 
 def _wrong(problems: Problems, path: str, expected: str, value: Any) -> None:
-    hint = ""
+    hint = hint_zh = ""
     if expected == "a string" and isinstance(value, bool):
         hint = " (YAML reads yes/no/true/false/on/off unquoted as booleans: quote it)"
+        hint_zh = "（YAML 会把不带引号的 yes/no/true/false/on/off 读成布尔值：请加上引号）"
     elif expected == "a string" and isinstance(value, int | float):
         hint = " (put it in quotes)"
-    problems.add(path, f"expected {expected}, got {describe(value)}{hint}")
+        hint_zh = "（请加上引号）"
+    got = describe(value)
+    problems.add(
+        path,
+        both(
+            f"expected {expected}, got {got}{hint}",
+            f"应为{_EXPECTED_ZH[expected]}，实际为{got.zh}{hint_zh}",
+        ),
+    )
 
 
 # --- Names ---------------------------------------------------------------------------------
@@ -380,7 +408,7 @@ def _hook_decoder(unmarshal_json: Callable[[Any], Any]) -> _Decoder:
         try:
             return unmarshal_json(value)
         except ValueError as err:
-            problems.add(path, str(err))
+            problems.add(path, err.args[0] if err.args else str(err))
             return _INVALID
 
     return decode
@@ -398,7 +426,13 @@ def _enum_decoder(kind: type[Enum]) -> _Decoder:
         try:
             return kind(value)
         except ValueError:
-            problems.add(path, f"unsupported value {json.dumps(value)}: must be one of {allowed}")
+            problems.add(
+                path,
+                both(
+                    f"unsupported value {json.dumps(value)}: must be one of {allowed}",
+                    f"不支持的取值 {json.dumps(value)}：必须是 {allowed} 之一",
+                ),
+            )
             return _INVALID
 
     return decode
@@ -432,7 +466,13 @@ def _int_decoder(bits: Bits) -> _Decoder:
             return _INVALID
         if not bits.min <= value <= bits.max:
             shown = describe(value).removeprefix("an integer (").removesuffix(")")
-            problems.add(path, f"{shown} is out of range (a {bits.bits}-bit integer)")
+            problems.add(
+                path,
+                both(
+                    f"{shown} is out of range (a {bits.bits}-bit integer)",
+                    f"{shown} 超出范围（{bits.bits} 位整数）",
+                ),
+            )
             return _INVALID
         return value
 

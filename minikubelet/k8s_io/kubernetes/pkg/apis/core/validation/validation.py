@@ -39,8 +39,11 @@ from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
     key_path,
 )
 from minikubelet.sim.go.ints import Bits
+from minikubelet.sim.i18n import Bilingual, both
 
 int32_max = Bits(32).max
+
+REQUIRED = both("required", "必填")
 
 
 _DNS1123_LABEL = r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?"
@@ -53,41 +56,53 @@ _PORT_NAME_RE = re.compile(r"[-a-z0-9]+")
 _TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10)
 
 
-def _dns1123_label_problem(value: str) -> str | None:
+def _dns1123_label_problem(
+    value: str, what: tuple[str, str] = ("name", "名称")
+) -> Bilingual | None:
     if len(value) > 63 or not _DNS1123_LABEL_RE.fullmatch(value):
-        return (
-            f"invalid name {json.dumps(value)}: must be at most 63 characters of lowercase "
+        return both(
+            f"invalid {what[0]} {json.dumps(value)}: must be at most 63 characters of lowercase "
             "letters, digits and '-', starting and ending with a letter or digit "
-            "(a DNS-1123 label)"
+            "(a DNS-1123 label)",
+            f"{what[1]} {json.dumps(value)} 不合法：只能由小写字母、数字和 '-' 组成，以字母或数字"
+            "开头和结尾，最多 63 个字符（DNS-1123 标签）",
         )
     return None
 
 
-def dns1123_subdomain_problem(value: str) -> str | None:
+def dns1123_subdomain_problem(value: str) -> Bilingual | None:
     """What is wrong with a name that must be a DNS-1123 subdomain (a pod's, a node's), or None."""
     if len(value) > 253 or not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
-        return (
+        return both(
             f"invalid name {json.dumps(value)}: must be at most 253 characters of lowercase "
             "letters, digits, '-' and '.', starting and ending with a letter or digit "
-            "(a DNS-1123 subdomain)"
+            "(a DNS-1123 subdomain)",
+            f"名称 {json.dumps(value)} 不合法：只能由小写字母、数字、'-' 和 '.' 组成，以字母或"
+            "数字开头和结尾，最多 253 个字符（DNS-1123 子域名）",
         )
     return None
 
 
-def _qualified_name_problem(value: str) -> str | None:
+def _qualified_name_problem(value: str, what: tuple[str, str] = ("key", "键")) -> Bilingual | None:
     prefix, slash, name = value.rpartition("/")
     if slash and (not prefix or dns1123_subdomain_problem(prefix)):
-        return f"invalid key {json.dumps(value)}: the prefix before '/' must be a DNS subdomain"
+        return both(
+            f"invalid {what[0]} {json.dumps(value)}: the prefix before '/' must be a DNS subdomain",
+            f"{what[1]} {json.dumps(value)} 不合法：'/' 之前的前缀必须是 DNS 子域名",
+        )
     if len(name) > 63 or not _QUALIFIED_NAME_RE.fullmatch(name):
-        return (
-            f"invalid key {json.dumps(value)}: the name must be at most 63 characters of "
+        return both(
+            f"invalid {what[0]} {json.dumps(value)}: the name must be at most 63 characters of "
             "letters, digits, '-', '_' and '.', starting and ending with a letter or digit, "
-            "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/my-key')"
+            "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/my-key')",
+            f"{what[1]} {json.dumps(value)} 不合法：名称部分只能由字母、数字、'-'、'_' 和 '.' 组成，"
+            "以字母或数字开头和结尾，最多 63 个字符；前面可以加一个 DNS 子域名前缀和 '/'"
+            "（例如 'example.com/my-key'）",
         )
     return None
 
 
-def _port_name_problem(value: str) -> str | None:
+def _port_name_problem(value: str) -> Bilingual | None:
     if (
         len(value) > 15
         or not _PORT_NAME_RE.fullmatch(value)
@@ -96,17 +111,22 @@ def _port_name_problem(value: str) -> str | None:
         or value.endswith("-")
         or "--" in value
     ):
-        return (
+        return both(
             f"invalid port name {json.dumps(value)}: must be at most 15 characters of lowercase "
             "letters, digits and '-', with at least one letter, not starting or ending with "
-            "'-' and without '--' (an IANA service name)"
+            "'-' and without '--' (an IANA service name)",
+            f"端口名称 {json.dumps(value)} 不合法：只能由小写字母、数字和 '-' 组成，至少含一个字母，"
+            "不能以 '-' 开头或结尾，不能含 '--'，最多 15 个字符（IANA 服务名）",
         )
     return None
 
 
-def _port_number_problem(value: int) -> str | None:
+def _port_number_problem(value: int) -> Bilingual | None:
     if not 1 <= value <= 65535:
-        return f"invalid port {value}: must be between 1 and 65535"
+        return both(
+            f"invalid port {value}: must be between 1 and 65535",
+            f"端口 {value} 不合法：必须在 1 到 65535 之间",
+        )
     return None
 
 
@@ -130,7 +150,7 @@ class _Validator:
     def __init__(self, problems: Problems):
         self.problems = problems
 
-    def add(self, path: str, message: str) -> None:
+    def add(self, path: str, message: Bilingual) -> None:
         self.problems.add(path, message)
 
     def pod(self, pod: Pod, path: str) -> None:
@@ -147,25 +167,25 @@ class _Validator:
         ):
             for i, container_status in enumerate(statuses):
                 if not container_status.name:
-                    self.add(field_path(index_path(field_path(path, key), i), "name"), "required")
+                    self.add(field_path(index_path(field_path(path, key), i), "name"), REQUIRED)
         for i, condition in enumerate(status.conditions):
             where = index_path(field_path(path, "conditions"), i)
             if not condition.type:
-                self.add(field_path(where, "type"), "required")
+                self.add(field_path(where, "type"), REQUIRED)
             if condition.status is None:
-                self.add(field_path(where, "status"), "required")
+                self.add(field_path(where, "status"), REQUIRED)
 
     def object_meta(self, meta: ObjectMeta, path: str) -> None:
         if not meta.name:
-            self.add(field_path(path, "name"), "required")
+            self.add(field_path(path, "name"), REQUIRED)
         elif problem := dns1123_subdomain_problem(meta.name):
             self.add(field_path(path, "name"), problem)
-        if meta.namespace and (problem := _dns1123_label_problem(meta.namespace)):
-            self.add(
-                field_path(path, "namespace"), problem.replace("invalid name", "invalid namespace")
-            )
+        if meta.namespace and (
+            problem := _dns1123_label_problem(meta.namespace, ("namespace", "命名空间"))
+        ):
+            self.add(field_path(path, "namespace"), problem)
         if meta.generation < 0:
-            self.add(field_path(path, "generation"), f"must not be negative, got {meta.generation}")
+            self.add(field_path(path, "generation"), _negative(meta.generation))
         for key, value in meta.labels.items():
             where = key_path(field_path(path, "labels"), key)
             if problem := _qualified_name_problem(key):
@@ -173,9 +193,13 @@ class _Validator:
             if len(value) > 63 or not _LABEL_VALUE_RE.fullmatch(value):
                 self.add(
                     where,
-                    f"invalid label value {json.dumps(value)}: must be empty or at most 63 "
-                    "characters of letters, digits, '-', '_' and '.', starting and ending with "
-                    "a letter or digit",
+                    both(
+                        f"invalid label value {json.dumps(value)}: must be empty or at most 63 "
+                        "characters of letters, digits, '-', '_' and '.', starting and ending "
+                        "with a letter or digit",
+                        f"标签值 {json.dumps(value)} 不合法：可以为空；否则只能由字母、数字、'-'、'_' "
+                        "和 '.' 组成，以字母或数字开头和结尾，最多 63 个字符",
+                    ),
                 )
         total = 0
         for key, value in meta.annotations.items():
@@ -185,8 +209,11 @@ class _Validator:
         if total > _TOTAL_ANNOTATION_SIZE_LIMIT:
             self.add(
                 field_path(path, "annotations"),
-                f"annotations are too long: {total} bytes, at most "
-                f"{_TOTAL_ANNOTATION_SIZE_LIMIT} allowed",
+                both(
+                    f"annotations are too long: {total} bytes, at most "
+                    f"{_TOTAL_ANNOTATION_SIZE_LIMIT} allowed",
+                    f"注解太长：共 {total} 字节，最多允许 {_TOTAL_ANNOTATION_SIZE_LIMIT} 字节",
+                ),
             )
 
     def pod_spec(self, spec: PodSpec, path: str) -> None:
@@ -204,7 +231,10 @@ class _Validator:
         ):
             self.add(
                 field_path(path, "activeDeadlineSeconds"),
-                f"must be between 1 and {int32_max}, got {spec.active_deadline_seconds}",
+                both(
+                    f"must be between 1 and {int32_max}, got {spec.active_deadline_seconds}",
+                    f"必须在 1 到 {int32_max} 之间，实际为 {spec.active_deadline_seconds}",
+                ),
             )
         for field_name, value in (("hostname", spec.hostname), ("subdomain", spec.subdomain)):
             if value and (problem := _dns1123_label_problem(value)):
@@ -221,15 +251,21 @@ class _Validator:
         for i, volume in enumerate(volumes):
             where = index_path(path, i)
             if not volume.name:
-                self.add(field_path(where, "name"), "required")
+                self.add(field_path(where, "name"), REQUIRED)
             elif problem := _dns1123_label_problem(volume.name):
                 self.add(field_path(where, "name"), problem)
             elif volume.name in names:
-                self.add(field_path(where, "name"), f"duplicate name {json.dumps(volume.name)}")
+                self.add(field_path(where, "name"), _duplicate(volume.name))
             names.add(volume.name)
             if len(volume.volume_source) > 1:
                 kinds = ", ".join(volume.volume_source)
-                self.add(where, f"may not specify more than 1 volume type (got {kinds})")
+                self.add(
+                    where,
+                    both(
+                        f"may not specify more than 1 volume type (got {kinds})",
+                        f"只能指定一种卷类型（实际指定了 {kinds}）",
+                    ),
+                )
         return names
 
     def containers(
@@ -237,20 +273,26 @@ class _Validator:
     ) -> None:
         if not containers:
             if not init:
-                self.add(path, "required: a pod needs at least one container")
+                self.add(
+                    path,
+                    both(
+                        "required: a pod needs at least one container",
+                        "必填：Pod 至少需要一个容器",
+                    ),
+                )
             return
         names: set[str] = set()
         for i, container in enumerate(containers):
             where = index_path(path, i)
             if not container.name:
-                self.add(field_path(where, "name"), "required")
+                self.add(field_path(where, "name"), REQUIRED)
             elif problem := _dns1123_label_problem(container.name):
                 self.add(field_path(where, "name"), problem)
             elif container.name in names:
-                self.add(field_path(where, "name"), f"duplicate name {json.dumps(container.name)}")
+                self.add(field_path(where, "name"), _duplicate(container.name))
             names.add(container.name)
             if not container.image:
-                self.add(field_path(where, "image"), "required")
+                self.add(field_path(where, "image"), REQUIRED)
             if container.lifecycle is not None and not init:
                 for hook_name, hook in (
                     ("postStart", container.lifecycle.post_start),
@@ -281,7 +323,10 @@ class _Validator:
                     key = f"{port.protocol}/{port.host_ip}/{port.host_port}"
                     if key in seen:
                         where = index_path(field_path(index_path(path, offset + j), "ports"), k)
-                        self.add(field_path(where, "hostPort"), f"duplicate host port {key}")
+                        self.add(
+                            field_path(where, "hostPort"),
+                            both(f"duplicate host port {key}", f"主机端口 {key} 重复"),
+                        )
                     seen.add(key)
             offset += len(group)
 
@@ -293,7 +338,7 @@ class _Validator:
         for i, container in enumerate(spec.init_containers):
             where = index_path(path, i)
             if container.name in names:
-                self.add(field_path(where, "name"), f"duplicate name {json.dumps(container.name)}")
+                self.add(field_path(where, "name"), _duplicate(container.name))
             for field_name, value in (
                 ("lifecycle", container.lifecycle),
                 ("livenessProbe", container.liveness_probe),
@@ -301,7 +346,10 @@ class _Validator:
                 ("startupProbe", container.startup_probe),
             ):
                 if value is not None:
-                    self.add(field_path(where, field_name), "must not be set for init containers")
+                    self.add(
+                        field_path(where, field_name),
+                        both("must not be set for init containers", "Init 容器不能设置此字段"),
+                    )
 
     def probe(self, probe: Probe | None, path: str, *, one: bool = False) -> None:
         if probe is None:
@@ -315,11 +363,14 @@ class _Validator:
             ("failureThreshold", probe.failure_threshold),
         ):
             if value < 0:
-                self.add(field_path(path, field_name), f"must not be negative, got {value}")
+                self.add(field_path(path, field_name), _negative(value))
         if one and probe.success_threshold != 1:
             self.add(
                 field_path(path, "successThreshold"),
-                f"must be 1 for liveness and startup probes, got {probe.success_threshold}",
+                both(
+                    f"must be 1 for liveness and startup probes, got {probe.success_threshold}",
+                    f"存活探针和启动探针的此值必须为 1，实际为 {probe.success_threshold}",
+                ),
             )
 
     def handler(self, handler: Handler, path: str) -> None:
@@ -333,20 +384,29 @@ class _Validator:
                 continue
             where = field_path(path, field_name)
             if count:
-                self.add(where, "may not specify more than 1 handler type")
+                self.add(
+                    where,
+                    both("may not specify more than 1 handler type", "只能指定一种处理程序类型"),
+                )
                 continue
             count += 1
             if isinstance(action, ExecAction):
                 if not action.command:
-                    self.add(field_path(where, "command"), "required")
+                    self.add(field_path(where, "command"), REQUIRED)
             elif isinstance(action, HTTPGetAction):
                 if not action.path:
-                    self.add(field_path(where, "path"), "required")
+                    self.add(field_path(where, "path"), REQUIRED)
                 self.port_number_or_name(action.port, field_path(where, "port"))
             else:
                 self.port_number_or_name(action.port, field_path(where, "port"))
         if count == 0:
-            self.add(path, "must specify a handler type: exec, httpGet or tcpSocket")
+            self.add(
+                path,
+                both(
+                    "must specify a handler type: exec, httpGet or tcpSocket",
+                    "必须指定一种处理程序类型：exec、httpGet 或 tcpSocket",
+                ),
+            )
 
     def port_number_or_name(self, port: int | str, path: str) -> None:
         if isinstance(port, int):
@@ -364,10 +424,10 @@ class _Validator:
                 if problem := _port_name_problem(port.name):
                     self.add(field_path(where, "name"), problem)
                 elif port.name in names:
-                    self.add(field_path(where, "name"), f"duplicate name {json.dumps(port.name)}")
+                    self.add(field_path(where, "name"), _duplicate(port.name))
                 names.add(port.name)
             if port.container_port == 0:
-                self.add(field_path(where, "containerPort"), "required")
+                self.add(field_path(where, "containerPort"), REQUIRED)
             elif problem := _port_number_problem(port.container_port):
                 self.add(field_path(where, "containerPort"), problem)
             if port.host_port != 0 and (problem := _port_number_problem(port.host_port)):
@@ -377,7 +437,7 @@ class _Validator:
         for i, var in enumerate(env):
             where = field_path(index_path(path, i), "name")
             if not var.name:
-                self.add(where, "required")
+                self.add(where, REQUIRED)
             elif (
                 not _ENV_VAR_NAME_RE.fullmatch(var.name)
                 or var.name in (".", "..")
@@ -385,8 +445,13 @@ class _Validator:
             ):
                 self.add(
                     where,
-                    f"invalid environment variable name {json.dumps(var.name)}: must consist "
-                    "of letters, digits, '_', '-' and '.', and must not start with a digit",
+                    both(
+                        f"invalid environment variable name {json.dumps(var.name)}: must "
+                        "consist of letters, digits, '_', '-' and '.', and must not start with "
+                        "a digit",
+                        f"环境变量名 {json.dumps(var.name)} 不合法：只能由字母、数字、'_'、'-' "
+                        "和 '.' 组成，且不能以数字开头",
+                    ),
                 )
 
     def volume_mounts(self, mounts: list[VolumeMount], volume_names: set[str], path: str) -> None:
@@ -394,18 +459,24 @@ class _Validator:
         for i, mount in enumerate(mounts):
             where = index_path(path, i)
             if not mount.name:
-                self.add(field_path(where, "name"), "required")
+                self.add(field_path(where, "name"), REQUIRED)
             elif mount.name not in volume_names:
                 self.add(
                     field_path(where, "name"),
-                    f"not found: the pod has no volume named {json.dumps(mount.name)}",
+                    both(
+                        f"not found: the pod has no volume named {json.dumps(mount.name)}",
+                        f"未找到：Pod 中没有名为 {json.dumps(mount.name)} 的卷",
+                    ),
                 )
             if not mount.mount_path:
-                self.add(field_path(where, "mountPath"), "required")
+                self.add(field_path(where, "mountPath"), REQUIRED)
             elif mount.mount_path in mount_paths:
                 self.add(
                     field_path(where, "mountPath"),
-                    f"duplicate mount path {json.dumps(mount.mount_path)}",
+                    both(
+                        f"duplicate mount path {json.dumps(mount.mount_path)}",
+                        f"挂载路径 {json.dumps(mount.mount_path)} 重复",
+                    ),
                 )
             mount_paths.add(mount.mount_path)
 
@@ -418,17 +489,25 @@ class _Validator:
                 return True
             self.add(
                 path,
-                f"unsupported resource {json.dumps(name)}: a container may ask for cpu, memory, "
-                "ephemeral-storage, hugepages-<size> or an extended resource such as "
-                "example.com/gpu",
+                both(
+                    f"unsupported resource {json.dumps(name)}: a container may ask for cpu, "
+                    "memory, ephemeral-storage, hugepages-<size> or an extended resource such "
+                    "as example.com/gpu",
+                    f"不支持的资源 {json.dumps(name)}：容器可以申请 cpu、memory、ephemeral-storage、"
+                    "hugepages-<大小>，或 example.com/gpu 这样的扩展资源",
+                ),
             )
             return False
-        if problem := _qualified_name_problem(name):
-            self.add(path, problem.replace("invalid key", "invalid resource name"))
+        if problem := _qualified_name_problem(name, ("resource name", "资源名称")):
+            self.add(path, problem)
             return False
         if not _is_native(name) and not _is_extended(name):
             self.add(
-                path, f'invalid resource name {json.dumps(name)}: may not start with "requests."'
+                path,
+                both(
+                    f'invalid resource name {json.dumps(name)}: may not start with "requests."',
+                    f'资源名称 {json.dumps(name)} 不合法：不能以 "requests." 开头',
+                ),
             )
             return False
         return True
@@ -445,12 +524,12 @@ class _Validator:
                 if not self.resource_name(name, where):
                     continue
                 if quantity.sign() < 0:
-                    self.add(
-                        where, f"must not be negative, got {json.dumps(quantity.marshal_json())}"
-                    )
+                    self.add(where, _negative(json.dumps(quantity.marshal_json())))
                 elif _is_extended(name) and quantity.amount.denominator != 1:
+                    shown = json.dumps(quantity.marshal_json())
                     self.add(
-                        where, f"must be a whole number, got {json.dumps(quantity.marshal_json())}"
+                        where,
+                        both(f"must be a whole number, got {shown}", f"必须是整数，实际为 {shown}"),
                     )
                 has_cpu_or_memory |= name in (ResourceCPU, ResourceMemory)
                 has_hugepages |= name.startswith(ResourceHugePagesPrefix)
@@ -462,24 +541,39 @@ class _Validator:
                     if not overcommit:
                         self.add(
                             key_path(limits_path, name),
-                            f"required: a request for {name} needs a limit (and they must match)",
+                            both(
+                                f"required: a request for {name} needs a limit (and they must "
+                                "match)",
+                                f"必填：申请了 {name} 就必须设置限制（且两者必须相等）",
+                            ),
                         )
                 elif not overcommit and quantity.cmp(limit) != 0:
+                    request, most = (json.dumps(q.marshal_json()) for q in (quantity, limit))
                     self.add(
                         where,
-                        f"must be equal to the {name} limit (request "
-                        f"{json.dumps(quantity.marshal_json())}, limit "
-                        f"{json.dumps(limit.marshal_json())})",
+                        both(
+                            f"must be equal to the {name} limit (request {request}, limit {most})",
+                            f"必须等于 {name} 的限制（请求 {request}，限制 {most}）",
+                        ),
                     )
                 elif quantity.cmp(limit) > 0:
+                    request, most = (json.dumps(q.marshal_json()) for q in (quantity, limit))
                     self.add(
                         where,
-                        f"must be less than or equal to the {name} limit (request "
-                        f"{json.dumps(quantity.marshal_json())}, limit "
-                        f"{json.dumps(limit.marshal_json())})",
+                        both(
+                            f"must be less than or equal to the {name} limit (request "
+                            f"{request}, limit {most})",
+                            f"不能大于 {name} 的限制（请求 {request}，限制 {most}）",
+                        ),
                     )
         if has_hugepages and not has_cpu_or_memory:
-            self.add(path, "hugepages require a cpu or memory request or limit")
+            self.add(
+                path,
+                both(
+                    "hugepages require a cpu or memory request or limit",
+                    "使用大页时必须同时为 cpu 或 memory 设置请求或限制",
+                ),
+            )
 
     def toleration(self, toleration: Toleration, path: str) -> None:
         if toleration.key and (problem := _qualified_name_problem(toleration.key)):
@@ -487,16 +581,35 @@ class _Validator:
         if not toleration.key and toleration.operator is not TolerationOperator.EXISTS:
             self.add(
                 field_path(path, "operator"),
-                'must be "Exists" when key is empty (an empty key with Exists matches every taint)',
+                both(
+                    'must be "Exists" when key is empty (an empty key with Exists matches every '
+                    "taint)",
+                    'key 为空时必须为 "Exists"（空 key 加 Exists 匹配所有污点）',
+                ),
             )
         if toleration.operator is TolerationOperator.EXISTS and toleration.value:
-            self.add(field_path(path, "value"), 'must be empty when operator is "Exists"')
+            self.add(
+                field_path(path, "value"),
+                both('must be empty when operator is "Exists"', 'operator 为 "Exists" 时必须为空'),
+            )
         if toleration.toleration_seconds is not None and (
             toleration.effect is not TaintEffect.NO_EXECUTE
         ):
             self.add(
-                field_path(path, "effect"), 'must be "NoExecute" when tolerationSeconds is set'
+                field_path(path, "effect"),
+                both(
+                    'must be "NoExecute" when tolerationSeconds is set',
+                    '设置了 tolerationSeconds 时必须为 "NoExecute"',
+                ),
             )
+
+
+def _negative(value: object) -> Bilingual:
+    return both(f"must not be negative, got {value}", f"不能为负数，实际为 {value}")
+
+
+def _duplicate(name: str) -> Bilingual:
+    return both(f"duplicate name {json.dumps(name)}", f"名称 {json.dumps(name)} 重复")
 
 
 def _is_native(name: str) -> bool:
