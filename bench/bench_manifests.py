@@ -23,12 +23,8 @@ import yaml  # noqa: E402
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml import decoder  # noqa: E402
 from minikubelet.sim.manifest import load_pods  # noqa: E402
 
-
-class PureLoader(yaml.SafeLoader):
-    """PyYAML's pure Python parser with the decoder's scalar rules."""
-
-
-PureLoader.yaml_implicit_resolvers = decoder._Loader.yaml_implicit_resolvers
+#: PyYAML's pure Python parser with the decoder's scalar rules.
+PureLoader = decoder.loader_class(yaml.SafeLoader)
 
 
 def best(run: Callable[[], object], n: int, repeat: int = 5) -> float:

@@ -39,7 +39,14 @@ import yaml
 
 from minikubelet.sim.i18n import both
 
-__all__ = ["YAMLSyntaxError", "has_json_prefix", "json_loads", "to_json", "yaml_to_json"]
+__all__ = [
+    "YAMLSyntaxError",
+    "has_json_prefix",
+    "json_loads",
+    "loader_class",
+    "to_json",
+    "yaml_to_json",
+]
 
 
 class YAMLSyntaxError(ValueError):
@@ -77,27 +84,23 @@ _GO_FLOAT_RE = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
 _GO_INT_RE = re.compile(r"^[-+]?(0[bB][01]+|0[oO][0-7]+|0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$")
 
 
-def _resolvers(base: type[yaml.SafeLoader]) -> dict[Any, list[tuple[str, re.Pattern[str]]]]:
-    """PyYAML's implicit resolvers with go-yaml's rules: no dates, no base-60 numbers."""
-    return {
+def loader_class(base: type[yaml.SafeLoader]) -> type[yaml.SafeLoader]:
+    """A YAML parser on ``base`` (libyaml's or PyYAML's pure Python one) with go-yaml's scalar
+    resolution: PyYAML's implicit resolvers, less dates and base-60 numbers. Only its composer
+    is used."""
+    rules = {
         first: [
             (tag, _INT_RE if tag.endswith(":int") else _FLOAT_RE if tag.endswith(":float") else rx)
             for tag, rx in resolvers
             if not tag.endswith(":timestamp")
         ]
-        for first, resolvers in base.yaml_implicit_resolvers.items()
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
+    return type("Loader", (base,), {"yaml_implicit_resolvers": rules})
 
 
 # libyaml when PyYAML has it (it does in every wheel PyPI serves), its pure Python parser if not.
-_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _Loader(_Base):  # type: ignore[valid-type,misc]
-    """The YAML parser, with go-yaml's scalar resolution; only its composer is used."""
-
-
-_Loader.yaml_implicit_resolvers = _resolvers(yaml.SafeLoader)
+_Loader = loader_class(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def has_json_prefix(data: str | bytes) -> bool:
