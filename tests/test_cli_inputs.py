@@ -68,6 +68,11 @@ def test_a_duration_that_is_not_a_number_of_seconds_is_refused(manifests, tmp_pa
         (["--node-name", "My_Node"], "--node-name: 'My_Node' is not a valid node name: "),
         (["--node-name", " "], "--node-name: empty hostname is invalid"),
         (
+            ["--max-pods", "2147483648"],
+            'invalid argument "2147483648" for "--max-pods" flag: strconv.ParseInt: parsing '
+            '"2147483648": value out of range',
+        ),
+        (
             ["--max-pods", "-5"],
             "invalid configuration: maxPods (--max-pods) -5 must not be a negative number",
         ),

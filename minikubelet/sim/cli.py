@@ -184,6 +184,13 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
         dns1123_subdomain_problem,
     )
 
+    if args.max_pods > 2**31 - 1:
+        # The flag is an int32 in kubelet; these are pflag's words for a value that overflows it.
+        value = args.max_pods
+        return (
+            f'invalid argument "{value}" for "--max-pods" flag: strconv.ParseInt: '
+            f'parsing "{value}": value out of range'
+        )
     if args.max_pods < 0:
         # kubelet's own words (pkg/kubelet/apis/config/validation), which a reader can grep.
         return f"invalid configuration: maxPods (--max-pods) {args.max_pods} must not be a negative number"
