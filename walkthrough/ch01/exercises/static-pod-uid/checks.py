@@ -39,7 +39,11 @@ def decode(
     if uid is not None:
         text = text.replace("  name: web\n", f"  name: web\n  uid: {uid}\n")
     pods, errors = try_decode_pods(text, source, is_file, node, allow_pod_list=False)
-    assert not errors and len(pods) == 1, errors
+    expect(
+        not errors,
+        en=f"kubelet refuses the pod your code made of the manifest: {errors[0] if errors else ''}",
+        zh=f"kubelet 拒绝了你的代码由清单生成的 Pod：{errors[0].zh if errors else ''}",
+    )
     return pods[0]
 
 
