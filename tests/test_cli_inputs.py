@@ -152,3 +152,15 @@ def test_a_refused_manifest_is_told_once_in_the_users_language(tmp_path, lang, s
     )
     assert len(told) == 2  # once, though kubelet logs it at each of the three listings
     assert done.stdout.count("Could not process manifest file") == 3
+
+
+def test_a_bad_scenario_is_refused_in_the_users_language(manifests, tmp_path):
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text("defaults:\n  app: {runFor: .nan}\n")
+    done = run("--manifests", manifests, "--scenario", str(scenario), lang="zh")
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"minikubelet: {scenario}: defaults: app: field runFor：应为 5s 这样的时长，实际为 nan\n"
+    )
+    done = run("--manifests", manifests, "--scenario", "/dev/zero", lang="zh")
+    assert done.stderr == f"minikubelet: /dev/zero：文件太大：超过 {10 << 20} 字节\n"

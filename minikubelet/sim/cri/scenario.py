@@ -85,6 +85,7 @@ from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
 )
 from minikubelet.sim.files import FileReadError, read_at_most
 from minikubelet.sim.go.duration import parse_duration as go_parse_duration
+from minikubelet.sim.i18n import both
 
 #: The annotation with the lifetimes of a pod's containers.
 ScenarioAnnotation = "minikubelet.dev/scenario"
@@ -97,7 +98,15 @@ InitContainerAnnotation = "minikubelet.dev/init-container"
 
 
 class ScenarioError(ValueError):
-    """A scenario (annotation or file) that does not parse; the message says where."""
+    """A scenario (annotation or file) that does not parse; the message says where.
+
+    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual]; where it is (a file, a pod's
+    annotation, then the keys down to the value) reads the same in both languages.
+    """
+
+
+def _error(where: str, en: str, zh: str) -> ScenarioError:
+    return ScenarioError(both(f"{where}: {en}", f"{where}：{zh}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,23 +219,45 @@ _MAX_DURATION = (2**63 - 1) / 1e9
 def parse_duration(value: Any, where: str) -> float:
     """Seconds from ``5s``, ``1m30s``, ``500ms`` (Go's ``time.ParseDuration``) or a number."""
     if isinstance(value, bool):
-        raise ScenarioError(f"{where}: expected a duration like 5s, got {value!r}")
+        raise _error(
+            where,
+            f"expected a duration like 5s, got {value!r}",
+            f"应为 5s 这样的时长，实际为 {value!r}",
+        )
     if isinstance(value, int | float):
         seconds = float(value)
     elif isinstance(value, str):
         try:
             seconds = go_parse_duration(value)
         except ValueError as e:
-            raise ScenarioError(f"{where}: {e} (expected a duration like 5s or 1m30s)") from None
+            raise _error(
+                where,
+                f"{e} (expected a duration like 5s or 1m30s)",
+                f"{e}（应为 5s 或 1m30s 这样的时长）",
+            ) from None
     else:
-        raise ScenarioError(f"{where}: expected a duration like 5s, 1m30s or 500ms, got {value!r}")
+        raise _error(
+            where,
+            f"expected a duration like 5s, 1m30s or 500ms, got {value!r}",
+            f"应为 5s、1m30s 或 500ms 这样的时长，实际为 {value!r}",
+        )
     if not math.isfinite(seconds):
-        raise ScenarioError(f"{where}: expected a duration like 5s, got {value!r}")
+        raise _error(
+            where,
+            f"expected a duration like 5s, got {value!r}",
+            f"应为 5s 这样的时长，实际为 {value!r}",
+        )
     if seconds < 0:
-        raise ScenarioError(f"{where}: a duration cannot be negative ({value})")
+        raise _error(
+            where, f"a duration cannot be negative ({value})", f"时长不能为负数（{value}）"
+        )
     if seconds > _MAX_DURATION:
         # Go's durations are int64 nanoseconds: about 292 years at most.
-        raise ScenarioError(f"{where}: a duration cannot be longer than 2562047h47m16s ({value})")
+        raise _error(
+            where,
+            f"a duration cannot be longer than 2562047h47m16s ({value})",
+            f"时长不能超过 2562047h47m16s（{value}）",
+        )
     return seconds
 
 
@@ -234,15 +265,18 @@ def _mapping(value: Any, where: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ScenarioError(f"{where}: expected a mapping, got {value!r}")
+        raise _error(where, f"expected a mapping, got {value!r}", f"应为映射，实际为 {value!r}")
     return value
 
 
 def _check_keys(m: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
     for k in m:
         if k not in allowed:
-            raise ScenarioError(
-                f"{where}: unknown field {k!r} (expected one of {', '.join(allowed)})"
+            names = ", ".join(allowed)
+            raise _error(
+                where,
+                f"unknown field {k!r} (expected one of {names})",
+                f"未知字段 {k!r}（应为 {names} 之一）",
             )
 
 
@@ -268,7 +302,11 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
         run_for = None
     exit_code = m.get("exitCode", 0)
     if isinstance(exit_code, bool) or not isinstance(exit_code, int) or not 0 <= exit_code <= 255:
-        raise ScenarioError(f"{where}: field exitCode: expected 0 to 255, got {exit_code!r}")
+        raise _error(
+            where,
+            f"field exitCode: expected 0 to 255, got {exit_code!r}",
+            f"字段 exitCode：应在 0 到 255 之间，实际为 {exit_code!r}",
+        )
     stop_time = parse_duration(m.get("stopTime", 0), f"{where}: field stopTime")
     pre_stop_time = parse_duration(m.get("preStopTime", 0), f"{where}: field preStopTime")
     return Lifetime(
@@ -287,7 +325,7 @@ def parse_container_scripts(value: Any, where: str) -> dict[str, ContainerScript
         w = f"{where}: container {name!r}"
         if isinstance(spec, list):
             if not spec:
-                raise ScenarioError(f"{w}: the list of runs is empty")
+                raise _error(w, "the list of runs is empty", "运行列表为空")
             runs = tuple(parse_lifetime(s, f"{w}: run {i}") for i, s in enumerate(spec))
         else:
             runs = (parse_lifetime(spec, w),)
@@ -308,7 +346,11 @@ def parse_image_scripts(value: Any, where: str) -> dict[str, ImageScript]:
         _check_keys(m, ("pullTime", "fail", "notFound"), w)
         fail = m.get("fail", 0)
         if isinstance(fail, bool) or not isinstance(fail, int) or fail < 0:
-            raise ScenarioError(f"{w}: field fail: expected a count ≥ 0, got {fail!r}")
+            raise _error(
+                w,
+                f"field fail: expected a count ≥ 0, got {fail!r}",
+                f"字段 fail：应为 ≥ 0 的次数，实际为 {fail!r}",
+            )
         out[key] = ImageScript(
             pull_time=parse_duration(m.get("pullTime", 0), f"{w}: field pullTime"),
             fail=fail,
@@ -330,7 +372,10 @@ def _load_text(text: str | bytes, where: str) -> Any:
         return yaml_to_json(text)
     except YAMLSyntaxError as e:
         problem = str(e).removeprefix("not valid YAML: ")
-        raise ScenarioError(f"{where}: not YAML or JSON: {problem}") from None
+        problem_zh = e.args[0].zh.removeprefix("不是合法的 YAML：")
+        raise _error(
+            where, f"not YAML or JSON: {problem}", f"不是 YAML 或 JSON：{problem_zh}"
+        ) from None
 
 
 _annotation_cache: dict[tuple[str, str], Any] = {}
@@ -381,7 +426,11 @@ def _windows(value: Any, where: str) -> list[Window]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise ScenarioError(f"{where}: expected a list of {{from, until}}, got {value!r}")
+        raise _error(
+            where,
+            f"expected a list of {{from, until}}, got {value!r}",
+            f"应为 {{from, until}} 的列表，实际为 {value!r}",
+        )
     out = []
     for i, w in enumerate(value):
         m = _mapping(w, f"{where}[{i}]")
@@ -394,7 +443,11 @@ def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
     if value is None:
         return {}
     if not isinstance(value, list):
-        raise ScenarioError(f"{where}: expected a list of {{from, until, calls}}, got {value!r}")
+        raise _error(
+            where,
+            f"expected a list of {{from, until, calls}}, got {value!r}",
+            f"应为 {{from, until, calls}} 的列表，实际为 {value!r}",
+        )
     out: dict[str, list[Window]] = {}
     for i, h in enumerate(value):
         w = f"{where}[{i}]"
@@ -402,14 +455,20 @@ def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
         _check_keys(m, ("from", "until", "calls"), w)
         calls = m.get("calls")
         if not isinstance(calls, list) or not calls:
-            raise ScenarioError(f"{w}: field calls: expected a list of CRI methods, got {calls!r}")
+            raise _error(
+                w,
+                f"field calls: expected a list of CRI methods, got {calls!r}",
+                f"字段 calls：应为 CRI 方法的列表，实际为 {calls!r}",
+            )
         window = _window(m, w)
         for call in calls:
             method = CRI_METHODS.get(str(call))
             if method is None:
-                raise ScenarioError(
-                    f"{w}: field calls: unknown CRI method {call!r} "
-                    f"(expected one of {', '.join(CRI_METHODS)})"
+                names = ", ".join(CRI_METHODS)
+                raise _error(
+                    w,
+                    f"field calls: unknown CRI method {call!r} (expected one of {names})",
+                    f"字段 calls：未知的 CRI 方法 {call!r}（应为 {names} 之一）",
                 )
             out.setdefault(method, []).append(window)
     return out
@@ -424,12 +483,12 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     sc = Scenario()
     for pod, scripts in _mapping(m.get("pods"), f"{where}: pods").items():
         if "/" not in str(pod):
-            raise ScenarioError(f"{where}: pods: {pod!r}: expected namespace/name")
+            raise _error(f"{where}: pods: {pod!r}", "expected namespace/name", "应为 命名空间/名称")
         sc.pods[str(pod)] = parse_container_scripts(scripts, f"{where}: pod {pod}")
     sc.images = parse_image_scripts(m.get("images"), f"{where}: images")
     present = m.get("presentImages") or []
     if not isinstance(present, list):
-        raise ScenarioError(f"{where}: presentImages: expected a list of images")
+        raise _error(f"{where}: presentImages", "expected a list of images", "应为镜像列表")
     sc.present_images = [default_tag(str(i)) for i in present]
     defaults = _mapping(m.get("defaults"), f"{where}: defaults")
     _check_keys(defaults, ("init", "app"), f"{where}: defaults")
@@ -454,10 +513,10 @@ def load_scenario_file(path: str | Path) -> Scenario:
     try:
         data = read_at_most(p, maxConfigLength)
     except FileReadError as e:
-        raise ScenarioError(f"{p}: {e}") from None
+        raise _error(str(p), e.args[0], e.args[0].zh) from None
     if p.suffix == ".json":
         try:
             return parse_scenario(json_loads(data.decode("utf-8", "replace")), str(p))
         except YAMLSyntaxError as e:
-            raise ScenarioError(f"{p}: {e}") from None
+            raise _error(str(p), e.args[0], e.args[0].zh) from None
     return parse_scenario(data, str(p))
