@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from minikubelet.sim.i18n import both, in_language
 from minikubelet.sim.manifest import ManifestError, load_pods, pod_from_dict
+from tests.api.test_hostile import documents
 from tests.api.test_load import BAD, SRC
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -58,3 +63,12 @@ def test_a_chinese_source_names_where_the_data_came_from():
         pod_from_dict({"apiVersion": "v1", "kind": "Pod"}, source=both("event 2", "第 2 个事件"))
     assert str(info.value) == "event 2: metadata: required: a pod needs a name"
     assert info.value.zh == "第 2 个事件：metadata：必填：Pod 需要一个名称"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(), st.booleans())
+def test_any_document_is_refused_in_chinese_too(doc, as_json):
+    text = json.dumps(doc) if as_json else yaml.safe_dump(doc)
+    _, errors = load_pods(text, SRC, allow_pod_list=True)
+    for error in errors:
+        assert CJK.search(getattr(error.message, "zh", "")), f"no Chinese for: {error}"
