@@ -104,6 +104,10 @@ class ManifestError(Exception):
         parts.append(getattr(self.message, "zh", self.message))
         return "：".join(parts)
 
+    def __reduce__(self) -> tuple[type[ManifestError], tuple[Any, ...]]:
+        # Pickled (to another process) with its parts, which __init__ takes.
+        return (ManifestError, (self.source, self.document, self.field, self.message))
+
     def __repr__(self) -> str:
         return (
             f"ManifestError(source={self.source!r}, document={self.document!r}, "

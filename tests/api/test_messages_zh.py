@@ -72,3 +72,11 @@ def test_any_document_is_refused_in_chinese_too(doc, as_json):
     _, errors = load_pods(text, SRC, allow_pod_list=True)
     for error in errors:
         assert CJK.search(getattr(error.message, "zh", "")), f"no Chinese for: {error}"
+
+
+def test_an_error_keeps_both_languages_across_processes():
+    import pickle
+
+    _, (error,) = load_pods("", SRC)
+    copy = pickle.loads(pickle.dumps(error))
+    assert copy == error and copy.zh == error.zh == f"{SRC}：第 1 个文档：没有 Pod：内容为空"
