@@ -716,6 +716,7 @@ class Kubelet(KubeletPods):
         pod_status = o.pod_status
         update_type = o.update_type
 
+        # Go: if updateType == kubetypes.SyncPodKill {
         if update_type == SyncPodType.KILL:
             kill_pod_options = o.kill_pod_options
             if kill_pod_options is None or kill_pod_options.pod_status_func is None:
@@ -770,6 +771,7 @@ class Kubelet(KubeletPods):
 
         await self.status_manager.set_pod_status(pod, api_pod_status)
 
+        # Go: if !runnable.Admit || pod.DeletionTimestamp != nil || apiPodStatus.Phase == v1.PodFailed {
         if (
             not runnable.admit
             or pod.metadata.deletion_timestamp is not None
@@ -789,6 +791,7 @@ class Kubelet(KubeletPods):
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")
             return
 
+        # Go: if err := kl.runtimeState.networkErrors(); err != nil && !kubecontainer.IsHostNetworkPod(pod) {
         network_err = self.runtime_state.network_errors()
         if network_err is not None and not pod.spec.host_network:
             self.recorder.eventf(

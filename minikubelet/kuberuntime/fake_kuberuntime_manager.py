@@ -61,7 +61,7 @@ class FakeHandlerRunner:
     """A lifecycle handler runner whose hooks all succeed (Go runs exec or HTTP handlers:
     pkg/kubelet/lifecycle/handlers.go). Records what it ran. With ``runtime``, a ``preStop`` hook
     takes the ``preStopTime`` that the container's scenario gives (see
-    :mod:`minikubelet.sim.cri.scenario`); every other hook returns at once."""
+    [`minikubelet.sim.cri.scenario`][minikubelet.sim.cri.scenario]); every other hook returns at once."""
 
     ran: list[tuple[ContainerID, str, str]] = field(default_factory=list)
     runtime: FakeRuntimeService | None = None
