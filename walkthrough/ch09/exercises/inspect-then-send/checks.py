@@ -17,11 +17,6 @@ from walkthrough.expect import expect_equal
 from walkthrough.fixtures import run_go
 
 
-class _Alive:
-    def is_pod_deleted(self, uid: str) -> bool:
-        return False
-
-
 def watch(seconds: float, scenario: str, act: Any = None) -> list[tuple[float, str, str, str]]:
     """Run a pod whose container follows ``scenario``, with a PLEG relisting every second;
     return each event the PLEG sends: (time, type, container or "sandbox", the container's
@@ -31,7 +26,6 @@ def watch(seconds: float, scenario: str, act: Any = None) -> list[tuple[float, s
     async def main() -> None:
         fake = new_fake_runtime()
         m = fake.manager
-        m.pod_state_provider = _Alive()
         pod = pod_from_dict(
             {
                 "apiVersion": "v1",

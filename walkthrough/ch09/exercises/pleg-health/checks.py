@@ -14,11 +14,6 @@ from walkthrough.expect import expect_equal
 from walkthrough.fixtures import run_go
 
 
-class _Alive:
-    def is_pod_deleted(self, uid: str) -> bool:
-        return False
-
-
 def health(at: list[float], scenario: dict[str, Any] | None = None, fail_from: float | None = None):
     """A node with one running pod and a PLEG relisting every second; Healthy's answer at each
     time (seconds after the start). ``fail_from``: every ListPodSandbox fails from then on."""
@@ -27,7 +22,6 @@ def health(at: list[float], scenario: dict[str, Any] | None = None, fail_from: f
     async def main() -> None:
         fake = new_fake_runtime(scenario=scenario)
         m = fake.manager
-        m.pod_state_provider = _Alive()
         pod = pod_from_dict(
             {
                 "apiVersion": "v1",

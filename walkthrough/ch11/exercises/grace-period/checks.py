@@ -39,13 +39,6 @@ def make_pod(grace: int | None = 10, deletion: int | None = None) -> Pod:
     return pod
 
 
-class _Alive:
-    """Tells the runtime manager that no pod is deleted or terminated (it starts them all)."""
-
-    def is_pod_deleted(self, uid: str) -> bool:
-        return False
-
-
 def stop(pod: Pod, override: int | None = None) -> tuple[float, int]:
     """Start the pod's container on a fresh fake runtime, kill the pod; return how long the
     kill took and the container's exit code."""
@@ -53,7 +46,6 @@ def stop(pod: Pod, override: int | None = None) -> tuple[float, int]:
 
     async def main() -> None:
         m = new_fake_runtime().manager
-        m.pod_state_provider = _Alive()
         uid, name, ns = pod.metadata.uid, pod.metadata.name, pod.metadata.namespace
         await m.sync_pod(pod, await m.get_pod_status(uid, name, ns), [], new_back_off(10, 300))
         running = convert_pod_status_to_running_pod("fake", await m.get_pod_status(uid, name, ns))

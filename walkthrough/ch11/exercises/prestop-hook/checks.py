@@ -42,11 +42,6 @@ def make_pod(hook_seconds: float, grace: int = 10) -> Pod:
     )
 
 
-class _Alive:
-    def is_pod_deleted(self, uid: str) -> bool:
-        return False
-
-
 class _FailingRunner:
     """A preStop hook that fails at once with some output."""
 
@@ -62,7 +57,6 @@ def kill(pod: Pod, runner: Any = None) -> dict[str, Any]:
     async def main() -> None:
         fake = new_fake_runtime()
         m = fake.manager
-        m.pod_state_provider = _Alive()
         if runner is not None:
             m.runner = runner
         uid, name, ns = pod.metadata.uid, pod.metadata.name, pod.metadata.namespace
