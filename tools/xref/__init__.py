@@ -72,15 +72,24 @@ file:line and what was looked for, on a Go file, symbol or case that is not ther
 The source, the cache, the lock
 ===============================
 
-The Go source is read from ``K8S_SRC`` (a git checkout, read at the tag, or a directory; say
-which release a directory holds with ``K8S_SRC_VERSION``), else from the download cache
-``.cache/xref/src/``, else downloaded (just the mapped files; `tools.xref.source`).  Without
-any, builds are *link-only*: the committed lock file (`tools.xref.lock`, facts only — paths,
-line ranges, hashes, symbol names, case headers, and the release each was read from) gives the
-permalinks ``https://github.com/kubernetes/kubernetes/blob/v1.21.3/<path>#L<a>-L<b>``.
-``check`` with a source compares the lock with it and fails on drift; ``--require-source``
-makes the absence of a source an error.  Go index records are cached by content hash under
-``.cache/xref/go/`` (`tools.xref.cache`).
+The Go source is read from ``K8S_SRC`` (a git checkout, read at the tag, or a directory,
+identified by its files' git blob ids against the lock: an exact copy of v1.21.4 is called
+v1.21.4; ``K8S_SRC_VERSION`` names what the lock cannot identify), else from the download cache
+``.cache/xref/src/``, else downloaded: just the mapped files, at the release *commit*
+(``tools.xref.paths.COMMIT``), over https only, size-capped, each checked against the sha256
+the lock read off v1.21.3 where it has one (`tools.xref.download`, `tools.xref.source`).
+``python -m tools.xref fetch`` fills the cache (``make serve`` and ``make build`` run it with
+``--offline-ok``: offline, one line says so and the site links to GitHub instead).  Without
+any source, builds are *link-only*: the committed lock file (`tools.xref.lock`, facts only —
+paths, line ranges, hashes, git blob ids, symbol names, case headers, and the release each was
+read from) gives the permalinks
+``https://github.com/kubernetes/kubernetes/blob/v1.21.3/<path>#L<a>-L<b>``.  ``check`` with a
+source compares the lock with it and fails on drift; ``--require-source`` makes the absence of a
+source an error.  The deploy workflow (``.github/workflows/docs.yml``) fetches v1.21.3, writes
+the lock that fetch gives (``read_from: v1.21.3``) and offers it to be committed; from then on
+every fetch is checked against it.  Go index records are cached by content hash under
+``.cache/xref/go/`` (`tools.xref.cache`); a cache file that does not verify is discarded and
+rebuilt, with a note.
 
 Python API (for the mkdocs hook)
 ================================

@@ -12,11 +12,11 @@ import difflib
 from dataclasses import dataclass, field
 
 from .go_index import KIND_FUNC, KIND_METHOD, GoCase, GoFile
+from .hashes import git_blob_sha, sha256
 from .lock import Lock, LockFile, LockSymbol
 from .paths import TAG, permalink
 from .problems import ERROR, NOTE, WARNING, Problem
 from .py_index import PyDef, PyIndex
-from .source import git_blob_sha, sha256
 
 FUNCTION_KINDS = (KIND_FUNC, KIND_METHOD)
 
