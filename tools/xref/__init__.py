@@ -59,10 +59,24 @@ Paths are relative to the root of the kubernetes repository, as at the tag
    whose text does not start with ``case`` or ``default`` is prose and is ignored; one that
    does but is not on its own line is an error.
 
-4. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
+4. **Statement anchors.**  ``# Go block: <statement>`` on its own line, directly above the
+   Python that ports one Go statement of the enclosing def's mapped function (at any depth,
+   ``else if`` included), names that statement by the start of its first line, whitespace
+   normalised: ``# Go block: syncTicker := time.NewTicker(time.Second)``, or just
+   ``# Go block: if err := kl.runtimeState.runtimeErrors()`` for a long one.  Anchors with the
+   same text take the matching statements in order.  The Python lines it covers run from the
+   comment (and the plain comments right above it) to the end of the last statement before the
+   next anchor of the same block, or to the block's end: one Go statement may take several
+   Python ones; above ``elif``/``else`` it covers that branch.  On the Go side the statement
+   includes the ``//`` comment right above it.  Side-by-side views align and link these
+   blocks like cases, so that every view pairs its lines; the lock records their lines for
+   link-only builds (``lock`` after adding one).  An anchor that matches no statement, or one
+   already taken, is an error naming the closest statements.  They are not part of fidelity.
+
+5. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
    ported; the reason is required.
 
-5. **Fidelity.**  For every mapped Go function, every select/switch case tree-sitter finds must
+6. **Fidelity.**  For every mapped Go function, every select/switch case tree-sitter finds must
    be ported (an anchor) or omitted.  ``report`` lists each case with its status; ``check``
    fails on missing ones (``check --no-fidelity`` makes them warnings, for work in progress).
 

@@ -2,8 +2,9 @@
 
 It holds **facts only**, never Go code: for each Go file the port maps, its path, sha256, git
 blob id and line count; for each mapped symbol, its path, name, kind, 1-based line range, the
-sha256 of its text, and the header text and lines of its select/switch cases (short,
-identifier-like strings that the port's ``# Go:`` comments repeat anyway).  Every entry says
+sha256 of its text, the header text and lines of its select/switch cases, and the lines of
+the statements the port's ``# Go block:`` anchors name (short strings that the port's comments
+repeat anyway: the lock records the anchor's text, not the Go statement).  Every entry says
 which release it was read from (``read_from``): entries read from another release than the tag
 (v1.21.4 while v1.21.3 is not at hand) are re-checked by the deploy build, which reads the tag
 and fails on drift.  Written by ``python -m tools.xref lock``; never edited by hand.
@@ -16,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .go_index import GoCase
+from .go_index import GoCase, GoStmt
 from .paths import TAG, UPSTREAM_REPO
 
 LOCK_FORMAT = 1
@@ -45,6 +46,7 @@ class LockSymbol:
     sha256: str
     read_from: str
     cases: tuple[GoCase, ...] = ()
+    blocks: tuple[GoStmt, ...] = ()  # the statements the port's ``# Go block:`` anchors name
 
 
 @dataclass
@@ -94,6 +96,10 @@ class Lock:
                         {"case": c.header, "kind": c.kind, "start": c.start, "end": c.end}
                         for c in s.cases
                     ],
+                    "blocks": [
+                        {"anchor": b.text, "lead": b.lead, "start": b.start, "end": b.end}
+                        for b in s.blocks
+                    ],
                 }
                 for s in sorted(self.symbols.values(), key=lambda s: (s.path, s.start, s.symbol))
             ],
@@ -118,6 +124,9 @@ def load_lock(path: Path) -> Lock | None:
             )
         for s in data["symbols"]:
             cases = tuple(GoCase(c["case"], c["kind"], c["start"], c["end"]) for c in s["cases"])
+            blocks = tuple(
+                GoStmt(b["anchor"], b["lead"], b["start"], b["end"]) for b in s.get("blocks", [])
+            )
             lock.symbols[(s["path"], s["symbol"])] = LockSymbol(
                 s["path"],
                 s["symbol"],
@@ -127,6 +136,7 @@ def load_lock(path: Path) -> Lock | None:
                 s["sha256"],
                 s["read_from"],
                 cases,
+                blocks,
             )
     except (KeyError, TypeError) as exc:
         raise LockError(f"{path}: malformed lock file ({exc!r})") from exc

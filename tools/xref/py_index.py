@@ -22,6 +22,7 @@ from .problems import ERROR, Problem
 
 _GO_LINE = re.compile(r"^\s*Go:(?:\s+(?P<rest>.*?))?\s*$")
 _ANCHOR = re.compile(r"^#\s*Go:(?P<text>.*)$")
+_BLOCK = re.compile(r"^#\s*Go block:(?P<text>.*)$")
 _OMITTED = re.compile(r"^#\s*Go omitted:(?P<text>.*)$")
 _OMIT_SPLIT = re.compile(r"^(?P<case>.*?:)\s+--(?:\s+(?P<reason>.*?))?\s*$")
 _PATH = re.compile(r"[\w.\-]+(?:/[\w.\-]+)*\.go")
@@ -63,10 +64,11 @@ def valid_go_path(path: str) -> bool:
 
 @dataclass
 class PyAnchor:
-    """A ``# Go: <case>:`` block anchor or a ``# Go omitted: <case>: -- <reason>`` omission."""
+    """A ``# Go: <case>:`` block anchor, a ``# Go omitted: <case>: -- <reason>`` omission, or a
+    ``# Go block: <statement>`` anchor."""
 
-    kind: str  # "anchor" | "omitted"
-    case: str  # whitespace-normalised Go case header
+    kind: str  # "anchor" | "omitted" | "block"
+    case: str  # whitespace-normalised Go case header, or the start of a Go statement
     line: int  # the comment's line
     start: int  # Python lines ported from the case: the comment, and the statement below it
     end: int
@@ -190,29 +192,69 @@ def _covered(root, lines: list[bytes], comment_line: int, def_end: int) -> int:
     For ``if``/``elif`` it is the end of that branch's body: a chain ``if … elif … else`` is
     the usual way to port a select, one branch per Go case.
     """
-    i = comment_line  # 0-based index of the line after the comment
+    node = _statement_at(root, lines, comment_line, def_end)
+    if node is None:
+        return comment_line
+    if node.type in ("if_statement", "elif_clause"):  # only this branch, not the elif/else
+        body = node.child_by_field_name("consequence")
+        if body is not None:
+            return _end_line(body)
+    return _end_line(node)
+
+
+def _statement_at(root, lines: list[bytes], comment_line: int, def_end: int):
+    """The statement starting on the first code line after a comment (None if none)."""
+    i = comment_line
     while i < len(lines) and i < def_end:
         stripped = lines[i].strip()
         if stripped and not stripped.startswith(b"#"):
             break
         i += 1
     else:
-        return comment_line
+        return None
     col = len(lines[i]) - len(lines[i].lstrip())
     node = root.named_descendant_for_point_range((i, col), (i, col))
-    if node is None:
-        return comment_line
     while (
-        node.parent is not None
+        node is not None
+        and node.parent is not None
         and node.parent.start_point == node.start_point
         and node.parent.type not in ("block", "module", "function_definition", "class_definition")
     ):
         node = node.parent
-    if node.type in ("if_statement", "elif_clause"):  # only this branch, not the elif/else
-        body = node.child_by_field_name("consequence")
-        if body is not None:
-            return _end_line(body)
-    return _end_line(node)
+    return node
+
+
+def _block_span(root, lines: list[bytes], comment, def_end: int) -> tuple[int, int]:
+    """The Python lines a ``# Go block:`` anchor covers.
+
+    From the comment (and the plain comments right above it) to the end of the last statement
+    before the next anchor of the same block, or before the block's end: a Go statement may take
+    several Python statements.  An anchor above ``elif``/``else`` covers that branch.
+    """
+    line = comment.start_point[0]  # 0-based
+    start = line
+    while start > 0 and lines[start - 1].strip().startswith(b"#"):
+        above = lines[start - 1].strip().decode("utf-8", "replace")
+        if _BLOCK.match(above) or _ANCHOR.match(above) or _OMITTED.match(above):
+            break
+        start -= 1
+    node = _statement_at(root, lines, line + 1, def_end)
+    if node is None:
+        return start + 1, line + 1
+    if node.type in ("elif_clause", "else_clause"):
+        body = node.child_by_field_name("consequence") or node.child_by_field_name("body")
+        return start + 1, _end_line(body if body is not None else node)
+    end = _end_line(node)
+    sibling = node.next_sibling
+    while sibling is not None:
+        if sibling.type == "comment":
+            text = sibling.text.decode("utf-8", "replace")
+            if _BLOCK.match(text) or _ANCHOR.match(text) or _OMITTED.match(text):
+                break
+        elif sibling.is_named:
+            end = _end_line(sibling)
+        sibling = sibling.next_sibling
+    return start + 1, end
 
 
 def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
@@ -268,19 +310,30 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
     lines = src.split(b"\n")
     for c in sorted(captures.get("comment", []), key=lambda n: n.start_byte):
         text = c.text.decode("utf-8", "replace")
-        omitted = _OMITTED.match(text)
-        anchor = None if omitted else _ANCHOR.match(text)
-        if not (omitted or anchor):
+        block = _BLOCK.match(text)
+        omitted = None if block else _OMITTED.match(text)
+        anchor = None if block or omitted else _ANCHOR.match(text)
+        if not (block or omitted or anchor):
             continue
-        body = (omitted or anchor).group("text").strip()
-        if not _CASE_LIKE.match(body):
+        body = (block or omitted or anchor).group("text").strip()
+        if not block and not _CASE_LIKE.match(body):
             continue  # prose such as '# Go: defer c.notify(id)', not a block anchor
         line = c.start_point[0] + 1
         own_line = not lines[c.start_point[0]][: c.start_point[1]].strip()
         if not own_line:
             problem(line, "malformed-anchor", "a Go block anchor must be a comment on its own line")
             continue
-        if omitted:
+        if block:
+            case, reason = normalize_case(body), ""
+            if not case:
+                problem(
+                    line,
+                    "malformed-anchor",
+                    "'# Go block:' names the Go statement it ports by the start of its first "
+                    "line, e.g. '# Go block: syncTicker := time.NewTicker(time.Second)'",
+                )
+                continue
+        elif omitted:
             m = _OMIT_SPLIT.match(body)
             if not m or not (m.group("reason") or "").strip():
                 problem(
@@ -292,7 +345,7 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
             case, reason = normalize_case(m.group("case")), m.group("reason").strip()
         else:
             case, reason = normalize_case(body), ""
-        if not _CASE.match(case):
+        if not block and not _CASE.match(case):
             problem(
                 line,
                 "malformed-anchor",
@@ -319,11 +372,14 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
             continue
         if omitted:
             start = end = line
+            kind = "omitted"
+        elif block:
+            start, end = _block_span(root, lines, c, owner[1].end)
+            kind = "block"
         else:
             start, end = line, _covered(root, lines, line, owner[1].end)
-        owner[1].anchors.append(
-            PyAnchor("omitted" if omitted else "anchor", case, line, start, end, reason)
-        )
+            kind = "anchor"
+        owner[1].anchors.append(PyAnchor(kind, case, line, start, end, reason))
     for _, d in defs:
         d.anchors.sort(key=lambda a: a.line)
     return PyModule(rel, go_files, [d for _, d in defs]), problems
