@@ -37,16 +37,18 @@ def test_statements_of_a_go_function_with_their_lines_and_comments():
         ("ch = make(chan string, 1)", 20, 20),
         ("p.updates[name] = ch", 21, 21),
     ]
-    assert found[-1] == ("select {", 24, 24, 27)
+    assert found[-1][:4] == ("select {", 24, 24, 27)
+    assert found[0].group == found[1].group == found[-1].group != found[2].group  # if's body
     with_comment = "func f() {\n\tx := 1\n\t// why\n\t// more\n\ty := x\n}"
-    assert statements(with_comment, 10)[1] == ("y := x", 12, 14, 14)
+    assert statements(with_comment, 10)[1][:4] == ("y := x", 12, 14, 14)
 
 
 def test_block_anchors_resolve_to_go_statements_and_python_spans():
     index = _index()
     assert index.ok, [str(p) for p in index.problems]
     assert _stmt_blocks(index) == [
-        ("ch, ok := p.updates[name]", 18, 18, 18, 9, 10, "stmt"),
+        # the Go block runs over the statements up to the next anchored one, as the Python does
+        ("ch, ok := p.updates[name]", 18, 18, 23, 9, 10, "stmt"),
         # the plain comment above the anchor belongs to it; the span runs to the next anchor
         ("select {", 24, 24, 27, 11, 15, "stmt"),
         ("case ch <- name:", 25, 25, 25, 13, 15, "select"),
@@ -114,7 +116,7 @@ def test_the_lock_records_anchored_statements_so_link_only_builds_link_them(tmp_
     data = json.loads(path.read_text())
     (s,) = [s for s in data["symbols"] if s["symbol"] == "(*podWorkers).UpdatePod"]
     assert s["blocks"] == [
-        {"anchor": "ch, ok := p.updates[name]", "lead": 18, "start": 18, "end": 18},
+        {"anchor": "ch, ok := p.updates[name]", "lead": 18, "start": 18, "end": 23},
         {"anchor": "select {", "lead": 24, "start": 24, "end": 27},
     ]
     link_only = build_index(FIXTURES, package=PORT, lock_path=path, cache_dir=False, offline=True)
@@ -146,3 +148,24 @@ def test_statements_that_moved_are_drift(tmp_path, k8s_copy):
     (p,) = [p for p in moved.errors if p.code == "drift-blocks"]
     assert "(*podWorkers).UpdatePod" in p.message and "'select {' L25" in p.message
     assert ("select {", 24, 25, 28, 11, 15, "stmt") in _stmt_blocks(moved)
+
+
+def test_an_omitted_block_ends_the_run_before_it_and_needs_a_reason(port_root):
+    f = port_root / WORKERS_PY
+    text = f.read_text()
+    f.write_text(
+        text.replace(
+            "        ch = self.updates.setdefault(name, [])\n",
+            "        ch = self.updates.setdefault(name, [])\n"
+            "        # Go omitted block: if !ok { -- the list is made by setdefault above\n",
+        )
+    )
+    blocks = _stmt_blocks(_index(root=port_root))
+    assert blocks[0] == ("ch, ok := p.updates[name]", 18, 18, 18, 9, 10, "stmt")
+    assert blocks[1] == ("if !ok {", 19, 19, 23, 11, 11, "stmt")
+    (m,) = [m for m in _index(root=port_root).mappings if m.go_symbol == "(*podWorkers).UpdatePod"]
+    (omitted,) = [b for b in m.blocks if b.status == "omitted" and b.go_kind == "stmt"]
+    assert omitted.reason == "the list is made by setdefault above"
+    f.write_text(text.replace("# Go block: select {", "# Go omitted block: select {"))
+    (p,) = _index(root=port_root).errors
+    assert p.code == "malformed-anchor" and "needs a reason" in p.message

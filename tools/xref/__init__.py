@@ -67,11 +67,15 @@ Paths are relative to the root of the kubernetes repository, as at the tag
    same text take the matching statements in order.  The Python lines it covers run from the
    comment (and the plain comments right above it) to the end of the last statement before the
    next anchor of the same block, or to the block's end: one Go statement may take several
-   Python ones; above ``elif``/``else`` it covers that branch.  On the Go side the statement
-   includes the ``//`` comment right above it.  Side-by-side views align and link these
+   Python ones; above ``elif``/``else`` it covers that branch.  On the Go side, likewise, the
+   block is the statement (with the ``//`` comment right above it) and the statements after it
+   in the same list up to the next anchored one: a few anchors link a whole function.  Side-by-side views align and link these
    blocks like cases, so that every view pairs its lines; the lock records their lines for
    link-only builds (``lock`` after adding one).  An anchor that matches no statement, or one
-   already taken, is an error naming the closest statements.  They are not part of fidelity.
+   already taken, is an error naming the closest statements.  ``# Go omitted block:
+   <statement> -- <reason>`` marks Go statements the port leaves out (the view shows them with
+   nothing beside them, and they end the run of the anchor before).  Statement anchors are not
+   part of fidelity.
 
 5. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
    ported; the reason is required.

@@ -215,13 +215,16 @@ class GoStmt(NamedTuple):
     """One statement of a function body, for ``# Go block:`` anchors.
 
     `text` is the statement's first line from its first token, whitespace normalised (Go
-    comments dropped); `lead` the first line of the ``//`` comment right above it, if any.
+    comments dropped); `lead` the first line of the ``//`` comment right above it, if any;
+    `group` tells the statements of one list (a block, a case) apart from those of another
+    (-1 when unknown: facts from the lock).
     """
 
     text: str
     lead: int
     start: int
     end: int
+    group: int = -1
 
 
 def statements(text: str, first_line: int) -> list[GoStmt]:
@@ -255,7 +258,7 @@ def statements(text: str, first_line: int) -> list[GoStmt]:
         while lead > 1 and lines[lead - 1].lstrip().startswith(b"//"):
             lead -= 1
         out.append(GoStmt(normalize_case(first), lead + shift + 1, row + shift + 1,
-                          _end_line(node) + shift))  # fmt: skip
+                          _end_line(node) + shift, parent.start_byte))  # fmt: skip
     out.sort(key=lambda s: (s.start, -s.end))
     return out
 

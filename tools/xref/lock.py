@@ -84,26 +84,30 @@ class Lock:
                 for f in sorted(self.files.values(), key=lambda f: f.path)
             ],
             "symbols": [
-                {
-                    "path": s.path,
-                    "symbol": s.symbol,
-                    "kind": s.kind,
-                    "start": s.start,
-                    "end": s.end,
-                    "sha256": s.sha256,
-                    "read_from": s.read_from,
-                    "cases": [
-                        {"case": c.header, "kind": c.kind, "start": c.start, "end": c.end}
-                        for c in s.cases
-                    ],
-                    "blocks": [
-                        {"anchor": b.text, "lead": b.lead, "start": b.start, "end": b.end}
-                        for b in s.blocks
-                    ],
-                }
+                _symbol_json(s)
                 for s in sorted(self.symbols.values(), key=lambda s: (s.path, s.start, s.symbol))
             ],
         }
+
+
+def _symbol_json(s: LockSymbol) -> dict:
+    out = {
+        "path": s.path,
+        "symbol": s.symbol,
+        "kind": s.kind,
+        "start": s.start,
+        "end": s.end,
+        "sha256": s.sha256,
+        "read_from": s.read_from,
+        "cases": [
+            {"case": c.header, "kind": c.kind, "start": c.start, "end": c.end} for c in s.cases
+        ],
+    }
+    if s.blocks:  # only where the port anchors statements
+        out["blocks"] = [
+            {"anchor": b.text, "lead": b.lead, "start": b.start, "end": b.end} for b in s.blocks
+        ]
+    return out
 
 
 def load_lock(path: Path) -> Lock | None:

@@ -22,9 +22,10 @@ from .problems import ERROR, Problem
 
 _GO_LINE = re.compile(r"^\s*Go:(?:\s+(?P<rest>.*?))?\s*$")
 _ANCHOR = re.compile(r"^#\s*Go:(?P<text>.*)$")
-_BLOCK = re.compile(r"^#\s*Go block:(?P<text>.*)$")
+_BLOCK = re.compile(r"^#\s*Go (?P<omitted>omitted )?block:(?P<text>.*)$")
 _OMITTED = re.compile(r"^#\s*Go omitted:(?P<text>.*)$")
 _OMIT_SPLIT = re.compile(r"^(?P<case>.*?:)\s+--(?:\s+(?P<reason>.*?))?\s*$")
+_OMIT_BLOCK_SPLIT = re.compile(r"^(?P<case>.*?)\s+--(?:\s+(?P<reason>.*?))?\s*$")
 _PATH = re.compile(r"[\w.\-]+(?:/[\w.\-]+)*\.go")
 _IDENT = r"[^\W\d]\w*"
 _SYMBOL_FORMS = (
@@ -67,7 +68,7 @@ class PyAnchor:
     """A ``# Go: <case>:`` block anchor, a ``# Go omitted: <case>: -- <reason>`` omission, or a
     ``# Go block: <statement>`` anchor."""
 
-    kind: str  # "anchor" | "omitted" | "block"
+    kind: str  # "anchor" | "omitted" | "block" | "omitted-block"
     case: str  # whitespace-normalised Go case header, or the start of a Go statement
     line: int  # the comment's line
     start: int  # Python lines ported from the case: the comment, and the statement below it
@@ -224,18 +225,27 @@ def _statement_at(root, lines: list[bytes], comment_line: int, def_end: int):
     return node
 
 
-def _block_span(root, lines: list[bytes], comment, def_end: int) -> tuple[int, int]:
+def _is_anchor(comment: str) -> bool:
+    return bool(_BLOCK.match(comment) or _ANCHOR.match(comment) or _OMITTED.match(comment))
+
+
+def _block_span(
+    root, lines: list[bytes], comment, def_end: int, anchors: list[int]
+) -> tuple[int, int]:
     """The Python lines a ``# Go block:`` anchor covers.
 
     From the comment (and the plain comments right above it) to the end of the last statement
-    before the next anchor of the same block, or before the block's end: a Go statement may take
-    several Python statements.  An anchor above ``elif``/``else`` covers that branch.
+    before the next statement anchor of the same block, or before a statement that holds
+    anchors of its own (structure for what follows, such as a ``with`` that plays Go's
+    ``defer``), or before the block's end: a Go statement may take several Python statements.
+    An anchor above ``elif``/``else`` covers that branch.  `anchors`: the byte offsets of every
+    statement anchor of the file.
     """
     line = comment.start_point[0]  # 0-based
     start = line
     while start > 0 and lines[start - 1].strip().startswith(b"#"):
         above = lines[start - 1].strip().decode("utf-8", "replace")
-        if _BLOCK.match(above) or _ANCHOR.match(above) or _OMITTED.match(above):
+        if _is_anchor(above):
             break
         start -= 1
     node = _statement_at(root, lines, line + 1, def_end)
@@ -247,11 +257,12 @@ def _block_span(root, lines: list[bytes], comment, def_end: int) -> tuple[int, i
     end = _end_line(node)
     sibling = node.next_sibling
     while sibling is not None:
-        if sibling.type == "comment":
-            text = sibling.text.decode("utf-8", "replace")
-            if _BLOCK.match(text) or _ANCHOR.match(text) or _OMITTED.match(text):
+        if sibling.type == "comment":  # a case anchor belongs to a select/switch: not a new run
+            if _BLOCK.match(sibling.text.decode("utf-8", "replace")):
                 break
         elif sibling.is_named:
+            if any(sibling.start_byte <= a < sibling.end_byte for a in anchors):
+                break
             end = _end_line(sibling)
         sibling = sibling.next_sibling
     return start + 1, end
@@ -308,7 +319,11 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
             defs.append((node, PyDef(rel, _qualname(node), kind, start, end, mappings)))
 
     lines = src.split(b"\n")
-    for c in sorted(captures.get("comment", []), key=lambda n: n.start_byte):
+    comments = sorted(captures.get("comment", []), key=lambda n: n.start_byte)
+    block_anchors = [
+        c.start_byte for c in comments if _BLOCK.match(c.text.decode("utf-8", "replace"))
+    ]
+    for c in comments:
         text = c.text.decode("utf-8", "replace")
         block = _BLOCK.match(text)
         omitted = None if block else _OMITTED.match(text)
@@ -323,7 +338,18 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
         if not own_line:
             problem(line, "malformed-anchor", "a Go block anchor must be a comment on its own line")
             continue
-        if block:
+        if block and block.group("omitted"):
+            m = _OMIT_BLOCK_SPLIT.match(body)
+            if not m or not (m.group("reason") or "").strip():
+                problem(
+                    line,
+                    "malformed-anchor",
+                    f"omission '{body}' needs a reason: "
+                    "'# Go omitted block: <statement> -- <reason>'",
+                )
+                continue
+            case, reason = normalize_case(m.group("case")), m.group("reason").strip()
+        elif block:
             case, reason = normalize_case(body), ""
             if not case:
                 problem(
@@ -373,8 +399,11 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
         if omitted:
             start = end = line
             kind = "omitted"
+        elif block and block.group("omitted"):
+            start = end = line
+            kind = "omitted-block"
         elif block:
-            start, end = _block_span(root, lines, c, owner[1].end)
+            start, end = _block_span(root, lines, c, owner[1].end, block_anchors)
             kind = "block"
         else:
             start, end = line, _covered(root, lines, line, owner[1].end)

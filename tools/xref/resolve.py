@@ -239,12 +239,12 @@ def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Pr
             seen += 1
             if i in taken[key]:
                 continue
-            taken[key].add(i)
             link = permalink(out.go_path, st.start, st.end, tag=tag)
-            out.blocks.append(
-                Block(a.case, "ported", a.line, a.start, a.end, st.start, st.end, "stmt", link,
-                      go_lead=st.lead)
-            )  # fmt: skip
+            status = "omitted" if a.kind == "omitted-block" else "ported"
+            block = Block(a.case, status, a.line, a.start, a.end, st.start, st.end, "stmt", link,
+                          a.reason, st.lead)  # fmt: skip
+            taken[key][i] = block
+            out.blocks.append(block)
             return None
     targets = ", ".join(
         f"{f.symbol} ({_lines(o.go_path, f.start, f.end)})" for o, f in resolved_funcs
@@ -273,6 +273,22 @@ def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Pr
         a.line,
         f"looked for a statement starting '{a.case}' in {targets}: not found{hint}",
     )
+
+
+def _extend_runs(stmts: list[GoStmt], placed: dict[int, Block], path: str, tag: str) -> None:
+    """An anchored statement's Go block runs on over the statements after it in its list, up to
+    the next anchored one: like its Python twin, which runs to the next anchor."""
+    for i, block in placed.items():
+        st, end = stmts[i], stmts[i].end
+        for j in range(i + 1, len(stmts)):
+            other = stmts[j]
+            if other.group != st.group or other.start <= st.end:
+                continue  # nested in this statement, or in another list
+            if j in placed:
+                break
+            end = max(end, other.end)
+        block.go_end = end
+        block.permalink = permalink(path, st.start, end, tag=tag)
 
 
 def resolve(
@@ -354,7 +370,7 @@ def resolve(
 
     # Block anchors, in order of occurrence, against the cases of the enclosing def's function(s)
     taken: dict[tuple[str, str], dict[int, tuple]] = {k: {} for k in funcs}
-    taken_stmts: dict[tuple[str, str], set[int]] = {k: set() for k in funcs}
+    taken_stmts: dict[tuple[str, str], dict[int, Block]] = {k: {} for k in funcs}
     for d, resolved_funcs in def_funcs:
         if not d.anchors:
             continue
@@ -371,7 +387,7 @@ def resolve(
                     )
             continue  # its mapping did not resolve: already reported
         for a in d.anchors:
-            if a.kind == "block":
+            if a.kind in ("block", "omitted-block"):
                 problem = _place_statement(a, d, resolved_funcs, lookup, taken_stmts, tag)
                 if problem is not None:
                     problems.append(problem)
@@ -422,6 +438,11 @@ def resolve(
                     f"looked for '{a.case}' among the select/switch cases of {targets}: "
                     f"not found. Cases there: {listing}",
                 )
+
+    if not lookup.exact_statements:  # from the source: statements know their siblings
+        for key, placed in taken_stmts.items():
+            if placed:
+                _extend_runs(lookup.statements(*key), placed, key[0], tag)
 
     fidelity: list[Fidelity] = []
     for key, facts in sorted(funcs.items(), key=lambda kv: (kv[0][0], kv[1].start)):
