@@ -194,23 +194,23 @@ class Kubelet(KubeletPods):
         Left out: the log server, cloud resource sync, node status and lease updates (there is no
         API server), iptables chains, the volume manager's own loop, runtime classes.
         """
-        # Go omitted block: if kl.logServer == nil { -- no log server: the port serves nothing
-        # Go block: if kl.kubeClient == nil {
+        # Go omitted: if kl.logServer == nil { -- no log server: the port serves nothing
+        # Go: if kl.kubeClient == nil {
         # Go logs this when it has no API client. The port never has one: its API source is a
         # scripted watch, and no node status is ever sent.
         klog.info_s("No API server defined - no node status update will be sent")
-        # Go omitted block: if kl.cloudResourceSyncManager != nil { -- no cloud, disks or API server here
-        # Go block: go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)
+        # Go omitted: if kl.cloudResourceSyncManager != nil { -- no cloud, disks or API server here
+        # Go: go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)
         go(until, self.update_runtime_up, 5 * Second, None, name="updateRuntimeUp")
-        # Go omitted block: if kl.makeIPTablesUtilChains { -- no iptables here
-        # Go block: go wait.Until(kl.podKiller.PerformPodKillingWork
+        # Go omitted: if kl.makeIPTablesUtilChains { -- no iptables here
+        # Go: go wait.Until(kl.podKiller.PerformPodKillingWork
         go(until, self.pod_killer.perform_pod_killing_work, 1 * Second, None, name="podKiller")
-        # Go block: kl.statusManager.Start()
+        # Go: kl.statusManager.Start()
         self.status_manager.start()
-        # Go omitted block: if kl.runtimeClassManager != nil { -- no runtime classes here
-        # Go block: kl.pleg.Start()
+        # Go omitted: if kl.runtimeClassManager != nil { -- no runtime classes here
+        # Go: kl.pleg.Start()
         self.pleg.start()
-        # Go block: kl.syncLoop(updates, kl)
+        # Go: kl.syncLoop(updates, kl)
         await self.sync_loop(updates, self)
 
     async def update_runtime_up(self) -> None:
@@ -218,20 +218,20 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).updateRuntimeUp
         """
-        # Go omitted block: kl.updateRuntimeMux.Lock() -- one goroutine calls this here: no lock
-        # Go block: s, err := kl.containerRuntime.Status()
+        # Go omitted: kl.updateRuntimeMux.Lock() -- one goroutine calls this here: no lock
+        # Go: s, err := kl.containerRuntime.Status()
         try:
             s = await self.container_runtime.status()
         except Exception as err:
             klog.error_s(err, "Container runtime sanity check failed")
             return
-        # Go block: if s == nil {
+        # Go: if s == nil {
         if s is None:
             klog.error_s(None, "Container runtime status is nil")
             return
-        # Go block: klog.V(4).InfoS("Container runtime status", "status", s)
+        # Go: klog.V(4).InfoS("Container runtime status", "status", s)
         klog.v(4).info_s("Container runtime status", status=s)
-        # Go block: networkReady := s.GetRuntimeCondition(kubecontainer.NetworkReady)
+        # Go: networkReady := s.GetRuntimeCondition(kubecontainer.NetworkReady)
         network_ready = s.get_runtime_condition("NetworkReady")
         if network_ready is None or not network_ready.status:
             klog.error_s(None, "Container runtime network not ready", networkReady=network_ready)
@@ -240,7 +240,7 @@ class Kubelet(KubeletPods):
             )
         else:
             self.runtime_state.set_network_state(None)
-        # Go block: runtimeReady := s.GetRuntimeCondition(kubecontainer.RuntimeReady)
+        # Go: runtimeReady := s.GetRuntimeCondition(kubecontainer.RuntimeReady)
         runtime_ready = s.get_runtime_condition("RuntimeReady")
         if runtime_ready is None or not runtime_ready.status:
             klog.error_s(None, "Container runtime not ready", runtimeReady=runtime_ready)
@@ -248,12 +248,12 @@ class Kubelet(KubeletPods):
                 RuntimeError(f"container runtime not ready: {runtime_ready}")
             )
             return
-        # Go block: kl.runtimeState.setRuntimeState(nil)
+        # Go: kl.runtimeState.setRuntimeState(nil)
         self.runtime_state.set_runtime_state(None)
-        # Go omitted block: kl.oneTimeInitializer.Do( -- none of these modules exists here
+        # Go omitted: kl.oneTimeInitializer.Do( -- none of these modules exists here
         # Go initialises the runtime-dependent modules once here (cAdvisor, container manager,
         # eviction manager, plugin manager): none of them exists in the port.
-        # Go block: kl.runtimeState.setRuntimeSync(kl.clock.Now())
+        # Go: kl.runtimeState.setRuntimeSync(kl.clock.Now())
         self.runtime_state.set_runtime_sync(self.clock.now())
 
     async def sync_loop(self, updates: RecvChan[PodUpdate], handler: SyncHandler) -> None:
@@ -264,51 +264,51 @@ class Kubelet(KubeletPods):
         While the runtime reports errors, the loop does not sync pods: it sleeps, doubling the
         wait from 100 ms up to 5 s, and tries again.
         """
-        # Go block: klog.InfoS("Starting kubelet main sync loop")
+        # Go: klog.InfoS("Starting kubelet main sync loop")
         klog.info_s("Starting kubelet main sync loop")
         # contextlib.ExitStack plays Go's defer: the callbacks run, last first, on return.
         with contextlib.ExitStack() as defer:
-            # Go block: syncTicker := time.NewTicker(time.Second)
+            # Go: syncTicker := time.NewTicker(time.Second)
             # The syncTicker wakes kubelet to check for pod workers that need a sync. A second is
             # enough: the sync interval defaults to 10 s.
             sync_ticker = new_ticker(1 * Second)
             defer.callback(sync_ticker.stop)
-            # Go block: housekeepingTicker := time.NewTicker(housekeepingPeriod)
+            # Go: housekeepingTicker := time.NewTicker(housekeepingPeriod)
             housekeeping_ticker = new_ticker(housekeepingPeriod)
             defer.callback(housekeeping_ticker.stop)
-            # Go block: plegCh := kl.pleg.Watch()
+            # Go: plegCh := kl.pleg.Watch()
             pleg_ch = self.pleg.watch()
-            # Go block: const (
+            # Go: const (
             base = 100 * Millisecond
             max_ = 5 * Second
             factor = 2
-            # Go block: duration := base
+            # Go: duration := base
             duration = base
             # Go checks the limits of resolv.conf here (dnsConfigurer): no DNS here.
 
-            # Go block: for {
+            # Go: for {
             while True:
                 err = self.runtime_state.runtime_errors()
-                # Go block: if err := kl.runtimeState.runtimeErrors(); err != nil {
+                # Go: if err := kl.runtimeState.runtimeErrors(); err != nil {
                 if err is not None:
                     klog.error_s(err, "Skipping pod synchronization")
-                    # Go block: time.Sleep(duration)
+                    # Go: time.Sleep(duration)
                     # exponential backoff
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
-                # Go block: duration = base
+                # Go: duration = base
                 # reset backoff if we have a success
                 duration = base
 
-                # Go block: kl.syncLoopMonitor.Store(kl.clock.Now())
+                # Go: kl.syncLoopMonitor.Store(kl.clock.Now())
                 self.sync_loop_monitor = self.clock.now()
-                # Go block: if !kl.syncLoopIteration(
+                # Go: if !kl.syncLoopIteration(
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
                     break
-                # Go block: kl.syncLoopMonitor.Store(kl.clock.Now())
+                # Go: kl.syncLoopMonitor.Store(kl.clock.Now())
                 self.sync_loop_monitor = self.clock.now()
 
     async def sync_loop_iteration(
@@ -329,7 +329,7 @@ class Kubelet(KubeletPods):
         2 s: clean up pods that are gone). When several are ready, ``select`` picks one **at
         random**, as Go's does: no channel has priority, and no order may be assumed.
         """
-        # Go block: select {
+        # Go: select {
         match await select(
             recv(config_ch),
             recv(pleg_ch),
@@ -341,13 +341,13 @@ class Kubelet(KubeletPods):
         ):
             # Go: case u, open := <-configCh:
             case 0, (u, open_):
-                # Go block: if !open {
+                # Go: if !open {
                 # Update from a config source; dispatch it to the right handler callback.
                 if not open_:
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
 
-                # Go block: switch u.Op {
+                # Go: switch u.Op {
                 match u.op:
                     # Go: case kubetypes.ADD:
                     case PodOperation.ADD:
@@ -387,19 +387,19 @@ class Kubelet(KubeletPods):
                     case _:
                         klog.error_s(None, "Invalid operation type received", operation=u.op)
 
-                # Go block: kl.sourcesReady.AddSource(u.Source)
+                # Go: kl.sourcesReady.AddSource(u.Source)
                 self.sources_ready.add_source(u.source)
 
             # Go: case e := <-plegCh:
             case 1, (e, _):
-                # Go block: if e.Type == pleg.ContainerStarted {
+                # Go: if e.Type == pleg.ContainerStarted {
                 if e.type == PodLifeCycleEventType.ContainerStarted:
                     # The most recent time a container of this pod started: deletePod refreshes
                     # the runtime cache up to it, so no started container misses its graceful stop.
                     self.last_container_started_time[e.id] = self.clock.now()
-                # Go block: if isSyncPodWorthy(e) {
+                # Go: if isSyncPodWorthy(e) {
                 if is_sync_pod_worthy(e):
-                    # Go block: if pod, ok := kl.podManager.GetPodByUID(e.ID); ok {
+                    # Go: if pod, ok := kl.podManager.GetPodByUID(e.ID); ok {
                     # PLEG event for a pod; sync it.
                     pod, ok = self.pod_manager.get_pod_by_uid(e.id)
                     if ok:
@@ -413,16 +413,16 @@ class Kubelet(KubeletPods):
                             "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
                         )
 
-                # Go block: if e.Type == pleg.ContainerDied {
+                # Go: if e.Type == pleg.ContainerDied {
                 if e.type == PodLifeCycleEventType.ContainerDied and isinstance(e.data, str):
                     await self.clean_up_containers_in_pod(e.id, e.data)
 
             # Go: case <-syncCh:
             case 2, _:
-                # Go block: podsToSync := kl.getPodsToSync()
+                # Go: podsToSync := kl.getPodsToSync()
                 # Sync pods waiting for sync
                 pods_to_sync = self.get_pods_to_sync()
-                # Go block: if len(podsToSync) == 0 {
+                # Go: if len(podsToSync) == 0 {
                 if len(pods_to_sync) > 0:
                     klog.v(4).info_s(
                         "SyncLoop (SYNC) pods",
@@ -438,45 +438,45 @@ class Kubelet(KubeletPods):
 
             # Go: case update := <-kl.readinessManager.Updates():
             case 4, (update, _):
-                # Go block: ready := update.Result == proberesults.Success
+                # Go: ready := update.Result == proberesults.Success
                 ready = update.result == Result.Success
-                # Go block: kl.statusManager.SetContainerReadiness(
+                # Go: kl.statusManager.SetContainerReadiness(
                 await self.status_manager.set_container_readiness(
                     update.pod_uid, update.container_id, ready
                 )
-                # Go block: handleProbeSync(kl, update, handler, "readiness"
+                # Go: handleProbeSync(kl, update, handler, "readiness"
                 await handle_probe_sync(
                     self, update, handler, "readiness", "ready" if ready else ""
                 )
 
             # Go: case update := <-kl.startupManager.Updates():
             case 5, (update, _):
-                # Go block: started := update.Result == proberesults.Success
+                # Go: started := update.Result == proberesults.Success
                 started = update.result == Result.Success
-                # Go block: kl.statusManager.SetContainerStartup(
+                # Go: kl.statusManager.SetContainerStartup(
                 await self.status_manager.set_container_startup(
                     update.pod_uid, update.container_id, started
                 )
-                # Go block: handleProbeSync(kl, update, handler, "startup"
+                # Go: handleProbeSync(kl, update, handler, "startup"
                 status = "started" if started else "unhealthy"
                 await handle_probe_sync(self, update, handler, "startup", status)
 
             # Go: case <-housekeepingCh:
             case 6, _:
-                # Go block: if !kl.sourcesReady.AllReady() {
+                # Go: if !kl.sourcesReady.AllReady() {
                 if not self.sources_ready.all_ready():
                     # Sources not ready yet: skip housekeeping, or it may delete pods of a
                     # source that has not reported yet.
                     klog.v(4).info_s("SyncLoop (housekeeping, skipped): sources aren't ready yet")
                 else:
-                    # Go block: klog.V(4).InfoS("SyncLoop (housekeeping)")
+                    # Go: klog.V(4).InfoS("SyncLoop (housekeeping)")
                     klog.v(4).info_s("SyncLoop (housekeeping)")
-                    # Go block: if err := handler.HandlePodCleanups(); err != nil {
+                    # Go: if err := handler.HandlePodCleanups(); err != nil {
                     try:
                         await handler.handle_pod_cleanups()
                     except Exception as err:
                         klog.error_s(err, "Failed cleaning pods")
-        # Go block: return true
+        # Go: return true
         return True
 
     # --- dispatching ----------------------------------------------------------------------------
@@ -488,10 +488,10 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).dispatchWork
         """
-        # Go block: containersTerminal, podWorkerTerminal := kl.podAndContainersAreTerminal(pod)
+        # Go: containersTerminal, podWorkerTerminal := kl.podAndContainersAreTerminal(pod)
         # check whether we are ready to delete the pod from the API server (all status up to date)
         containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
-        # Go block: if pod.DeletionTimestamp != nil && containersTerminal {
+        # Go: if pod.DeletionTimestamp != nil && containersTerminal {
         if pod.metadata.deletion_timestamp is not None and containers_terminal:
             klog.v(4).info_s(
                 "Pod has completed execution and should be deleted from the API server",
@@ -501,7 +501,7 @@ class Kubelet(KubeletPods):
             await self.status_manager.terminate_pod(pod)
             return
 
-        # Go block: if podWorkerTerminal && containersTerminal {
+        # Go: if podWorkerTerminal && containersTerminal {
         # Nothing more can change once the pod is done and its containers are terminated.
         if pod_worker_terminal and containers_terminal:
             klog.v(4).info_s(
@@ -512,12 +512,12 @@ class Kubelet(KubeletPods):
             )
             return
 
-        # Go block: kl.podWorkers.UpdatePod(&UpdatePodOptions{
+        # Go: kl.podWorkers.UpdatePod(&UpdatePodOptions{
         # Run the sync in an async worker. (Go's OnCompleteFunc only feeds a metric.)
         await self.pod_workers.update_pod(
             UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
         )
-        # Go omitted block: if syncType == kubetypes.SyncPodCreate { -- a metric: the port keeps none
+        # Go omitted: if syncType == kubetypes.SyncPodCreate { -- a metric: the port keeps none
 
     async def handle_mirror_pod(self, mirror_pod: Pod, start: float) -> None:
         """A change to a mirror pod is an update of its static pod.
@@ -533,44 +533,44 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodAdditions
         """
-        # Go block: start := kl.clock.Now()
+        # Go: start := kl.clock.Now()
         start = self.clock.now()
-        # Go block: sort.Sort(sliceutils.PodsByCreationTime(pods))
+        # Go: sort.Sort(sliceutils.PodsByCreationTime(pods))
         pods = sort_pods_by_creation_time(pods)
-        # Go block: for _, pod := range pods {
+        # Go: for _, pod := range pods {
         for pod in pods:
-            # Go block: existingPods := kl.podManager.GetPods()
+            # Go: existingPods := kl.podManager.GetPods()
             existing_pods = self.pod_manager.get_pods()
-            # Go block: kl.podManager.AddPod(pod)
+            # Go: kl.podManager.AddPod(pod)
             # Always add the pod to the pod manager: it is kubelet's source of truth for the
             # desired state. A pod missing there was deleted in the API server.
             self.pod_manager.add_pod(pod)
 
-            # Go block: if kubetypes.IsMirrorPod(pod) {
+            # Go: if kubetypes.IsMirrorPod(pod) {
             if is_mirror_pod(pod):
                 await self.handle_mirror_pod(pod, start)
                 continue
 
-            # Go block: if !kl.podIsTerminated(pod) {
+            # Go: if !kl.podIsTerminated(pod) {
             if not self.pod_is_terminated(pod):
                 # Only a pod that is not terminated goes through admission.
 
-                # Go block: activePods := kl.filterOutTerminatedPods(existingPods)
+                # Go: activePods := kl.filterOutTerminatedPods(existingPods)
                 # We failed pods that we rejected, so activePods include all admitted pods
                 # that are alive.
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
-                # Go block: if ok, reason, message := kl.canAdmitPod(activePods, pod); !ok {
+                # Go: if ok, reason, message := kl.canAdmitPod(activePods, pod); !ok {
                 # Check if we can admit the pod; if not, reject it.
                 ok, reason, message = self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
                     continue
-            # Go block: mirrorPod, _ := kl.podManager.GetMirrorPodByPod(pod)
+            # Go: mirrorPod, _ := kl.podManager.GetMirrorPodByPod(pod)
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            # Go block: kl.dispatchWork(pod, kubetypes.SyncPodCreate, mirrorPod, start)
+            # Go: kl.dispatchWork(pod, kubetypes.SyncPodCreate, mirrorPod, start)
             await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
-            # Go block: kl.probeManager.AddPod(pod)
+            # Go: kl.probeManager.AddPod(pod)
             self.probe_manager.add_pod(pod)
 
     async def handle_pod_updates(self, pods: list[Pod]) -> None:
@@ -626,25 +626,25 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).getPodsToSync
         """
-        # Go block: allPods := kl.podManager.GetPods()
+        # Go: allPods := kl.podManager.GetPods()
         all_pods = self.pod_manager.get_pods()
-        # Go block: podUIDs := kl.workQueue.GetWork()
+        # Go: podUIDs := kl.workQueue.GetWork()
         pod_uid_set = set(self.work_queue.get_work())
-        # Go block: var podsToSync []*v1.Pod
+        # Go: var podsToSync []*v1.Pod
         pods_to_sync: list[Pod] = []
-        # Go block: for _, pod := range allPods {
+        # Go: for _, pod := range allPods {
         for pod in all_pods:
-            # Go block: if podUIDSet.Has(string(pod.UID)) {
+            # Go: if podUIDSet.Has(string(pod.UID)) {
             if pod.metadata.uid in pod_uid_set:
                 # The work of the pod is ready
                 pods_to_sync.append(pod)
                 continue
-            # Go block: for _, podSyncLoopHandler := range kl.PodSyncLoopHandlers {
+            # Go: for _, podSyncLoopHandler := range kl.PodSyncLoopHandlers {
             for pod_sync_loop_handler in self.pod_sync_loop_handlers:
                 if pod_sync_loop_handler.should_sync(pod):
                     pods_to_sync.append(pod)
                     break
-        # Go block: return podsToSync
+        # Go: return podsToSync
         return pods_to_sync
 
     async def delete_pod(self, pod: Pod) -> None:
@@ -695,15 +695,15 @@ class Kubelet(KubeletPods):
 
         Returns ``(admit, reason, message)``.
         """
-        # Go block: attrs := &lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: pods}
+        # Go: attrs := &lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: pods}
         attrs = PodAdmitAttributes(pod=pod, other_pods=pods)
-        # Go block: for _, podAdmitHandler := range kl.admitHandlers {
+        # Go: for _, podAdmitHandler := range kl.admitHandlers {
         for pod_admit_handler in self.admit_handlers:
-            # Go block: if result := podAdmitHandler.Admit(attrs); !result.Admit {
+            # Go: if result := podAdmitHandler.Admit(attrs); !result.Admit {
             result = pod_admit_handler.admit(attrs)
             if not result.admit:
                 return False, result.reason, result.message
-        # Go block: return true, "", ""
+        # Go: return true, "", ""
         return True, "", ""
 
     def can_run_pod(self, pod: Pod) -> PodAdmitResult:
@@ -947,10 +947,10 @@ async def handle_probe_sync(
 
     Go: pkg/kubelet/kubelet.go handleProbeSync
     """
-    # Go block: pod, ok := kl.podManager.GetPodByUID(update.PodUID)
+    # Go: pod, ok := kl.podManager.GetPodByUID(update.PodUID)
     # We should not use the pod from manager, because it is never updated after initialization.
     pod, ok = kl.pod_manager.get_pod_by_uid(update.pod_uid)
-    # Go block: if !ok {
+    # Go: if !ok {
     if not ok:
         # If the pod no longer exists, ignore the update.
         klog.v(4).info_s(
@@ -960,9 +960,9 @@ async def handle_probe_sync(
             update=update,
         )
         return
-    # Go block: klog.V(1).InfoS("SyncLoop (probe)"
+    # Go: klog.V(1).InfoS("SyncLoop (probe)"
     klog.v(1).info_s("SyncLoop (probe)", probe=probe, status=status, pod=klog.kobj(pod))
-    # Go block: handler.HandlePodSyncs([]*v1.Pod{pod})
+    # Go: handler.HandlePodSyncs([]*v1.Pod{pod})
     await handler.handle_pod_syncs([pod])
 
 
@@ -998,14 +998,14 @@ def make_pod_source_config(
     Go adds the API server source when it has a client; the port, when it has a script of
     watch events to replay (``api_script``: the events and the script's name).
     """
-    # Go block: manifestURLHeader := make(http.Header)
+    # Go: manifestURLHeader := make(http.Header)
     manifest_url_header = {k: ", ".join(v) for k, v in kube_cfg.static_pod_url_header.items()}
 
-    # Go block: cfg := config.NewPodConfig(
+    # Go: cfg := config.NewPodConfig(
     # source of all configuration
     cfg = PodConfig(PodConfigNotificationMode.PodConfigNotificationIncremental, recorder)
 
-    # Go block: if kubeCfg.StaticPodPath != "" {
+    # Go: if kubeCfg.StaticPodPath != "" {
     # define file config source
     if kube_cfg.static_pod_path != "":
         klog.info_s("Adding static pod path", path=kube_cfg.static_pod_path)
@@ -1016,7 +1016,7 @@ def make_pod_source_config(
             cfg.channel(FileSource),
         )
 
-    # Go block: if kubeCfg.StaticPodURL != "" {
+    # Go: if kubeCfg.StaticPodURL != "" {
     # define url config source
     if kube_cfg.static_pod_url != "":
         klog.info_s(
@@ -1032,14 +1032,14 @@ def make_pod_source_config(
             cfg.channel(HTTPSource),
         )
 
-    # Go block: if kubeDeps.KubeClient != nil {
+    # Go: if kubeDeps.KubeClient != nil {
     if api_script is not None:
         klog.info_s("Adding apiserver pod source")
         events, script_name = api_script
         new_source_apiserver(
             events, script_name, node_name, node_has_synced, cfg.channel(ApiserverSource)
         )
-    # Go block: return cfg, nil
+    # Go: return cfg, nil
     return cfg
 
 

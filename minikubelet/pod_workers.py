@@ -146,16 +146,16 @@ class PodWorkersImpl:
 
         Go: pkg/kubelet/pod_workers.go (*podWorkers).managePodLoop
         """
-        # Go block: var lastSyncTime time.Time
+        # Go: var lastSyncTime time.Time
         last_sync_time = 0.0
-        # Go block: for update := range podUpdates {
+        # Go: for update := range podUpdates {
         async for update in pod_updates:
             err: Exception | None = None
-            # Go block: err := func() error {
+            # Go: err := func() error {
             try:
-                # Go block: podUID := update.Pod.UID
+                # Go: podUID := update.Pod.UID
                 pod_uid = update.pod.metadata.uid
-                # Go block: status, err := p.podCache.GetNewerThan(podUID, lastSyncTime)
+                # Go: status, err := p.podCache.GetNewerThan(podUID, lastSyncTime)
                 # Blocks until the cache has a status of the pod newer than the end of the last
                 # sync, so the worker never syncs from a status older than its own last work.
                 try:
@@ -167,7 +167,7 @@ class PodWorkersImpl:
                         update.pod, EventTypeWarning, FailedSync, "error determining status: %s", e
                     )
                     raise
-                # Go block: err = p.syncPodFn(syncPodOptions{
+                # Go: err = p.syncPodFn(syncPodOptions{
                 try:
                     await self.sync_pod_fn(
                         SyncPodOptions(
@@ -179,7 +179,7 @@ class PodWorkersImpl:
                         )
                     )
                 finally:
-                    # Go block: lastSyncTime = time.Now()
+                    # Go: lastSyncTime = time.Now()
                     # A sync takes time in Go, so lastSyncTime is always later than a relist
                     # that started before it ended. Under the virtual clock no time passes
                     # during a sync: one nanosecond stands for it, or the relist at this same
@@ -187,13 +187,13 @@ class PodWorkersImpl:
                     last_sync_time = now() + Nanosecond
             except Exception as e:
                 err = e
-            # Go block: if update.OnCompleteFunc != nil {
+            # Go: if update.OnCompleteFunc != nil {
             # notify the call-back function if the operation succeeded or not
             if update.on_complete_func is not None:
                 result = update.on_complete_func(err)
                 if result is not None:
                     await result
-            # Go block: if err != nil {
+            # Go: if err != nil {
             if err is not None:
                 # syncPodFn logs its own errors; this is the one line the loop adds.
                 klog.error_s(
@@ -202,7 +202,7 @@ class PodWorkersImpl:
                     pod=klog.kobj(update.pod),
                     podUID=update.pod.metadata.uid,
                 )
-            # Go block: p.wrapUp(update.Pod.UID, err)
+            # Go: p.wrapUp(update.Pod.UID, err)
             await self.wrap_up(update.pod.metadata.uid, err)
 
     async def update_pod(self, options: UpdatePodOptions) -> None:
@@ -213,27 +213,27 @@ class PodWorkersImpl:
         If the worker is busy, the update waits in ``last_undelivered_work_update``, replacing
         any update already waiting there unless that one is a kill.
         """
-        # Go block: pod := options.Pod
+        # Go: pod := options.Pod
         pod = options.pod
         uid = pod.metadata.uid
-        # Go block: if podUpdates, exists = p.podUpdates[uid]; !exists {
+        # Go: if podUpdates, exists = p.podUpdates[uid]; !exists {
         pod_updates = self.pod_updates.get(uid)
         if pod_updates is None:
-            # Go block: podUpdates = make(chan UpdatePodOptions, 1)
+            # Go: podUpdates = make(chan UpdatePodOptions, 1)
             # A buffer of 1: checkForUpdates sends from the worker's own goroutine, when the
             # channel is known to be empty.
             pod_updates = make_chan(1, name=f"podUpdates {pod.metadata.name}")
             self.pod_updates[uid] = pod_updates
-            # Go block: go func() {
+            # Go: go func() {
             # A new worker means a new pod or a restarted kubelet; either way the first sync
             # believes the pod's status.
             go(self.manage_pod_loop, pod_updates, name=f"podWorker {klog.kobj(pod)}")
-        # Go block: if !p.isWorking[pod.UID] {
+        # Go: if !p.isWorking[pod.UID] {
         if not self.is_working.get(uid, False):
             self.is_working[uid] = True
             await pod_updates.send(options)
         else:
-            # Go block: update, found := p.lastUndeliveredWorkUpdate[pod.UID]
+            # Go: update, found := p.lastUndeliveredWorkUpdate[pod.UID]
             # if a request to kill a pod is pending, we do not let anything overwrite that request.
             update = self.last_undelivered_work_update.get(uid)
             if update is None or update.update_type != SyncPodType.SyncPodKill:

@@ -73,24 +73,24 @@ class RuntimeState:
 
         Go: pkg/kubelet/runtime.go (*runtimeState).runtimeErrors
         """
-        # Go omitted block: s.RLock() -- one goroutine runs at a time here: no lock to take
-        # Go block: errs := []error{}
+        # Go omitted: s.RLock() -- one goroutine runs at a time here: no lock to take
+        # Go: errs := []error{}
         errs: list[Exception] = []
-        # Go block: if s.lastBaseRuntimeSync.IsZero() {
+        # Go: if s.lastBaseRuntimeSync.IsZero() {
         if self.last_base_runtime_sync is None:
             errs.append(RuntimeError("container runtime status check may not have completed yet"))
-        # Go block: if !s.lastBaseRuntimeSync.Add(s.baseRuntimeSyncThreshold).After(time.Now()) {
+        # Go: if !s.lastBaseRuntimeSync.Add(s.baseRuntimeSyncThreshold).After(time.Now()) {
         elif not self.last_base_runtime_sync + self.base_runtime_sync_threshold > self.clock.now():
             errs.append(RuntimeError("container runtime is down"))
-        # Go block: for _, hc := range s.healthChecks {
+        # Go: for _, hc := range s.healthChecks {
         for name, fn in self.health_checks:
             ok, err = fn()
             if not ok:
                 errs.append(RuntimeError(f"{name} is not healthy: {err}"))
-        # Go block: if s.runtimeError != nil {
+        # Go: if s.runtimeError != nil {
         if self.runtime_error is not None:
             errs.append(self.runtime_error)
-        # Go block: return utilerrors.NewAggregate(errs)
+        # Go: return utilerrors.NewAggregate(errs)
         return new_aggregate(errs)
 
     def network_errors(self) -> AggregateError | None:

@@ -57,11 +57,11 @@ class PodConfig:
 
     def __init__(self, mode: PodConfigNotificationMode, recorder: EventRecorder) -> None:
         """Go: pkg/kubelet/config/config.go NewPodConfig"""
-        # Go block: updates := make(chan kubetypes.PodUpdate, 50)
+        # Go: updates := make(chan kubetypes.PodUpdate, 50)
         updates: Chan[PodUpdate] = make_chan(50, name="PodConfig.updates")
-        # Go block: storage := newPodStorage(updates, mode, recorder)
+        # Go: storage := newPodStorage(updates, mode, recorder)
         storage = PodStorage(updates, mode, recorder)
-        # Go block: podConfig := &PodConfig{
+        # Go: podConfig := &PodConfig{
         self.pods = storage
         self.mux = Mux(storage)
         self._updates = updates
@@ -132,33 +132,33 @@ class PodStorage:
 
         Go: pkg/kubelet/config/config.go (*podStorage).Merge
         """
-        # Go block: s.updateLock.Lock()
+        # Go: s.updateLock.Lock()
         # Go holds s.updateLock for the whole of Merge: the sends below may block (the channel
         # holds 50 updates), and another source's merge must not interleave with them.
         async with self.update_lock:
-            # Go block: seenBefore := s.sourcesSeen.Has(source)
+            # Go: seenBefore := s.sourcesSeen.Has(source)
             seen_before = source in self.sources_seen
             adds, updates, deletes, removes, reconciles = self._merge(source, change)
             first_set = not seen_before and source in self.sources_seen
 
-            # Go block: switch s.mode {
+            # Go: switch s.mode {
             # deliver update notifications
             mode = self.mode
             # Go: case PodConfigNotificationIncremental:
             if mode == PodConfigNotificationMode.PodConfigNotificationIncremental:
-                # Go block: if len(removes.Pods) > 0 {
+                # Go: if len(removes.Pods) > 0 {
                 if len(removes.pods) > 0:
                     await self.updates.send(removes)
-                # Go block: if len(adds.Pods) > 0 {
+                # Go: if len(adds.Pods) > 0 {
                 if len(adds.pods) > 0:
                     await self.updates.send(adds)
-                # Go block: if len(updates.Pods) > 0 {
+                # Go: if len(updates.Pods) > 0 {
                 if len(updates.pods) > 0:
                     await self.updates.send(updates)
-                # Go block: if len(deletes.Pods) > 0 {
+                # Go: if len(deletes.Pods) > 0 {
                 if len(deletes.pods) > 0:
                     await self.updates.send(deletes)
-                # Go block: if firstSet && len(adds.Pods) == 0
+                # Go: if firstSet && len(adds.Pods) == 0
                 if (
                     first_set
                     and len(adds.pods) == 0
@@ -168,28 +168,28 @@ class PodStorage:
                     # An empty ADD when a source is first seen with no pods: it tells kubelet the
                     # source is ready.
                     await self.updates.send(adds)
-                # Go block: if len(reconciles.Pods) > 0 {
+                # Go: if len(reconciles.Pods) > 0 {
                 # Only reconcile here: kubelet does not support snapshot updates.
                 if len(reconciles.pods) > 0:
                     await self.updates.send(reconciles)
 
             # Go: case PodConfigNotificationSnapshotAndUpdates:
             elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshotAndUpdates:
-                # Go block: if len(removes.Pods) > 0 || len(adds.Pods) > 0 || firstSet {
+                # Go: if len(removes.Pods) > 0 || len(adds.Pods) > 0 || firstSet {
                 if len(removes.pods) > 0 or len(adds.pods) > 0 or first_set:
                     await self.updates.send(
                         PodUpdate(pods=self.merged_state(), op=PodOperation.SET, source=source)
                     )
-                # Go block: if len(updates.Pods) > 0 {
+                # Go: if len(updates.Pods) > 0 {
                 if len(updates.pods) > 0:
                     await self.updates.send(updates)
-                # Go block: if len(deletes.Pods) > 0 {
+                # Go: if len(deletes.Pods) > 0 {
                 if len(deletes.pods) > 0:
                     await self.updates.send(deletes)
 
             # Go: case PodConfigNotificationSnapshot:
             elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshot:
-                # Go block: if len(updates.Pods) > 0 || len(deletes.Pods) > 0
+                # Go: if len(updates.Pods) > 0 || len(deletes.Pods) > 0
                 changed = updates.pods or deletes.pods or adds.pods or removes.pods
                 if changed or first_set:
                     await self.updates.send(
@@ -208,67 +208,67 @@ class PodStorage:
 
         Go: pkg/kubelet/config/config.go (*podStorage).merge
         """
-        # Go block: addPods := []*v1.Pod{}
+        # Go: addPods := []*v1.Pod{}
         add_pods: list[Pod] = []
         update_pods: list[Pod] = []
         delete_pods: list[Pod] = []
         remove_pods: list[Pod] = []
         reconcile_pods: list[Pod] = []
 
-        # Go block: pods := s.pods[source]
+        # Go: pods := s.pods[source]
         pods = self.pods.get(source)
         if pods is None:
             pods = {}
 
-        # Go block: updatePodsFunc := func(
+        # Go: updatePodsFunc := func(
         def update_pods_func(
             new_pods: list[Pod], old_pods: dict[str, Pod], pods: dict[str, Pod]
         ) -> None:
             """Update the cache ``old_pods`` with ``new_pods``, storing the result in ``pods``."""
-            # Go block: filtered := filterInvalidPods(
+            # Go: filtered := filterInvalidPods(
             filtered = filter_invalid_pods(new_pods, source, self.recorder)
-            # Go block: for _, ref := range filtered {
+            # Go: for _, ref := range filtered {
             for ref in filtered:
-                # Go block: if ref.Annotations == nil {
+                # Go: if ref.Annotations == nil {
                 # Annotate the pod with the source before any comparison.
                 if ref.metadata.annotations is None:
                     ref.metadata.annotations = {}
                 ref.metadata.annotations[ConfigSourceAnnotationKey] = source
-                # Go block: if existing, found := oldPods[ref.UID]; found {
+                # Go: if existing, found := oldPods[ref.UID]; found {
                 existing = old_pods.get(ref.metadata.uid)
                 if existing is not None:
                     pods[ref.metadata.uid] = existing
                     need_update, need_reconcile, need_graceful_delete = check_and_update_pod(
                         existing, ref
                     )
-                    # Go block: if needUpdate {
+                    # Go: if needUpdate {
                     if need_update:
                         update_pods.append(existing)
-                    # Go block: if needReconcile {
+                    # Go: if needReconcile {
                     elif need_reconcile:
                         reconcile_pods.append(existing)
-                    # Go block: if needGracefulDelete {
+                    # Go: if needGracefulDelete {
                     elif need_graceful_delete:
                         delete_pods.append(existing)
-                    # Go block: continue
+                    # Go: continue
                     continue
-                # Go block: recordFirstSeenTime(ref)
+                # Go: recordFirstSeenTime(ref)
                 record_first_seen_time(ref)
                 pods[ref.metadata.uid] = ref
                 add_pods.append(ref)
 
-        # Go block: update := change.(kubetypes.PodUpdate)
+        # Go: update := change.(kubetypes.PodUpdate)
         update = change
         assert isinstance(update, PodUpdate), f"a config source sent {update!r}, not a PodUpdate"
-        # Go block: switch update.Op {
+        # Go: switch update.Op {
         # Go: case kubetypes.ADD, kubetypes.UPDATE, kubetypes.DELETE:
         if update.op in (PodOperation.ADD, PodOperation.UPDATE, PodOperation.DELETE):
-            # Go block: if update.Op == kubetypes.ADD {
+            # Go: if update.Op == kubetypes.ADD {
             if update.op == PodOperation.ADD:
                 klog.v(4).info_s(
                     "Adding new pods from source", source=source, pods=format.pods(update.pods)
                 )
-            # Go block: if update.Op == kubetypes.DELETE {
+            # Go: if update.Op == kubetypes.DELETE {
             elif update.op == PodOperation.DELETE:
                 klog.v(4).info_s(
                     "Gracefully deleting pods from source",
@@ -279,7 +279,7 @@ class PodStorage:
                 klog.v(4).info_s(
                     "Updating pods from source", source=source, pods=format.pods(update.pods)
                 )
-            # Go block: updatePodsFunc(update.Pods, pods, pods)
+            # Go: updatePodsFunc(update.Pods, pods, pods)
             update_pods_func(update.pods, pods, pods)
 
         # Go: case kubetypes.REMOVE:
@@ -287,7 +287,7 @@ class PodStorage:
             klog.v(4).info_s(
                 "Removing pods from source", source=source, pods=format.pods(update.pods)
             )
-            # Go block: for _, value := range update.Pods {
+            # Go: for _, value := range update.Pods {
             for value in update.pods:
                 existing = pods.get(value.metadata.uid)
                 if existing is not None:
@@ -300,14 +300,14 @@ class PodStorage:
         # Go: case kubetypes.SET:
         elif update.op == PodOperation.SET:
             klog.v(4).info_s("Setting pods for source", source=source)
-            # Go block: s.markSourceSet(source)
+            # Go: s.markSourceSet(source)
             self.mark_source_set(source)
-            # Go block: oldPods := pods
+            # Go: oldPods := pods
             # Clear the old map entries by just creating a new map
             old_pods = pods
             pods = {}
             update_pods_func(update.pods, old_pods, pods)
-            # Go block: for uid, existing := range oldPods {
+            # Go: for uid, existing := range oldPods {
             for uid, existing in old_pods.items():
                 if uid not in pods:
                     # this is a delete
@@ -317,10 +317,10 @@ class PodStorage:
         else:
             klog.info_s("Received invalid update type", type=update)
 
-        # Go block: s.pods[source] = pods
+        # Go: s.pods[source] = pods
         self.pods[source] = pods
 
-        # Go block: adds = &kubetypes.PodUpdate{
+        # Go: adds = &kubetypes.PodUpdate{
         return (
             PodUpdate(op=PodOperation.ADD, pods=copy_pods(add_pods), source=source),
             PodUpdate(op=PodOperation.UPDATE, pods=copy_pods(update_pods), source=source),

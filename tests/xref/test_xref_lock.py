@@ -51,10 +51,10 @@ def test_lock_holds_facts_only(tmp_path):
         "end": 58,
     }
     # no Go code: no source line appears in the lock, but for a case header or the start of a
-    # statement, which the port's own '# Go:' / '# Go block:' comments write out anyway
+    # statement, which the port's own '# Go:' comments write out anyway
     anchored = {b["anchor"] for s in data["symbols"] for b in s.get("blocks", [])}
     port = "".join(p.read_text() for p in (FIXTURES / PORT).rglob("*.py"))
-    assert anchored and all(f"# Go block: {a}" in port for a in anchored)
+    assert anchored and all(f"# Go: {a}" in port for a in anchored)
     for rel in GO_PATHS:
         for line in (K8S / rel).read_text().splitlines():
             line = line.strip()

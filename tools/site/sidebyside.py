@@ -294,7 +294,7 @@ def align(go: list[CodeLine], py: list[CodeLine], blocks: list[BlockView]) -> li
 
 def _without_anchors(lines: list[CodeLine], mapping: Mapping, blocks: list[BlockView]):
     """The Python lines without the anchor comments of ported blocks (``# Go: case …:``,
-    ``# Go block: …``): the view shows the link itself, with the Go beside.  An omission's
+    ``# Go: <statement>``): the view shows the link itself, with the Go beside.  An omission's
     comment stays (it is all the Python side has to say).  Each block then starts at its first
     line left."""
     anchors = {b.py_line for b in mapping.blocks if b.status == "ported"}

@@ -59,26 +59,28 @@ Paths are relative to the root of the kubernetes repository, as at the tag
    whose text does not start with ``case`` or ``default`` is prose and is ignored; one that
    does but is not on its own line is an error.
 
-4. **Statement anchors.**  ``# Go block: <statement>`` on its own line, directly above the
-   Python that ports one Go statement of the enclosing def's mapped function (at any depth,
+4. **Statement anchors.**  The same ``# Go: <text>`` comment, on its own line, directly above
+   the Python that ports a Go *statement* of the enclosing def's mapped function (at any depth,
    ``else if`` included), names that statement by the start of its first line, whitespace
-   normalised: ``# Go block: syncTicker := time.NewTicker(time.Second)``, or just
-   ``# Go block: if err := kl.runtimeState.runtimeErrors()`` for a long one.  Anchors with the
-   same text take the matching statements in order.  The Python lines it covers run from the
-   comment (and the plain comments right above it) to the end of the last statement before the
-   next anchor of the same block, or to the block's end: one Go statement may take several
-   Python ones; above ``elif``/``else`` it covers that branch.  On the Go side, likewise, the
-   block is the statement (with the ``//`` comment right above it) and the statements after it
-   in the same list up to the next anchored one: a few anchors link a whole function.  Side-by-side views align and link these
-   blocks like cases, so that every view pairs its lines; the lock records their lines for
-   link-only builds (``lock`` after adding one).  An anchor that matches no statement, or one
-   already taken, is an error naming the closest statements.  ``# Go omitted block:
-   <statement> -- <reason>`` marks Go statements the port leaves out (the view shows them with
-   nothing beside them, and they end the run of the anchor before).  Statement anchors are not
-   part of fidelity.
+   normalised: ``# Go: syncTicker := time.NewTicker(time.Second)``, or just ``# Go: if err :=
+   kl.runtimeState.runtimeErrors()`` for a long one.  Anchors with the same text take the
+   matching statements in order.  A ``# Go:`` comment that starts no statement is a remark, not
+   an anchor (``# Go: utilruntime.HandleError(err), which logs the error.``); one whose
+   statements all have anchors already is a warning.  The Python lines an anchor covers run
+   from the comment (and the plain comments right above it) to the end of the last statement
+   before the next anchor of the same block, or before a statement holding anchors of its own,
+   or to the block's end: one Go statement may take several Python ones; above
+   ``elif``/``else`` it covers that branch.  On the Go side, likewise, the block is the
+   statement (with the ``//`` comment right above it) and the statements after it in the same
+   list up to the next anchored one: a few anchors link a whole function.  Side-by-side views
+   align and link these blocks like cases; the lock records their lines for link-only builds
+   (``lock`` after adding one; ``check`` with the source says when it lacks one).  Statement
+   anchors are not part of fidelity.
 
 5. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
-   ported; the reason is required.
+   ported, ``# Go omitted: <statement> -- <reason>`` Go statements the port leaves out (the view
+   shows them with nothing beside them; they end the run of the anchor before).  The reason is
+   required, and an omission must name a case or statement that is there.
 
 6. **Fidelity.**  For every mapped Go function, every select/switch case tree-sitter finds must
    be ported (an anchor) or omitted.  ``report`` lists each case with its status; ``check``

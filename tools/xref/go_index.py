@@ -212,7 +212,7 @@ def parse_record(src: bytes) -> tuple:
 
 
 class GoStmt(NamedTuple):
-    """One statement of a function body, for ``# Go block:`` anchors.
+    """One statement of a function body, for ``# Go: <statement>`` anchors.
 
     `text` is the statement's first line from its first token, whitespace normalised (Go
     comments dropped); `lead` the first line of the ``//`` comment right above it, if any;

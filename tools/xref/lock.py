@@ -3,7 +3,7 @@
 It holds **facts only**, never Go code: for each Go file the port maps, its path, sha256, git
 blob id and line count; for each mapped symbol, its path, name, kind, 1-based line range, the
 sha256 of its text, the header text and lines of its select/switch cases, and the lines of
-the statements the port's ``# Go block:`` anchors name (short strings that the port's comments
+the statements the port's ``# Go: <statement>`` anchors name (short strings that the port's comments
 repeat anyway: the lock records the anchor's text, not the Go statement).  Every entry says
 which release it was read from (``read_from``): entries read from another release than the tag
 (v1.21.4 while v1.21.3 is not at hand) are re-checked by the deploy build, which reads the tag
@@ -46,7 +46,7 @@ class LockSymbol:
     sha256: str
     read_from: str
     cases: tuple[GoCase, ...] = ()
-    blocks: tuple[GoStmt, ...] = ()  # the statements the port's ``# Go block:`` anchors name
+    blocks: tuple[GoStmt, ...] = ()  # the statements the port's ``# Go: <statement>`` anchors name
 
 
 @dataclass

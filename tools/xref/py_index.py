@@ -22,10 +22,9 @@ from .problems import ERROR, Problem
 
 _GO_LINE = re.compile(r"^\s*Go:(?:\s+(?P<rest>.*?))?\s*$")
 _ANCHOR = re.compile(r"^#\s*Go:(?P<text>.*)$")
-_BLOCK = re.compile(r"^#\s*Go (?P<omitted>omitted )?block:(?P<text>.*)$")
 _OMITTED = re.compile(r"^#\s*Go omitted:(?P<text>.*)$")
 _OMIT_SPLIT = re.compile(r"^(?P<case>.*?:)\s+--(?:\s+(?P<reason>.*?))?\s*$")
-_OMIT_BLOCK_SPLIT = re.compile(r"^(?P<case>.*?)\s+--(?:\s+(?P<reason>.*?))?\s*$")
+_OMIT_STATEMENT_SPLIT = re.compile(r"^(?P<case>.*?)\s+--(?:\s+(?P<reason>.*?))?\s*$")
 _PATH = re.compile(r"[\w.\-]+(?:/[\w.\-]+)*\.go")
 _IDENT = r"[^\W\d]\w*"
 _SYMBOL_FORMS = (
@@ -65,10 +64,10 @@ def valid_go_path(path: str) -> bool:
 
 @dataclass
 class PyAnchor:
-    """A ``# Go: <case>:`` block anchor, a ``# Go omitted: <case>: -- <reason>`` omission, or a
-    ``# Go block: <statement>`` anchor."""
+    """A ``# Go: <case>:`` or ``# Go: <statement>`` block anchor, or a ``# Go omitted: … --
+    <reason>`` omission of either."""
 
-    kind: str  # "anchor" | "omitted" | "block" | "omitted-block"
+    kind: str  # "anchor" | "omitted" (cases), "statement" | "omitted-statement"
     case: str  # whitespace-normalised Go case header, or the start of a Go statement
     line: int  # the comment's line
     start: int  # Python lines ported from the case: the comment, and the statement below it
@@ -226,20 +225,32 @@ def _statement_at(root, lines: list[bytes], comment_line: int, def_end: int):
 
 
 def _is_anchor(comment: str) -> bool:
-    return bool(_BLOCK.match(comment) or _ANCHOR.match(comment) or _OMITTED.match(comment))
+    return bool(_ANCHOR.match(comment) or _OMITTED.match(comment))
+
+
+def _names_statement(comment, lines: list[bytes]) -> bool:
+    """A ``# Go: …`` or ``# Go omitted: …`` comment on its own line that is not about a case: it
+    may name a statement (whether it does is known once resolved against the Go)."""
+    row, col = comment.start_point
+    if lines[row][:col].strip():
+        return False
+    m = _ANCHOR.match(comment.text.decode("utf-8", "replace")) or _OMITTED.match(
+        comment.text.decode("utf-8", "replace")
+    )
+    return bool(m) and not _CASE_LIKE.match(m.group("text").strip())
 
 
 def _block_span(
     root, lines: list[bytes], comment, def_end: int, anchors: list[int]
 ) -> tuple[int, int]:
-    """The Python lines a ``# Go block:`` anchor covers.
+    """The Python lines a ``# Go: <statement>`` anchor covers.
 
     From the comment (and the plain comments right above it) to the end of the last statement
     before the next statement anchor of the same block, or before a statement that holds
     anchors of its own (structure for what follows, such as a ``with`` that plays Go's
     ``defer``), or before the block's end: a Go statement may take several Python statements.
     An anchor above ``elif``/``else`` covers that branch.  `anchors`: the byte offsets of every
-    statement anchor of the file.
+    statement anchor of the file (a ``# Go:`` comment that may name a statement).
     """
     line = comment.start_point[0]  # 0-based
     start = line
@@ -258,7 +269,7 @@ def _block_span(
     sibling = node.next_sibling
     while sibling is not None:
         if sibling.type == "comment":  # a case anchor belongs to a select/switch: not a new run
-            if _BLOCK.match(sibling.text.decode("utf-8", "replace")):
+            if sibling.start_byte in anchors:
                 break
         elif sibling.is_named:
             if any(sibling.start_byte <= a < sibling.end_byte for a in anchors):
@@ -320,58 +331,40 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
 
     lines = src.split(b"\n")
     comments = sorted(captures.get("comment", []), key=lambda n: n.start_byte)
-    block_anchors = [
-        c.start_byte for c in comments if _BLOCK.match(c.text.decode("utf-8", "replace"))
-    ]
+    statement_anchors = [c.start_byte for c in comments if _names_statement(c, lines)]
     for c in comments:
         text = c.text.decode("utf-8", "replace")
-        block = _BLOCK.match(text)
-        omitted = None if block else _OMITTED.match(text)
-        anchor = None if block or omitted else _ANCHOR.match(text)
-        if not (block or omitted or anchor):
+        omitted = _OMITTED.match(text)
+        anchor = None if omitted else _ANCHOR.match(text)
+        if not (omitted or anchor):
             continue
-        body = (block or omitted or anchor).group("text").strip()
-        if not block and not _CASE_LIKE.match(body):
-            continue  # prose such as '# Go: defer c.notify(id)', not a block anchor
+        body = (omitted or anchor).group("text").strip()
         line = c.start_point[0] + 1
         own_line = not lines[c.start_point[0]][: c.start_point[1]].strip()
+        is_case = bool(_CASE_LIKE.match(body))
+        if anchor and not is_case and not own_line:
+            continue  # prose in a trailing comment, such as '# Go: panic'
         if not own_line:
             problem(line, "malformed-anchor", "a Go block anchor must be a comment on its own line")
             continue
-        if block and block.group("omitted"):
-            m = _OMIT_BLOCK_SPLIT.match(body)
-            if not m or not (m.group("reason") or "").strip():
+        if omitted:
+            m = (_OMIT_SPLIT if is_case else _OMIT_STATEMENT_SPLIT).match(body)
+            if (
+                not m
+                or not (m.group("case") or "").strip()
+                or not (m.group("reason") or "").strip()
+            ):
+                what = "<case header>:" if is_case else "<statement>"
                 problem(
                     line,
                     "malformed-anchor",
-                    f"omission '{body}' needs a reason: "
-                    "'# Go omitted block: <statement> -- <reason>'",
-                )
-                continue
-            case, reason = normalize_case(m.group("case")), m.group("reason").strip()
-        elif block:
-            case, reason = normalize_case(body), ""
-            if not case:
-                problem(
-                    line,
-                    "malformed-anchor",
-                    "'# Go block:' names the Go statement it ports by the start of its first "
-                    "line, e.g. '# Go block: syncTicker := time.NewTicker(time.Second)'",
-                )
-                continue
-        elif omitted:
-            m = _OMIT_SPLIT.match(body)
-            if not m or not (m.group("reason") or "").strip():
-                problem(
-                    line,
-                    "malformed-anchor",
-                    f"omission '{body}' needs a reason: '# Go omitted: <case header>: -- <reason>'",
+                    f"omission '{body}' needs a reason: '# Go omitted: {what} -- <reason>'",
                 )
                 continue
             case, reason = normalize_case(m.group("case")), m.group("reason").strip()
         else:
             case, reason = normalize_case(body), ""
-        if not block and not _CASE.match(case):
+        if is_case and not _CASE.match(case):
             problem(
                 line,
                 "malformed-anchor",
@@ -389,25 +382,23 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
             ):
                 owner = (node, d)
         if owner is None:
-            problem(
-                line,
-                "orphan-anchor",
-                f"block anchor '{case}' is not inside a function whose docstring has a "
-                "'Go: <path> <symbol>' line",
-            )
-            continue
+            if is_case or omitted:
+                problem(
+                    line,
+                    "orphan-anchor",
+                    f"block anchor '{case}' is not inside a function whose docstring has a "
+                    "'Go: <path> <symbol>' line",
+                )
+            continue  # a '# Go:' remark outside any mapped function is prose
         if omitted:
             start = end = line
-            kind = "omitted"
-        elif block and block.group("omitted"):
-            start = end = line
-            kind = "omitted-block"
-        elif block:
-            start, end = _block_span(root, lines, c, owner[1].end, block_anchors)
-            kind = "block"
-        else:
+            kind = "omitted" if is_case else "omitted-statement"
+        elif is_case:
             start, end = line, _covered(root, lines, line, owner[1].end)
             kind = "anchor"
+        else:
+            start, end = _block_span(root, lines, c, owner[1].end, statement_anchors)
+            kind = "statement"
         owner[1].anchors.append(PyAnchor(kind, case, line, start, end, reason))
     for _, d in defs:
         d.anchors.sort(key=lambda a: a.line)

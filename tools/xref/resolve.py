@@ -75,7 +75,7 @@ class SourceLookup:
     exact_statements = False  # an anchor names a statement by the start of its first line
 
     def statements(self, path: str, name: str) -> list[GoStmt]:
-        """Every statement of a function, for ``# Go block:`` anchors (parsed on demand)."""
+        """Every statement of a function, for ``# Go: <statement>`` anchors (parsed on demand)."""
         key = (path, name)
         if key not in self._statements:
             facts = self.symbol(path, name)
@@ -228,8 +228,10 @@ def _missing_symbol_hint(name: str, names: list[str]) -> str:
 
 
 def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Problem | None:
-    """Resolve one ``# Go block:`` anchor to the first statement of the enclosing def's Go
-    function(s) that its text starts, and that no earlier anchor took; a problem if none."""
+    """Resolve one statement anchor (``# Go: <statement>``, ``# Go omitted: <statement> --
+    <reason>``) to the first statement of the enclosing def's Go function(s) that its text
+    starts, and that no earlier anchor took.  A ``# Go:`` comment that starts no statement is a
+    remark; one whose statements are all taken is said (a warning); an omission must resolve."""
     seen = 0
     for out, facts in resolved_funcs:
         key = (out.go_path, facts.symbol)
@@ -240,23 +242,25 @@ def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Pr
             if i in taken[key]:
                 continue
             link = permalink(out.go_path, st.start, st.end, tag=tag)
-            status = "omitted" if a.kind == "omitted-block" else "ported"
+            status = "omitted" if a.kind == "omitted-statement" else "ported"
             block = Block(a.case, status, a.line, a.start, a.end, st.start, st.end, "stmt", link,
                           a.reason, st.lead)  # fmt: skip
             taken[key][i] = block
             out.blocks.append(block)
             return None
+    if a.kind == "statement" and not seen:
+        return None  # a '# Go:' remark that names no statement is prose
     targets = ", ".join(
         f"{f.symbol} ({_lines(o.go_path, f.start, f.end)})" for o, f in resolved_funcs
     )
     if seen:
         return Problem(
-            ERROR,
+            WARNING if a.kind == "statement" else ERROR,
             "extra-anchor",
             d.file,
             a.line,
-            f"'# Go block: {a.case}' matches {seen} statement(s) of {targets}, and each "
-            "already has an anchor",
+            f"'# Go: {a.case}' matches {seen} statement(s) of {targets}, and each already has "
+            "an anchor",
         )
     if lookup.exact_statements:
         hint = " (link-only: the lock lacks it; run 'python -m tools.xref lock' with the source)"
@@ -271,7 +275,7 @@ def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Pr
         "unresolved-anchor",
         d.file,
         a.line,
-        f"looked for a statement starting '{a.case}' in {targets}: not found{hint}",
+        f"'# Go omitted: {a.case}' names no statement of {targets}{hint}",
     )
 
 
@@ -387,7 +391,7 @@ def resolve(
                     )
             continue  # its mapping did not resolve: already reported
         for a in d.anchors:
-            if a.kind in ("block", "omitted-block"):
+            if a.kind in ("statement", "omitted-statement"):
                 problem = _place_statement(a, d, resolved_funcs, lookup, taken_stmts, tag)
                 if problem is not None:
                     problems.append(problem)
