@@ -35,9 +35,17 @@ Arguments are Python literals (strings, numbers, booleans), positional or by key
     Chinese page ``--lang zh`` is added (and shown).
 
 ``pdb(script, *targets)``
-    A console block: ``python -m pdb <script>`` and a ``break <file>:<line>`` for each target
-    (a dotted name of a function or method of the port, resolved to its first statement after
-    the docstring at build time), then ``continue``.
+    A console block: ``PYTHONPATH=. python -m pdb <script>`` (as typed from the repository's
+    top) and a ``break <file>:<line>`` for each target (a dotted name of a function or method
+    of the port, resolved to its first statement after the docstring at build time), then
+    ``continue``.
+
+``exercises(chapter=None)``
+    A table of the chapter's exercises, read from the walkthrough's catalogue
+    (``walkthrough/chNN/``): each exercise's name, its title in the page's language, and the
+    command that starts it (``python -m walkthrough watch <name>``).  On a chapter page
+    (``docs/chapters/NN-*.md``) the chapter is the page's.  Every chapter page has an
+    ``## Exercises`` section with this directive (a test holds each page to it).
 
 Diagrams
 ========

@@ -47,6 +47,7 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 
 from tools.site.breakpoints import pdb_directive  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand  # noqa: E402
+from tools.site.exercises import exercises_directive  # noqa: E402
 from tools.site.render import render  # noqa: E402
 from tools.site.runner import Runner, port_fingerprint, run_directive  # noqa: E402
 from tools.site.search import split_index  # noqa: E402
@@ -208,8 +209,14 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
             raise DirectiveError("pdb(script, target, …) takes no options")
         return pdb_directive(ROOT, *d.args)
 
+    def exercises(d: Directive) -> str:
+        if d.kwargs or len(d.args) > 1:
+            raise DirectiveError("exercises(chapter=None) takes at most a chapter number")
+        return exercises_directive(src, lang, *d.args)
+
+    handlers = {"sidebyside": sidebyside, "run": run, "pdb": pdb, "exercises": exercises}
     try:
-        out = expand(markdown, {"sidebyside": sidebyside, "run": run, "pdb": pdb})
+        out = expand(markdown, handlers)
     except DirectiveError as exc:
         raise PluginError(f"docs/{src}: {exc}") from None
     state.pending[page.file.url] = slots
