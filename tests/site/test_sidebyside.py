@@ -210,3 +210,13 @@ def test_reference_ids_follow_mkdocstrings():
     )
     assert reference_id("minikubelet/config/__init__.py", "X") == "minikubelet.config.X"
     assert reference_id("minikubelet/config/config.py", "PodStorage._merge") is None
+
+
+def test_the_header_range_includes_the_doc_comment_shown(source_index):
+    mapping = pick_mapping(source_index, KUBELET_GO, "(*Kubelet).syncLoopIteration")
+    with_doc = render_view(build_view(source_index, mapping, FIXTURES, doc=True))
+    without = render_view(build_view(source_index, mapping, FIXTURES))
+    first = go_doc_start((K8S / KUBELET_GO).read_text().splitlines(), mapping.go_start)
+    assert first < mapping.go_start
+    assert f"L{first}–{mapping.go_end}" in with_doc
+    assert f"L{mapping.go_start}–{mapping.go_end}" in without

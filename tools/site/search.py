@@ -53,11 +53,14 @@ def with_joined_forms(html: str) -> str:
 def first_sentence(html: str, limit: int = 200) -> str:
     """The first sentence of an entry's text (its first paragraph, at most `limit` characters)."""
     first = html.split("</p>", 1)[0]
+    paragraph = first.startswith("<p>")
     found = SENTENCE.match(first)
     cut = found.group(1) if found else first
-    if len(TAG.sub("", cut)) > limit:
-        cut = TAG.sub("", cut)[:limit].rsplit(" ", 1)[0] + " …"
-    if cut.startswith("<p>") and not cut.endswith("</p>"):
+    plain = TAG.sub("", cut)
+    if len(plain) > limit:
+        cut = plain[:limit].rsplit(" ", 1)[0] + " …"
+        cut = "<p>" + cut if paragraph else cut
+    if paragraph and not cut.endswith("</p>"):
         cut += "</p>"
     return cut
 

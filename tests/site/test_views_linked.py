@@ -1,0 +1,49 @@
+"""Every side-by-side view on the site is line-linked: its Go lines belong to blocks that light up
+their Python twins (select/switch cases, statements the port anchors, an interface's methods)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import ROOT
+from tools.site.sidebyside import build_view, pick_mapping
+from tools.xref import build_index
+
+DIRECTIVE = re.compile(r'^\{\{ sidebyside\("([^"]+)", "([^"]+)"(?:, py="([^"]+)")?', re.M)
+LINKED = 0.85  # the share of a declaration's inner lines in a block; the rest is blank lines
+
+
+def views() -> list[tuple[str, str, str, str | None]]:
+    out = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        if not page.name.endswith(".zh.md"):
+            for go_path, symbol, py in DIRECTIVE.findall(page.read_text(encoding="utf-8")):
+                out.append((page.relative_to(ROOT).as_posix(), go_path, symbol, py or None))
+    return out
+
+
+@pytest.fixture(scope="module")
+def index():
+    return build_index(ROOT, offline=True, cache_dir=False)
+
+
+def test_there_are_views():
+    assert len(views()) >= 17
+
+
+@pytest.mark.parametrize(("page", "go_path", "symbol", "py"), views())
+def test_every_view_is_line_linked(index, page, go_path, symbol, py):
+    mapping = pick_mapping(index, go_path, symbol, py)
+    view = build_view(index, mapping, ROOT)
+    inner = set(range(mapping.go_start + 1, mapping.go_end))
+    linked = set()
+    for b in view.blocks:
+        linked |= set(range(b.go_start, b.go_end + 1))
+    share = len(inner & linked) / len(inner) if inner else 1.0
+    assert share >= LINKED, (
+        f"{page}: the view of {symbol} links {share:.0%} of its lines: anchor the Python of its "
+        f"statements ('# Go: <statement>' comments, see tools/xref/__init__.py) in "
+        f"{mapping.py_file} {mapping.py_qualname}"
+    )
