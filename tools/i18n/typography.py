@@ -18,6 +18,9 @@ CJK = re.compile(
     r"\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]"
 )
 EMPHASIS = "*_~"  # Markdown marks around text: what matters is the character inside them
+# Full-width punctuation carries its own space: none is added after these or before those.
+CLOSING = "，。：；！？、）」』》】”’…"
+OPENING = "（「『《【“‘"
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 # A line that starts a block of its own (after its indentation): it never continues the line
 # above, and only the marker lines of lists and blockquotes may be continued.
@@ -81,7 +84,12 @@ def unwrap(text: str) -> str:
     for i, line in enumerate(lines):
         if i in joined:
             prev, nxt = out[-1].rstrip(), line.strip()
-            out[-1] = prev + ("" if _chinese_on_both_sides(prev, nxt) else " ") + nxt
+            tight = (
+                _chinese_on_both_sides(prev, nxt)
+                or prev.rstrip(EMPHASIS)[-1:] in CLOSING
+                or nxt.lstrip(EMPHASIS)[:1] in OPENING
+            )
+            out[-1] = prev + ("" if tight else " ") + nxt
         else:
             out.append(line)
     return "\n".join(out)
