@@ -164,7 +164,7 @@ class PodStorage:
                 # Go: if len(deletes.Pods) > 0 {
                 if len(deletes.pods) > 0:
                     await self.updates.send(deletes)
-                # Go: if firstSet && len(adds.Pods) == 0
+                # Go: if firstSet && len(adds.Pods) == 0 && len(updates.Pods) == 0 && len(deletes.Pods) == 0 {
                 if (
                     first_set
                     and len(adds.pods) == 0
@@ -244,6 +244,7 @@ class PodStorage:
                 existing = old_pods.get(ref.metadata.uid)
                 if existing is not None:
                     pods[ref.metadata.uid] = existing
+                    # Go: needUpdate, needReconcile, needGracefulDelete := checkAndUpdatePod(existing, ref)
                     need_update, need_reconcile, need_graceful_delete = check_and_update_pod(
                         existing, ref
                     )
