@@ -96,7 +96,7 @@ def browser(tmp_path_factory):
             executable_path=CHROMIUM,
             headless=True,
             args=CHROMIUM_ARGS,
-            viewport={"width": 1400, "height": 900},
+            viewport={"width": 1440, "height": 900},
             locale="en-US",
             service_workers="block",
         )

@@ -13,10 +13,11 @@ What is refused, and how it is said:
   larger than `Limits.archive` compressed or `Limits.unpacked` unpacked, a request that takes
   longer than its deadline in all (a server that trickles bytes cannot hold a build);
 - in an archive: a gzip stream whose CRC or length does not verify, that is truncated or has
-  data after its end; a member name met twice (which copy would be the real one?); the commit
-  the archive says it holds (git's pax header) when it is not the one asked for — each refuses
-  the whole archive, and nothing of it is written.  Members with a NUL in their name, absolute
-  paths, ``..``, links and devices are skipped and listed;
+  data after its end; a member name met twice (which copy would be the real one?); a NUL in a
+  member's name (git never writes one; a tool that stops the name there may read another
+  member's path); the commit the archive says it holds (git's pax header) when it is not the
+  one asked for — each refuses the whole archive, and nothing of it is written.  Members with
+  absolute paths, ``..``, links and devices are skipped and listed;
 - a file whose sha256 is not the one the lock recorded from the tag (`expected`).
 
 Nothing is written until it is accepted; each file is written atomically into the cache.
@@ -257,8 +258,6 @@ class GunzipStream:
 
 
 def _member_problem(name: str, member: tarfile.TarInfo, limits: Limits) -> str:
-    if "\0" in name:
-        return "NUL in name"
     if not name or name.startswith("/") or "\\" in name or (len(name) > 1 and name[1] == ":"):
         return "absolute or non-posix path"
     if ".." in PurePosixPath(name).parts:
@@ -296,6 +295,8 @@ def safe_extract(
         with tarfile.open(fileobj=stream, mode="r|") as tf:
             for member in tf:
                 name = member.name
+                if "\0" in name:
+                    raise Refused(f"{what}: NUL in the name of member {name!r}")
                 if name.rstrip("/") in seen:
                     raise Refused(f"{what}: member {name!r} appears twice")
                 seen.add(name.rstrip("/"))
