@@ -725,13 +725,16 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).canRunPod
         """
+        # Go: attrs := &lifecycle.PodAdmitAttributes{Pod: pod}
         attrs = PodAdmitAttributes(pod=pod)
         # Get "OtherPods". Rejected pods are failed, so only admitted pods that are alive.
         # Go lists them on every sync; the port has no soft admit handler to read them, so it
         # skips that walk over every pod (it made syncing n pods cost n² status lookups).
+        # Go: attrs.OtherPods = kl.filterOutTerminatedPods(kl.podManager.GetPods())
         if self.soft_admit_handlers:
             attrs.other_pods = self.filter_out_terminated_pods(self.pod_manager.get_pods())
 
+        # Go: for _, handler := range kl.softAdmitHandlers {
         for handler in self.soft_admit_handlers:
             result = handler.admit(attrs)
             if not result.admit:

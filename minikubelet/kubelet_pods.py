@@ -629,6 +629,8 @@ class PodKillerWithChannel:
 
         Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).IsPodPendingTerminationByPodName
         """
+        # Go: for _, name := range pk.mirrorPodTerminationMap {
+        # Go omitted: pk.podKillingLock.RLock() -- goroutines here switch only at an await: no lock
         return pod_fullname in self.mirror_pod_termination_map.values() or (
             pod_fullname in self.pod_termination_map.values()
         )

@@ -129,6 +129,7 @@ class PodWorkersImpl:
     ) -> None:
         """Go: pkg/kubelet/pod_workers.go newPodWorkers"""
         #: pod UID → the channel its worker goroutine reads.
+        # Go: return &podWorkers{
         self.pod_updates: dict[str, Chan[UpdatePodOptions]] = {}
         #: pod UID → whether its worker is busy with an update.
         self.is_working: dict[str, bool] = {}
@@ -239,6 +240,7 @@ class PodWorkersImpl:
 
     def remove_worker(self, uid: str) -> None:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).removeWorker"""
+        # Go: if ch, ok := p.podUpdates[uid]; ok {
         ch = self.pod_updates.get(uid)
         if ch is not None:
             ch.close()
@@ -261,6 +263,7 @@ class PodWorkersImpl:
 
         Go: pkg/kubelet/pod_workers.go (*podWorkers).wrapUp
         """
+        # Go: switch {
         # Go: case syncErr == nil:
         if sync_err is None:
             self.work_queue.enqueue(
@@ -278,10 +281,13 @@ class PodWorkersImpl:
             self.work_queue.enqueue(
                 uid, jitter(self.back_off_period, workerBackOffPeriodJitterFactor)
             )
+        # Go: p.checkForUpdates(uid)
         await self.check_for_updates(uid)
 
     async def check_for_updates(self, uid: str) -> None:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).checkForUpdates"""
+        # Go omitted: p.podLock.Lock() -- goroutines here switch only at an await (see the class)
+        # Go omitted: defer p.podLock.Unlock() -- no lock taken
         # Go: if workUpdate, exists := p.lastUndeliveredWorkUpdate[uid]; exists {
         work_update = self.last_undelivered_work_update.pop(uid, None)
         if work_update is not None:
@@ -302,8 +308,11 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
     critical pod's victims, shutdown); it is the one way into syncPod's kill branch.
     """
 
+    # Go: return func(pod *v1.Pod, status v1.PodStatus, gracePeriodOverride *int64) error {
     async def kill(pod: Pod, status: PodStatus, grace_period_override: int | None) -> None:
+        # Go: gracePeriod := int64(0)
         grace_period = 0
+        # Go: if gracePeriodOverride != nil {
         if grace_period_override is not None:
             grace_period = grace_period_override
         elif pod.spec.termination_grace_period_seconds is not None:
@@ -311,17 +320,23 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
 
         # Time out if no callback comes within a reasonable time: the grace period and a half,
         # at least 10 s (time for kubelet → runtime traffic to complete a SIGKILL).
+        # Go: timeout := int64(gracePeriod + (gracePeriod / 2))
         timeout = grace_period + grace_period // 2
+        # Go: minTimeout := int64(10)
         min_timeout = 10
+        # Go: if timeout < minTimeout {
         if timeout < min_timeout:
             timeout = min_timeout
+        # Go: timeoutDuration := time.Duration(timeout) * time.Second
         timeout_duration = timeout * Second
 
+        # Go: ch := make(chan response, 1)
         ch: Chan[Exception | None] = make_chan(1, name="killPodNow response")
 
         async def on_complete(err: Exception | None) -> None:
             await ch.send(err)
 
+        # Go: podWorkers.UpdatePod(&UpdatePodOptions{
         await pod_workers.update_pod(
             UpdatePodOptions(
                 pod=pod,
@@ -334,6 +349,7 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
             )
         )
 
+        # Go: select {
         match await select(recv(ch), recv(after(timeout_duration))):
             # Go: case r := <-ch:
             case 0, (r, _):

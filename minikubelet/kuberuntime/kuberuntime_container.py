@@ -839,35 +839,45 @@ def find_next_init_container_to_run(
     The status is only returned if an init container failed, in which case next is that
     container again.
     """
+    # Go: if len(pod.Spec.InitContainers) == 0 {
     if len(pod.spec.init_containers) == 0:
         return None, None, True
 
     # A running regular container proves the init containers are done, even if their exited
     # runs have since been removed and look as if they never ran.
+    # Go: for i := range pod.Spec.Containers {
     for container in pod.spec.containers:
         status = pod_status.find_container_status_by_name(container.name)
         if status is not None and status.state == ContainerStateRunning:
             return None, None, True
 
+    # Go: for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
     for container in reversed(pod.spec.init_containers):
         status = pod_status.find_container_status_by_name(container.name)
         if status is not None and is_init_container_failed(status):
             return status, container, False
 
+    # Go: for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
     n = len(pod.spec.init_containers)
     for i in range(n - 1, -1, -1):
         container = pod.spec.init_containers[i]
         status = pod_status.find_container_status_by_name(container.name)
+        # Go: if status == nil {
         if status is None:
             continue
 
+        # Go: if status.State == kubecontainer.ContainerStateRunning {
         if status.state == ContainerStateRunning:
             return None, None, False
 
+        # Go: if status.State == kubecontainer.ContainerStateExited {
         if status.state == ContainerStateExited:
+            # Go: if i == (len(pod.Spec.InitContainers) - 1) {
             if i == n - 1:
                 return None, None, True
 
+            # Go: return nil, &pod.Spec.InitContainers[i+1], false
             return None, pod.spec.init_containers[i + 1], False
 
+    # Go: return nil, &pod.Spec.InitContainers[0], false
     return None, pod.spec.init_containers[0], False

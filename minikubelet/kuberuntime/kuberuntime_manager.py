@@ -250,26 +250,32 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).podSandboxChanged
         """
+        # Go: if len(podStatus.SandboxStatuses) == 0 {
         if len(pod_status.sandbox_statuses) == 0:
             klog.v(2).info_s(
                 "No sandbox for pod can be found. Need to start a new one", pod=klog.kobj(pod)
             )
             return True, 0, ""
 
+        # Go: readySandboxCount := 0
         ready_sandbox_count = 0
+        # Go: for _, s := range podStatus.SandboxStatuses {
         for s in pod_status.sandbox_statuses:
             if s.state == runtimeapi.PodSandboxState_SANDBOX_READY:
                 ready_sandbox_count += 1
 
         # The runtime lists sandboxes newest first: only the first one may be the ready one.
+        # Go: sandboxStatus := podStatus.SandboxStatuses[0]
         sandbox_status = pod_status.sandbox_statuses[0]
         attempt = sandbox_status.metadata.attempt if sandbox_status.metadata is not None else 0
+        # Go: if readySandboxCount > 1 {
         if ready_sandbox_count > 1:
             klog.v(2).info_s(
                 "Multiple sandboxes are ready for Pod. Need to reconcile them", pod=klog.kobj(pod)
             )
 
             return True, attempt + 1, sandbox_status.id
+        # Go: if sandboxStatus.State != runtimeapi.PodSandboxState_SANDBOX_READY {
         if sandbox_status.state != runtimeapi.PodSandboxState_SANDBOX_READY:
             klog.v(2).info_s(
                 "No ready sandbox for pod can be found. Need to start a new one",
@@ -278,6 +284,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             return True, attempt + 1, sandbox_status.id
 
         # Go chains nil-safe getters (GetLinux().GetNamespaces()…); a missing level means POD.
+        # Go: if sandboxStatus.GetLinux().GetNamespaces().GetOptions().GetNetwork() != networkNamespaceForPod(pod)
         linux = sandbox_status.linux
         options = linux.namespaces.options if linux and linux.namespaces else None
         network = options.network if options is not None else runtimeapi.NamespaceMode_POD
@@ -287,6 +294,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             )
             return True, attempt + 1, ""
 
+        # Go: if !kubecontainer.IsHostNetworkPod(pod) && sandboxStatus.Network.Ip == "" {
         ip = sandbox_status.network.ip if sandbox_status.network is not None else ""
         if not is_host_network_pod(pod) and ip == "":
             klog.v(2).info_s(
@@ -294,6 +302,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             )
             return True, attempt + 1, sandbox_status.id
 
+        # Go: return false, sandboxStatus.Metadata.Attempt, sandboxStatus.Id
         return False, attempt, sandbox_status.id
 
     def compute_pod_actions(self, pod: v1.Pod, pod_status: PodStatus) -> PodActions:
@@ -717,24 +726,31 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         The back-off counts from when the container last finished; each restart doubles it
         (10 s, 20 s, 40 s … 300 s with kubelet's settings).
         """
+        # Go: var cStatus *kubecontainer.Status
         c_status: Status | None = None
+        # Go: for _, c := range podStatus.ContainerStatuses {
         for c in pod_status.container_statuses:
             if c.name == container.name and c.state == ContainerStateExited:
                 c_status = c
                 break
 
+        # Go: if cStatus == nil {
         if c_status is None:
             return False, "", None
 
+        # Go: klog.V(3).InfoS("Checking backoff for container in pod"
         klog.v(3).info_s(
             "Checking backoff for container in pod",
             containerName=container.name,
             pod=klog.kobj(pod),
         )
+        # Go: ts := cStatus.FinishedAt
         ts = c_status.finished_at
+        # Go: key := getStableKey(pod, container)
         key = get_stable_key(pod, container)
         # Go: if backOff.IsInBackOffSince(key, ts) {
         if back_off.is_in_back_off_since(key, ts):
+            # Go: if containerRef, err := kubecontainer.GenerateContainerRef(pod, container); err == nil {
             container_ref = generate_container_ref(pod, container)
             self.recorder.eventf(
                 container_ref,
@@ -742,11 +758,14 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 events.BackOffStartContainer,
                 "Back-off restarting failed container",
             )
+            # Go: err := fmt.Errorf(
             err = RuntimeError(
                 f"back-off {format_duration(back_off.get(key))} restarting failed "
                 f"container={container.name} pod={format.pod(pod)}"
             )
+            # Go: klog.V(3).InfoS("Back-off restarting failed container"
             klog.v(3).info_s("Back-off restarting failed container", err=str(err))
+            # Go: return true, err.Error(), kubecontainer.ErrCrashLoopBackOff
             return True, str(err), ErrCrashLoopBackOff
 
         # Go: backOff.Next(key, ts)
