@@ -308,12 +308,12 @@ class Kubelet(KubeletPods):
                 duration = base  # one healthy check is enough to start from 100 ms again
 
                 # Go omitted: kl.syncLoopMonitor.Store(kl.clock.Now()) -- no /healthz reads it here
-                # Go omitted: kl.syncLoopMonitor.Store(kl.clock.Now()) -- (after the iteration)
                 # Go: if !kl.syncLoopIteration(updates, handler, syncTicker.C, housekeepingTicker.C, plegCh) {
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
                     break
+                # Go omitted: kl.syncLoopMonitor.Store(kl.clock.Now()) -- as above
 
     async def sync_loop_iteration(
         self,

@@ -634,8 +634,8 @@ class PodKillerWithChannel:
 
         Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).IsPodPendingTerminationByPodName
         """
-        # Go: for _, name := range pk.mirrorPodTerminationMap {
         # Go omitted: pk.podKillingLock.RLock() -- goroutines here switch only at an await: no lock
+        # Go: for _, name := range pk.mirrorPodTerminationMap {
         return pod_fullname in self.mirror_pod_termination_map.values() or (
             pod_fullname in self.pod_termination_map.values()
         )

@@ -161,6 +161,7 @@ class PodWorkersImpl:
                 # sync, so the worker never syncs from a status older than its own last work.
                 try:
                     status = await self.pod_cache.get_newer_than(pod_uid, last_sync_time)
+                # Go: if err != nil {
                 except Exception as e:
                     # The only event the loop itself records; syncPod records the others.
                     self.recorder.eventf(

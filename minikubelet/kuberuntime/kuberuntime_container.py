@@ -562,6 +562,7 @@ class ContainerMethods:
                 restored_pod, restored_container = await self.restore_specs_from_container_labels(
                     container_id
                 )
+            # Go: if err != nil {
             except Exception as restore_err:
                 # Go: return err
                 return restore_err
@@ -589,6 +590,7 @@ class ContainerMethods:
             pod, container_spec, container_id.id, EventTypeNormal, events.KillingContainer, message
         )
 
+        # Go omitted: if err := m.internalLifecycle.PreStopContainer(containerID.ID); err != nil { -- no resource managers here
         # Go: if containerSpec.Lifecycle != nil && containerSpec.Lifecycle.PreStop != nil && gracePeriod > 0 {
         if (
             container_spec.lifecycle is not None
@@ -650,7 +652,6 @@ class ContainerMethods:
                 containerID=str(container_id),
             )
 
-        # Go: return err
         return err
 
     async def kill_containers_with_sync_result(

@@ -780,7 +780,6 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         for idx in pod_container_changes.containers_to_start:
             await start("container", container_start_spec(pod.spec.containers[idx]))
 
-        # Go: return
         return result
 
     def do_back_off(

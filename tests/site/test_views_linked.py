@@ -60,3 +60,19 @@ def test_every_view_is_line_linked(index, page, go_path, symbol, py):
         f"statements ('# Go: <statement>' comments, see tools/xref/__init__.py) in "
         f"{mapping.py_file} {mapping.py_qualname}"
     )
+
+
+def test_anchors_pair_in_source_order(index):
+    """The port keeps Go's statement order, so its anchors, read top to bottom, name Go blocks top
+    to bottom. An anchor whose text also starts an earlier Go statement (a bare ``return``, a
+    second ``if err != nil {``) takes that one instead, and the view pairs the wrong lines."""
+    wrong = []
+    for m in index.mappings:
+        blocks = sorted(m.blocks, key=lambda b: b.py_line)
+        for a, b in zip(blocks, blocks[1:], strict=False):
+            if b.go_start < a.go_start:
+                wrong.append(
+                    f"{m.py_file}:{b.py_line} '{b.case}' pairs with Go L{b.go_start}, above "
+                    f"L{a.go_start} of the anchor before it ({m.symbol})"
+                )
+    assert not wrong, "\n".join(wrong)

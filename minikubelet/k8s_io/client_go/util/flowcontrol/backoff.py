@@ -106,8 +106,8 @@ class Backoff:
 
         Go: staging/src/k8s.io/client-go/util/flowcontrol/backoff.go (*Backoff).IsInBackOffSince
         """
-        # Go: entry, ok := p.perItemBackoff[id]
         # Go omitted: p.RLock() -- goroutines here switch only at an await: no lock
+        # Go: entry, ok := p.perItemBackoff[id]
         entry = self.per_item_backoff.get(id)
         # Go: if !ok {
         if entry is None:
