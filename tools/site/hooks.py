@@ -63,7 +63,7 @@ log = logging.getLogger("mkdocs.plugins.minikubelet")
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 ASSET_DIR = "assets/minikubelet"
-CSS = [f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/diagrams.css"]
+CSS = [f"{ASSET_DIR}/site.css", f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/diagrams.css"]
 JS = [f"{ASSET_DIR}/sidebyside.js", f"{ASSET_DIR}/site.js"]
 PERMALINK_TITLE = {"zh": "永久链接"}  # the heading anchors' title; English is toc's own
 DEFAULT_LANGUAGE = "en"
