@@ -205,13 +205,23 @@ class Kubelet(KubeletPods):
         Left out: the log server, cloud resource sync, node status and lease updates (there is no
         API server), iptables chains, the volume manager's own loop, runtime classes.
         """
+        # Go omitted: if kl.logServer == nil { -- no log server: the port serves nothing
+        # Go: if kl.kubeClient == nil {
         # Go logs this when it has no API client. The port never has one: its API source is a
         # scripted watch, and no node status is ever sent.
         klog.info_s("No API server defined - no node status update will be sent")
+        # Go omitted: if kl.cloudResourceSyncManager != nil { -- no cloud, disks or API server here
+        # Go: go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)
         go(until, self.update_runtime_up, 5 * Second, None, name="updateRuntimeUp")
+        # Go omitted: if kl.makeIPTablesUtilChains { -- no iptables here
+        # Go: go wait.Until(kl.podKiller.PerformPodKillingWork
         go(until, self.pod_killer.perform_pod_killing_work, 1 * Second, None, name="podKiller")
+        # Go: kl.statusManager.Start()
         self.status_manager.start()
+        # Go omitted: if kl.runtimeClassManager != nil { -- no runtime classes here
+        # Go: kl.pleg.Start()
         self.pleg.start()
+        # Go: kl.syncLoop(updates, kl)
         await self.sync_loop(updates, self)
 
     async def update_runtime_up(self) -> None:
@@ -219,15 +229,20 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).updateRuntimeUp
         """
+        # Go omitted: kl.updateRuntimeMux.Lock() -- one goroutine calls this here: no lock
+        # Go: s, err := kl.containerRuntime.Status()
         try:
             s = await self.container_runtime.status()
         except Exception as err:
             klog.error_s(err, "Container runtime sanity check failed")
             return
+        # Go: if s == nil {
         if s is None:
             klog.error_s(None, "Container runtime status is nil")
             return
+        # Go: klog.V(4).InfoS("Container runtime status", "status", s)
         klog.v(4).info_s("Container runtime status", status=s)
+        # Go: networkReady := s.GetRuntimeCondition(kubecontainer.NetworkReady)
         network_ready = s.get_runtime_condition("NetworkReady")
         if network_ready is None or not network_ready.status:
             klog.error_s(None, "Container runtime network not ready", networkReady=network_ready)
@@ -236,6 +251,7 @@ class Kubelet(KubeletPods):
             )
         else:
             self.runtime_state.set_network_state(None)
+        # Go: runtimeReady := s.GetRuntimeCondition(kubecontainer.RuntimeReady)
         runtime_ready = s.get_runtime_condition("RuntimeReady")
         if runtime_ready is None or not runtime_ready.status:
             klog.error_s(None, "Container runtime not ready", runtimeReady=runtime_ready)
@@ -243,7 +259,10 @@ class Kubelet(KubeletPods):
                 RuntimeError(f"container runtime not ready: {runtime_ready}")
             )
             return
+        # Go: kl.runtimeState.setRuntimeState(nil)
         self.runtime_state.set_runtime_state(None)
+        # Go omitted: kl.oneTimeInitializer.Do( -- none of these modules exists here
+        # Go: kl.runtimeState.setRuntimeSync(kl.clock.Now())
         self.runtime_state.set_runtime_sync(self.clock.now())
 
     async def sync_loop(self, updates: RecvChan[PodUpdate], handler: SyncHandler) -> None:
@@ -254,9 +273,11 @@ class Kubelet(KubeletPods):
         While the runtime reports errors, the loop does not sync pods: it sleeps, doubling the
         wait from 100 ms up to 5 s, and tries again.
         """
+        # Go: klog.InfoS("Starting kubelet main sync loop")
         klog.info_s("Starting kubelet main sync loop")
         # contextlib.ExitStack plays Go's defer: the callbacks run, last first, on return.
         with contextlib.ExitStack() as defer:
+            # Go: syncTicker := time.NewTicker(time.Second)
             # The syncTicker wakes kubelet to check for pod workers that need a sync. A second is
             # enough: the sync interval defaults to 10 s.
             sync_ticker = new_ticker(1 * Second)
@@ -264,29 +285,35 @@ class Kubelet(KubeletPods):
             # Go: housekeepingTicker := time.NewTicker(housekeepingPeriod)
             housekeeping_ticker = new_ticker(housekeepingPeriod)
             defer.callback(housekeeping_ticker.stop)
+            # Go: plegCh := kl.pleg.Watch()
             pleg_ch = self.pleg.watch()
             # Go: const (
             base = 100 * Millisecond
             max_ = 5 * Second
             factor = 2
+            # Go: duration := base
             duration = base
 
+            # Go: for {
             while True:
                 err = self.runtime_state.runtime_errors()
                 # Go: if err := kl.runtimeState.runtimeErrors(); err != nil {
                 if err is not None:
                     klog.error_s(err, "Skipping pod synchronization")
+                    # Go: time.Sleep(duration)
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
                 # Go: duration = base
                 duration = base  # one healthy check is enough to start from 100 ms again
 
+                # Go omitted: kl.syncLoopMonitor.Store(kl.clock.Now()) -- no /healthz reads it here
                 # Go: if !kl.syncLoopIteration(updates, handler, syncTicker.C, housekeepingTicker.C, plegCh) {
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
                     break
+                # Go omitted: kl.syncLoopMonitor.Store(kl.clock.Now()) -- as above
 
     async def sync_loop_iteration(
         self,
@@ -306,6 +333,7 @@ class Kubelet(KubeletPods):
         2 s: clean up pods that are gone). When several are ready, ``select`` picks one **at
         random**, as Go's does: no channel has priority, and no order may be assumed.
         """
+        # Go: select {
         match await select(
             recv(config_ch),
             recv(pleg_ch),
@@ -322,6 +350,7 @@ class Kubelet(KubeletPods):
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
 
+                # Go: switch u.Op {
                 match u.op:
                     # Go: case kubetypes.ADD:
                     case PodOperation.ADD:
@@ -367,11 +396,14 @@ class Kubelet(KubeletPods):
 
             # Go: case e := <-plegCh:
             case 1, (e, _):
+                # Go: if e.Type == pleg.ContainerStarted {
                 if e.type == PodLifeCycleEventType.CONTAINER_STARTED:
                     # The most recent time a container of this pod started: deletePod refreshes
                     # the runtime cache up to it, so no started container misses its graceful stop.
                     self.last_container_started_time[e.id] = self.clock.now()
+                # Go: if isSyncPodWorthy(e) {
                 if is_sync_pod_worthy(e):
+                    # Go: if pod, ok := kl.podManager.GetPodByUID(e.ID); ok {
                     pod, ok = self.pod_manager.get_pod_by_uid(e.id)
                     if ok:
                         assert pod is not None  # ok: found
@@ -384,12 +416,15 @@ class Kubelet(KubeletPods):
                             "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
                         )
 
+                # Go: if e.Type == pleg.ContainerDied {
                 if e.type == PodLifeCycleEventType.CONTAINER_DIED and isinstance(e.data, str):
                     await self.clean_up_containers_in_pod(e.id, e.data)
 
             # Go: case <-syncCh:
             case 2, _:
+                # Go: podsToSync := kl.getPodsToSync()
                 pods_to_sync = self.get_pods_to_sync()
+                # Go: if len(podsToSync) == 0 {
                 if len(pods_to_sync) > 0:
                     klog.v(4).info_s(
                         "SyncLoop (SYNC) pods",
@@ -405,35 +440,45 @@ class Kubelet(KubeletPods):
 
             # Go: case update := <-kl.readinessManager.Updates():
             case 4, (update, _):
+                # Go: ready := update.Result == proberesults.Success
                 ready = update.result == Result.SUCCESS
+                # Go: kl.statusManager.SetContainerReadiness(
                 await self.status_manager.set_container_readiness(
                     update.pod_uid, update.container_id, ready
                 )
+                # Go: handleProbeSync(kl, update, handler, "readiness"
                 await handle_probe_sync(
                     self, update, handler, "readiness", "ready" if ready else ""
                 )
 
             # Go: case update := <-kl.startupManager.Updates():
             case 5, (update, _):
+                # Go: started := update.Result == proberesults.Success
                 started = update.result == Result.SUCCESS
+                # Go: kl.statusManager.SetContainerStartup(
                 await self.status_manager.set_container_startup(
                     update.pod_uid, update.container_id, started
                 )
+                # Go: handleProbeSync(kl, update, handler, "startup"
                 status = "started" if started else "unhealthy"
                 await handle_probe_sync(self, update, handler, "startup", status)
 
             # Go: case <-housekeepingCh:
             case 6, _:
+                # Go: if !kl.sourcesReady.AllReady() {
                 if not self.sources_ready.all_ready():
                     # Sources not ready yet: skip housekeeping, or it may delete pods of a
                     # source that has not reported yet.
                     klog.v(4).info_s("SyncLoop (housekeeping, skipped): sources aren't ready yet")
                 else:
+                    # Go: klog.V(4).InfoS("SyncLoop (housekeeping)")
                     klog.v(4).info_s("SyncLoop (housekeeping)")
+                    # Go: if err := handler.HandlePodCleanups(); err != nil {
                     try:
                         await handler.handle_pod_cleanups()
                     except Exception as err:
                         klog.error_s(err, "Failed cleaning pods")
+        # Go: return true
         return True
 
     # --- dispatching ----------------------------------------------------------------------------
@@ -445,6 +490,7 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).dispatchWork
         """
+        # Go: containersTerminal, podWorkerTerminal := kl.podAndContainersAreTerminal(pod)
         # A deleted pod whose containers are all stopped: only its final status is left to do.
         containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
         # Go: if pod.DeletionTimestamp != nil && containersTerminal {
@@ -457,6 +503,7 @@ class Kubelet(KubeletPods):
             await self.status_manager.terminate_pod(pod)
             return
 
+        # Go: if podWorkerTerminal && containersTerminal {
         # Nothing more can change once the pod is done and its containers are terminated.
         if pod_worker_terminal and containers_terminal:
             klog.v(4).info_s(
@@ -472,6 +519,7 @@ class Kubelet(KubeletPods):
         await self.pod_workers.update_pod(
             UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
         )
+        # Go omitted: if syncType == kubetypes.SyncPodCreate { -- a metric: the port keeps none
 
     async def handle_mirror_pod(self, mirror_pod: Pod, start: float) -> None:
         """A change to a mirror pod is an update of its static pod.
@@ -488,32 +536,41 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodAdditions
         """
+        # Go: start := kl.clock.Now()
         start = self.clock.now()
         # Go: sort.Sort(sliceutils.PodsByCreationTime(pods))
         pods = sort_pods_by_creation_time(pods)
+        # Go: for _, pod := range pods {
         for pod in pods:
             # Go: existingPods := kl.podManager.GetPods()
             existing_pods = self.pod_manager.get_pods()
+            # Go: kl.podManager.AddPod(pod)
             # Before admission, and even if admission then refuses the pod: a pod kubelet does
             # not know would look deleted, and its Failed status would be lost.
             self.pod_manager.add_pod(pod)
 
+            # Go: if kubetypes.IsMirrorPod(pod) {
             if is_mirror_pod(pod):
                 await self.handle_mirror_pod(pod, start)
                 continue
 
+            # Go: if !kl.podIsTerminated(pod) {
             if not self.pod_is_terminated(pod):
                 # Rejected pods were failed, so the pods that are not terminated are exactly the
                 # admitted ones still alive: the resources already promised.
                 # Go: activePods := kl.filterOutTerminatedPods(existingPods)
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
+                # Go: if ok, reason, message := kl.canAdmitPod(activePods, pod); !ok {
                 ok, reason, message = self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
                     continue
+            # Go: mirrorPod, _ := kl.podManager.GetMirrorPodByPod(pod)
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
+            # Go: kl.dispatchWork(pod, kubetypes.SyncPodCreate, mirrorPod, start)
             await self.dispatch_work(pod, SyncPodType.CREATE, mirror_pod, start)
+            # Go: kl.probeManager.AddPod(pod)
             self.probe_manager.add_pod(pod)
 
     async def handle_pod_updates(self, pods: list[Pod]) -> None:
@@ -577,17 +634,24 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).getPodsToSync
         """
+        # Go: allPods := kl.podManager.GetPods()
         all_pods = self.pod_manager.get_pods()
+        # Go: podUIDs := kl.workQueue.GetWork()
         pod_uid_set = set(self.work_queue.get_work())
+        # Go: var podsToSync []*v1.Pod
         pods_to_sync: list[Pod] = []
+        # Go: for _, pod := range allPods {
         for pod in all_pods:
+            # Go: if podUIDSet.Has(string(pod.UID)) {
             if pod.metadata.uid in pod_uid_set:
                 pods_to_sync.append(pod)
                 continue
+            # Go: for _, podSyncLoopHandler := range kl.PodSyncLoopHandlers {
             for pod_sync_loop_handler in self.pod_sync_loop_handlers:
                 if pod_sync_loop_handler.should_sync(pod):
                     pods_to_sync.append(pod)
                     break
+        # Go: return podsToSync
         return pods_to_sync
 
     async def delete_pod(self, pod: Pod) -> None:
@@ -645,11 +709,15 @@ class Kubelet(KubeletPods):
 
         Returns ``(admit, reason, message)``.
         """
+        # Go: attrs := &lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: pods}
         attrs = PodAdmitAttributes(pod=pod, other_pods=pods)
+        # Go: for _, podAdmitHandler := range kl.admitHandlers {
         for pod_admit_handler in self.admit_handlers:
+            # Go: if result := podAdmitHandler.Admit(attrs); !result.Admit {
             result = pod_admit_handler.admit(attrs)
             if not result.admit:
                 return False, result.reason, result.message
+        # Go: return true, "", ""
         return True, "", ""
 
     def can_run_pod(self, pod: Pod) -> PodAdmitResult:
@@ -657,13 +725,16 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).canRunPod
         """
+        # Go: attrs := &lifecycle.PodAdmitAttributes{Pod: pod}
         attrs = PodAdmitAttributes(pod=pod)
         # Get "OtherPods". Rejected pods are failed, so only admitted pods that are alive.
         # Go lists them on every sync; the port has no soft admit handler to read them, so it
         # skips that walk over every pod (it made syncing n pods cost n² status lookups).
+        # Go: attrs.OtherPods = kl.filterOutTerminatedPods(kl.podManager.GetPods())
         if self.soft_admit_handlers:
             attrs.other_pods = self.filter_out_terminated_pods(self.pod_manager.get_pods())
 
+        # Go: for _, handler := range kl.softAdmitHandlers {
         for handler in self.soft_admit_handlers:
             result = handler.admit(attrs)
             if not result.admit:
@@ -882,8 +953,10 @@ async def handle_probe_sync(
 
     Go: pkg/kubelet/kubelet.go handleProbeSync
     """
+    # Go: pod, ok := kl.podManager.GetPodByUID(update.PodUID)
     # By UID in the pod manager: the probe worker's copy of the pod is never refreshed.
     pod, ok = kl.pod_manager.get_pod_by_uid(update.pod_uid)
+    # Go: if !ok {
     if not ok:
         klog.v(4).info_s(
             "SyncLoop (probe): ignore irrelevant update",
@@ -893,7 +966,9 @@ async def handle_probe_sync(
         )
         return
     assert pod is not None
+    # Go: klog.V(1).InfoS("SyncLoop (probe)"
     klog.v(1).info_s("SyncLoop (probe)", probe=probe, status=status, pod=klog.kobj(pod))
+    # Go: handler.HandlePodSyncs([]*v1.Pod{pod})
     await handler.handle_pod_syncs([pod])
 
 
@@ -928,10 +1003,13 @@ def make_pod_source_config(
     Go adds the API server source when it has a client; the port, when it has a script of
     watch events to replay (``api_script``: the events and the script's name).
     """
+    # Go: manifestURLHeader := make(http.Header)
     manifest_url_header = {k: ", ".join(v) for k, v in kube_cfg.static_pod_url_header.items()}
 
+    # Go: cfg := config.NewPodConfig(
     cfg = PodConfig(PodConfigNotificationMode.INCREMENTAL, recorder)
 
+    # Go: if kubeCfg.StaticPodPath != "" {
     if kube_cfg.static_pod_path != "":
         klog.info_s("Adding static pod path", path=kube_cfg.static_pod_path)
         new_source_file(
@@ -941,6 +1019,7 @@ def make_pod_source_config(
             cfg.channel(FileSource),
         )
 
+    # Go: if kubeCfg.StaticPodURL != "" {
     if kube_cfg.static_pod_url != "":
         klog.info_s(
             "Adding pod URL with HTTP header",
@@ -955,12 +1034,14 @@ def make_pod_source_config(
             cfg.channel(HTTPSource),
         )
 
+    # Go: if kubeDeps.KubeClient != nil {
     if api_script is not None:
         klog.info_s("Adding apiserver pod source")
         events, script_name = api_script
         new_source_apiserver(
             events, script_name, node_name, node_has_synced, cfg.channel(ApiserverSource)
         )
+    # Go: return cfg, nil
     return cfg
 
 

@@ -194,6 +194,8 @@ class KubeletPods:
 
         Go also cleans up orphaned pod directories and cgroups: the port makes neither.
         """
+        # Go omitted: var ( -- the port makes no cgroups (see above)
+        # Go omitted: if kl.cgroupsPerQOS { -- no cgroups
         # Go: allPods, mirrorPods := kl.podManager.GetPodsAndMirrorPods()
         all_pods, mirror_pods = self.pod_manager.get_pods_and_mirror_pods()
         # A pod in a final phase never runs again, so its workers and probes can go too.
@@ -220,9 +222,12 @@ class KubeletPods:
 
         # Go: kl.removeOrphanedPodStatuses(allPods, mirrorPods)
         self.remove_orphaned_pod_statuses(all_pods, mirror_pods)
+        # Go omitted: runningPods, err = kl.containerRuntime.GetPods(false) -- for the pod directories
+        # Go omitted: err = kl.cleanupOrphanedPodDirs(allPods, runningPods) -- no pod directories
         # Go: kl.deleteOrphanedMirrorPods()
         self.delete_orphaned_mirror_pods()
 
+        # Go omitted: if kl.cgroupsPerQOS { -- no cgroups
         # Go: kl.backOff.GC()
         self.back_off.gc()
 
@@ -629,6 +634,8 @@ class PodKillerWithChannel:
 
         Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).IsPodPendingTerminationByPodName
         """
+        # Go omitted: pk.podKillingLock.RLock() -- goroutines here switch only at an await: no lock
+        # Go: for _, name := range pk.mirrorPodTerminationMap {
         return pod_fullname in self.mirror_pod_termination_map.values() or (
             pod_fullname in self.pod_termination_map.values()
         )

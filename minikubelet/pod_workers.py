@@ -129,6 +129,7 @@ class PodWorkersImpl:
     ) -> None:
         """Go: pkg/kubelet/pod_workers.go newPodWorkers"""
         #: pod UID → the channel its worker goroutine reads.
+        # Go: return &podWorkers{
         self.pod_updates: dict[str, Chan[UpdatePodOptions]] = {}
         #: pod UID → whether its worker is busy with an update.
         self.is_working: dict[str, bool] = {}
@@ -146,21 +147,28 @@ class PodWorkersImpl:
 
         Go: pkg/kubelet/pod_workers.go (*podWorkers).managePodLoop
         """
+        # Go: var lastSyncTime time.Time
         last_sync_time = 0.0
+        # Go: for update := range podUpdates {
         async for update in pod_updates:
             err: Exception | None = None
+            # Go: err := func() error {
             try:
+                # Go: podUID := update.Pod.UID
                 pod_uid = update.pod.metadata.uid
+                # Go: status, err := p.podCache.GetNewerThan(podUID, lastSyncTime)
                 # Blocks until the cache has a status of the pod newer than the end of the last
                 # sync, so the worker never syncs from a status older than its own last work.
                 try:
                     status = await self.pod_cache.get_newer_than(pod_uid, last_sync_time)
+                # Go: if err != nil {
                 except Exception as e:
                     # The only event the loop itself records; syncPod records the others.
                     self.recorder.eventf(
                         update.pod, EventTypeWarning, FailedSync, "error determining status: %s", e
                     )
                     raise
+                # Go: err = p.syncPodFn(syncPodOptions{
                 try:
                     await self.sync_pod_fn(
                         SyncPodOptions(
@@ -172,6 +180,7 @@ class PodWorkersImpl:
                         )
                     )
                 finally:
+                    # Go: lastSyncTime = time.Now()
                     # A sync takes time in Go, so lastSyncTime is always later than a relist
                     # that started before it ended. Under the virtual clock no time passes
                     # during a sync: one nanosecond stands for it, or the relist at this same
@@ -179,10 +188,12 @@ class PodWorkersImpl:
                     last_sync_time = now() + Nanosecond
             except Exception as e:
                 err = e
+            # Go: if update.OnCompleteFunc != nil {
             if update.on_complete_func is not None:
                 result = update.on_complete_func(err)
                 if result is not None:
                     await result
+            # Go: if err != nil {
             if err is not None:
                 # syncPodFn logs its own errors; this is the one line the loop adds.
                 klog.error_s(
@@ -191,6 +202,7 @@ class PodWorkersImpl:
                     pod=klog.kobj(update.pod),
                     podUID=update.pod.metadata.uid,
                 )
+            # Go: p.wrapUp(update.Pod.UID, err)
             await self.wrap_up(update.pod.metadata.uid, err)
 
     async def update_pod(self, options: UpdatePodOptions) -> None:
@@ -201,17 +213,22 @@ class PodWorkersImpl:
         If the worker is busy, the update waits in ``last_undelivered_work_update``, replacing
         any update already waiting there unless that one is a kill.
         """
+        # Go: pod := options.Pod
         pod = options.pod
         uid = pod.metadata.uid
+        # Go: if podUpdates, exists = p.podUpdates[uid]; !exists {
         pod_updates = self.pod_updates.get(uid)
         if pod_updates is None:
+            # Go: podUpdates = make(chan UpdatePodOptions, 1)
             # A buffer of 1: checkForUpdates sends from the worker's own goroutine, when the
             # channel is known to be empty.
             pod_updates = make_chan(1, name=f"podUpdates {pod.metadata.name}")
             self.pod_updates[uid] = pod_updates
+            # Go: go func() {
             # A new worker means a new pod or a restarted kubelet; either way the first sync
             # believes the pod's status.
             go(self.manage_pod_loop, pod_updates, name=f"podWorker {klog.kobj(pod)}")
+        # Go: if !p.isWorking[pod.UID] {
         if not self.is_working.get(uid, False):
             self.is_working[uid] = True
             await pod_updates.send(options)
@@ -224,6 +241,7 @@ class PodWorkersImpl:
 
     def remove_worker(self, uid: str) -> None:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).removeWorker"""
+        # Go: if ch, ok := p.podUpdates[uid]; ok {
         ch = self.pod_updates.get(uid)
         if ch is not None:
             ch.close()
@@ -246,6 +264,7 @@ class PodWorkersImpl:
 
         Go: pkg/kubelet/pod_workers.go (*podWorkers).wrapUp
         """
+        # Go: switch {
         # Go: case syncErr == nil:
         if sync_err is None:
             self.work_queue.enqueue(
@@ -263,10 +282,13 @@ class PodWorkersImpl:
             self.work_queue.enqueue(
                 uid, jitter(self.back_off_period, workerBackOffPeriodJitterFactor)
             )
+        # Go: p.checkForUpdates(uid)
         await self.check_for_updates(uid)
 
     async def check_for_updates(self, uid: str) -> None:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).checkForUpdates"""
+        # Go omitted: p.podLock.Lock() -- goroutines here switch only at an await (see the class)
+        # Go omitted: defer p.podLock.Unlock() -- no lock taken
         # Go: if workUpdate, exists := p.lastUndeliveredWorkUpdate[uid]; exists {
         work_update = self.last_undelivered_work_update.pop(uid, None)
         if work_update is not None:
@@ -287,8 +309,11 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
     critical pod's victims, shutdown); it is the one way into syncPod's kill branch.
     """
 
+    # Go: return func(pod *v1.Pod, status v1.PodStatus, gracePeriodOverride *int64) error {
     async def kill(pod: Pod, status: PodStatus, grace_period_override: int | None) -> None:
+        # Go: gracePeriod := int64(0)
         grace_period = 0
+        # Go: if gracePeriodOverride != nil {
         if grace_period_override is not None:
             grace_period = grace_period_override
         elif pod.spec.termination_grace_period_seconds is not None:
@@ -296,17 +321,23 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
 
         # Time out if no callback comes within a reasonable time: the grace period and a half,
         # at least 10 s (time for kubelet → runtime traffic to complete a SIGKILL).
+        # Go: timeout := int64(gracePeriod + (gracePeriod / 2))
         timeout = grace_period + grace_period // 2
+        # Go: minTimeout := int64(10)
         min_timeout = 10
+        # Go: if timeout < minTimeout {
         if timeout < min_timeout:
             timeout = min_timeout
+        # Go: timeoutDuration := time.Duration(timeout) * time.Second
         timeout_duration = timeout * Second
 
+        # Go: ch := make(chan response, 1)
         ch: Chan[Exception | None] = make_chan(1, name="killPodNow response")
 
         async def on_complete(err: Exception | None) -> None:
             await ch.send(err)
 
+        # Go: podWorkers.UpdatePod(&UpdatePodOptions{
         await pod_workers.update_pod(
             UpdatePodOptions(
                 pod=pod,
@@ -319,6 +350,7 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
             )
         )
 
+        # Go: select {
         match await select(recv(ch), recv(after(timeout_duration))):
             # Go: case r := <-ch:
             case 0, (r, _):

@@ -67,10 +67,13 @@ class RuntimeState:
 
         Go: pkg/kubelet/runtime.go (*runtimeState).runtimeErrors
         """
+        # Go omitted: s.RLock() -- one goroutine runs at a time here: no lock to take
+        # Go: errs := []error{}
         errs: list[Exception] = []
         # Go: if s.lastBaseRuntimeSync.IsZero() {
         if self.last_base_runtime_sync is None:
             errs.append(RuntimeError("container runtime status check may not have completed yet"))
+        # Go: if !s.lastBaseRuntimeSync.Add(s.baseRuntimeSyncThreshold).After(time.Now()) {
         elif not self.last_base_runtime_sync + self.base_runtime_sync_threshold > self.clock.now():
             errs.append(RuntimeError("container runtime is down"))
         # Go: for _, hc := range s.healthChecks {
@@ -81,6 +84,7 @@ class RuntimeState:
         # Go: if s.runtimeError != nil {
         if self.runtime_error is not None:
             errs.append(self.runtime_error)
+        # Go: return utilerrors.NewAggregate(errs)
         return new_aggregate(errs)
 
     def network_errors(self) -> AggregateError | None:

@@ -125,3 +125,80 @@ def test_translation_committed_before_its_source_is_outdated(tmp_path):
 def test_the_project_docs_pass():
     result = run_check(ROOT / "docs")
     assert result.returncode == 0, result.stderr
+
+
+WRAPPED = """---
+search:
+  boost: 0.2
+---
+
+# 标题
+
+这是一段被硬换行的中文，换行落在两个汉字
+之间，渲染出来就多了一个空格。**粗体
+之后**也算。引号“也
+算”。Latin words at the end
+继续也好。
+
+- 列表项的文字
+  接着写。
+
+??? question "问题"
+    回答的正文
+    接着写。
+
+| 表头 | 第二列 |
+|---|---|
+| 单元格 | 内容 |
+
+```bash
+# 代码块里的
+# 换行不动
+```
+
+{{ run("minikubelet run") }}
+
+::: minikubelet
+    options:
+      show_submodules: true
+"""
+
+
+def test_a_line_break_between_chinese_characters_is_found_and_unwrapped(tmp_path):
+    from tools.i18n.typography import stray_breaks, unwrap
+
+    assert stray_breaks(WRAPPED) == [8, 9, 10, 14, 18]
+    flat = unwrap(WRAPPED)
+    assert stray_breaks(flat) == []
+    assert "落在两个汉字之间，渲染出来就多了一个空格。**粗体之后**也算。引号“也算”。" in flat
+    assert "Latin words at the end 继续也好。" in flat
+    assert "- 列表项的文字接着写。" in flat
+    assert '??? question "问题"\n    回答的正文接着写。' in flat
+    for kept in ("| 单元格 | 内容 |", "# 代码块里的\n# 换行不动", "    options:\n      show_sub"):
+        assert kept in flat, kept
+    assert flat.startswith("---\nsearch:\n  boost: 0.2\n---\n")
+    assert unwrap(flat) == flat
+
+
+def test_the_check_fails_on_a_hard_wrapped_chinese_page(tmp_path):
+    write(tmp_path, "page.md", EN)
+    write(
+        tmp_path,
+        "page.zh.md",
+        ZH.replace("跑起来 {#get-it-running}", "跑起来 {#get-it-running}\n\n第一行\n第二行"),
+    )
+    result = run_check(tmp_path)
+    assert result.returncode == 1
+    assert "page.zh.md:5: a line break between two Chinese characters renders as a space" in (
+        result.stderr
+    )
+    fixed = subprocess.run(
+        [sys.executable, "-m", "tools.i18n", "--unwrap", str(tmp_path / "page.zh.md")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert fixed.returncode == 0 and "unwrapped" in fixed.stdout
+    assert "第一行第二行" in (tmp_path / "page.zh.md").read_text(encoding="utf-8")
+    assert run_check(tmp_path).returncode == 0

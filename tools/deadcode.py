@@ -23,9 +23,12 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("tools/site/hooks.py", "on_files"): "an mkdocs hook, called by name",
     ("tools/site/hooks.py", "on_page_markdown"): "an mkdocs hook, called by name",
     ("tools/site/hooks.py", "on_page_content"): "an mkdocs hook, called by name",
+    ("tools/site/hooks.py", "on_post_page"): "an mkdocs hook, called by name",
+    ("tools/site/hooks.py", "on_post_template"): "an mkdocs hook, called by name",
     ("tools/site/hooks.py", "handle_starttag"): "html.parser.HTMLParser calls it",
     ("tools/site/sidebyside.py", "go_pad"): "read by templates/sidebyside.html.j2",
     ("tools/site/sidebyside.py", "py_pad"): "read by templates/sidebyside.html.j2",
+    ("tools/site/sidebyside.py", "go_first"): "read by templates/sidebyside.html.j2",
     ("minikubelet/config/http.py", "http_open"): "urllib's OpenerDirector calls it by name",
     ("minikubelet/config/http.py", "https_open"): "urllib's OpenerDirector calls it by name",
     ("minikubelet/kuberuntime/kuberuntime_sandbox.py", "log_directory"): (

@@ -63,8 +63,11 @@ class PodConfig:
 
     def __init__(self, mode: PodConfigNotificationMode, recorder: EventRecorder) -> None:
         """Go: pkg/kubelet/config/config.go NewPodConfig"""
+        # Go: updates := make(chan kubetypes.PodUpdate, 50)
         updates: Chan[PodUpdate] = make_chan(50, name="PodConfig.updates")
+        # Go: storage := newPodStorage(updates, mode, recorder)
         storage = PodStorage(updates, mode, recorder)
+        # Go: podConfig := &PodConfig{
         self.pods = storage
         self.mux = Mux(storage)
         self._updates = updates
@@ -135,13 +138,16 @@ class PodStorage:
 
         Go: pkg/kubelet/config/config.go (*podStorage).Merge
         """
+        # Go: s.updateLock.Lock()
         # Go holds s.updateLock for the whole of Merge: the sends below may block (the channel
         # holds 50 updates), and another source's merge must not interleave with them.
         async with self.update_lock:
+            # Go: seenBefore := s.sourcesSeen.Has(source)
             seen_before = source in self.sources_seen
             adds, updates, deletes, removes, reconciles = self._merge(source, change)
             first_set = not seen_before and source in self.sources_seen
 
+            # Go: switch s.mode {
             # deliver update notifications
             mode = self.mode
             # Go: case PodConfigNotificationIncremental:
@@ -149,10 +155,13 @@ class PodStorage:
                 # Go: if len(removes.Pods) > 0 {
                 if len(removes.pods) > 0:
                     await self.updates.send(removes)
+                # Go: if len(adds.Pods) > 0 {
                 if len(adds.pods) > 0:
                     await self.updates.send(adds)
+                # Go: if len(updates.Pods) > 0 {
                 if len(updates.pods) > 0:
                     await self.updates.send(updates)
+                # Go: if len(deletes.Pods) > 0 {
                 if len(deletes.pods) > 0:
                     await self.updates.send(deletes)
                 # Go: if firstSet && len(adds.Pods) == 0 && len(updates.Pods) == 0 && len(deletes.Pods) == 0 {
@@ -165,23 +174,28 @@ class PodStorage:
                     # An empty ADD when a source is first seen with no pods: it tells kubelet the
                     # source is ready.
                     await self.updates.send(adds)
+                # Go: if len(reconciles.Pods) > 0 {
                 # Only reconcile here: kubelet does not support snapshot updates.
                 if len(reconciles.pods) > 0:
                     await self.updates.send(reconciles)
 
             # Go: case PodConfigNotificationSnapshotAndUpdates:
             elif mode == PodConfigNotificationMode.SNAPSHOT_AND_UPDATES:
+                # Go: if len(removes.Pods) > 0 || len(adds.Pods) > 0 || firstSet {
                 if len(removes.pods) > 0 or len(adds.pods) > 0 or first_set:
                     await self.updates.send(
                         PodUpdate(pods=self.merged_state(), op=PodOperation.SET, source=source)
                     )
+                # Go: if len(updates.Pods) > 0 {
                 if len(updates.pods) > 0:
                     await self.updates.send(updates)
+                # Go: if len(deletes.Pods) > 0 {
                 if len(deletes.pods) > 0:
                     await self.updates.send(deletes)
 
             # Go: case PodConfigNotificationSnapshot:
             elif mode == PodConfigNotificationMode.SNAPSHOT:
+                # Go: if len(updates.Pods) > 0 || len(deletes.Pods) > 0
                 changed = updates.pods or deletes.pods or adds.pods or removes.pods
                 if changed or first_set:
                     await self.updates.send(
@@ -200,26 +214,33 @@ class PodStorage:
 
         Go: pkg/kubelet/config/config.go (*podStorage).merge
         """
+        # Go: addPods := []*v1.Pod{}
         add_pods: list[Pod] = []
         update_pods: list[Pod] = []
         delete_pods: list[Pod] = []
         remove_pods: list[Pod] = []
         reconcile_pods: list[Pod] = []
 
+        # Go: pods := s.pods[source]
         pods = self.pods.get(source)
         if pods is None:
             pods = {}
 
+        # Go: updatePodsFunc := func(
         def update_pods_func(
             new_pods: list[Pod], old_pods: dict[str, Pod], pods: dict[str, Pod]
         ) -> None:
             """Update the cache ``old_pods`` with ``new_pods``, storing the result in ``pods``."""
+            # Go: filtered := filterInvalidPods(
             filtered = filter_invalid_pods(new_pods, source, self.recorder)
+            # Go: for _, ref := range filtered {
             for ref in filtered:
+                # Go: if ref.Annotations == nil {
                 # Before comparing: the stored pod has the annotation too.
                 if ref.metadata.annotations is None:
                     ref.metadata.annotations = {}
                 ref.metadata.annotations[ConfigSourceAnnotationKey] = source
+                # Go: if existing, found := oldPods[ref.UID]; found {
                 existing = old_pods.get(ref.metadata.uid)
                 if existing is not None:
                     pods[ref.metadata.uid] = existing
@@ -227,26 +248,34 @@ class PodStorage:
                     need_update, need_reconcile, need_graceful_delete = check_and_update_pod(
                         existing, ref
                     )
+                    # Go: if needUpdate {
                     if need_update:
                         update_pods.append(existing)
+                    # Go: if needReconcile {
                     elif need_reconcile:
                         reconcile_pods.append(existing)
+                    # Go: if needGracefulDelete {
                     elif need_graceful_delete:
                         delete_pods.append(existing)
+                    # Go: continue
                     continue
                 # Go: recordFirstSeenTime(ref)
                 record_first_seen_time(ref)
                 pods[ref.metadata.uid] = ref
                 add_pods.append(ref)
 
+        # Go: update := change.(kubetypes.PodUpdate)
         update = change
         assert isinstance(update, PodUpdate), f"a config source sent {update!r}, not a PodUpdate"
+        # Go: switch update.Op {
         # Go: case kubetypes.ADD, kubetypes.UPDATE, kubetypes.DELETE:
         if update.op in (PodOperation.ADD, PodOperation.UPDATE, PodOperation.DELETE):
+            # Go: if update.Op == kubetypes.ADD {
             if update.op == PodOperation.ADD:
                 klog.v(4).info_s(
                     "Adding new pods from source", source=source, pods=format.pods(update.pods)
                 )
+            # Go: if update.Op == kubetypes.DELETE {
             elif update.op == PodOperation.DELETE:
                 klog.v(4).info_s(
                     "Gracefully deleting pods from source",
@@ -257,6 +286,7 @@ class PodStorage:
                 klog.v(4).info_s(
                     "Updating pods from source", source=source, pods=format.pods(update.pods)
                 )
+            # Go: updatePodsFunc(update.Pods, pods, pods)
             update_pods_func(update.pods, pods, pods)
 
         # Go: case kubetypes.REMOVE:
@@ -264,6 +294,7 @@ class PodStorage:
             klog.v(4).info_s(
                 "Removing pods from source", source=source, pods=format.pods(update.pods)
             )
+            # Go: for _, value := range update.Pods {
             for value in update.pods:
                 existing = pods.get(value.metadata.uid)
                 if existing is not None:
@@ -274,7 +305,9 @@ class PodStorage:
         # Go: case kubetypes.SET:
         elif update.op == PodOperation.SET:
             klog.v(4).info_s("Setting pods for source", source=source)
+            # Go: s.markSourceSet(source)
             self.mark_source_set(source)
+            # Go: oldPods := pods
             # A SET is the whole truth: every pod it leaves out is removed.
             old_pods = pods
             pods = {}
@@ -288,8 +321,10 @@ class PodStorage:
         else:
             klog.info_s("Received invalid update type", type=update)
 
+        # Go: s.pods[source] = pods
         self.pods[source] = pods
 
+        # Go: adds = &kubetypes.PodUpdate{
         return (
             PodUpdate(op=PodOperation.ADD, pods=copy_pods(add_pods), source=source),
             PodUpdate(op=PodOperation.UPDATE, pods=copy_pods(update_pods), source=source),

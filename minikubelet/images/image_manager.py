@@ -93,9 +93,12 @@ class ImageManagerImpl:
 
         Go: pkg/kubelet/images/image_manager.go (*imageManager).EnsureImageExists
         """
+        # Go: logPrefix := fmt.Sprintf("%s/%s/%s", pod.Namespace, pod.Name, container.Image)
         log_prefix = f"{pod.metadata.namespace}/{pod.metadata.name}/{container.image}"
+        # Go: ref, err := kubecontainer.GenerateContainerRef(pod, container)
         ref = generate_container_ref(pod, container)
 
+        # Go: image, err := applyDefaultImageTag(container.Image)
         try:
             image = apply_default_image_tag(container.image)
         except ValueError as err:
@@ -103,11 +106,14 @@ class ImageManagerImpl:
             self.log_it(ref, EventTypeWarning, events.FailedToInspectImage, log_prefix, msg, True)
             return "", msg, ErrInvalidImageName
 
+        # Go: var podAnnotations []kubecontainer.Annotation
         pod_annotations = [
             Annotation(name=k, value=v) for k, v in (pod.metadata.annotations or {}).items()
         ]
 
+        # Go: spec := kubecontainer.ImageSpec{
         spec = ImageSpec(image=image, annotations=pod_annotations)
+        # Go: imageRef, err := m.imageService.GetImageRef(spec)
         try:
             image_ref = await self.image_service.get_image_ref(spec)
         except Exception as err:
@@ -115,7 +121,9 @@ class ImageManagerImpl:
             self.log_it(ref, EventTypeWarning, events.FailedToInspectImage, log_prefix, msg, True)
             return "", msg, ErrImageInspect
 
+        # Go: present := imageRef != ""
         present = image_ref != ""
+        # Go: if !shouldPullImage(container, present) {
         if not should_pull_image(container, present):
             if present:
                 msg = f'Container image "{container.image}" already present on machine'
@@ -127,11 +135,14 @@ class ImageManagerImpl:
             )
             return "", msg, ErrImageNeverPull
 
+        # Go: backOffKey := fmt.Sprintf("%s_%s", pod.UID, container.Image)
         back_off_key = f"{pod.metadata.uid}_{container.image}"
+        # Go: if m.backOff.IsInBackOffSinceUpdate(backOffKey, m.backOff.Clock.Now()) {
         if self.back_off.is_in_back_off_since_update(back_off_key, self.back_off.clock.now()):
             msg = f'Back-off pulling image "{container.image}"'
             self.log_it(ref, EventTypeNormal, events.BackOffPullImage, log_prefix, msg, False)
             return "", msg, ErrImagePullBackOff
+        # Go: m.logIt(ref, v1.EventTypeNormal, events.PullingImage
         self.log_it(
             ref,
             EventTypeNormal,
@@ -140,11 +151,16 @@ class ImageManagerImpl:
             f'Pulling image "{container.image}"',
             False,
         )
+        # Go: startTime := time.Now()
         start_time = now()
+        # Go: pullChan := make(chan pullResult)
         pull_chan: Chan[PullResult] = Chan(name="imageManager.pullChan")
+        # Go: m.puller.pullImage(spec, pullSecrets, pullChan, podSandboxConfig)
         await self.puller.pull_image(spec, pull_secrets, pull_chan, pod_sandbox_config)
+        # Go: imagePullResult := <-pullChan
         image_pull_result, _ = await pull_chan.recv()
         assert image_pull_result is not None
+        # Go: if imagePullResult.err != nil {
         if image_pull_result.err is not None:
             self.log_it(
                 ref,
@@ -162,6 +178,7 @@ class ImageManagerImpl:
                 return "", msg, image_pull_result.err
 
             return "", str(image_pull_result.err), ErrImagePull
+        # Go: m.logIt(ref, v1.EventTypeNormal, events.PulledImage, logPrefix, fmt.Sprintf("Successfully
         self.log_it(
             ref,
             EventTypeNormal,
@@ -171,7 +188,9 @@ class ImageManagerImpl:
             f"{format_duration(now() - start_time)}",
             False,
         )
+        # Go: m.backOff.GC()
         self.back_off.gc()
+        # Go: return imagePullResult.imageRef, "", nil
         return image_pull_result.image_ref, "", None
 
 

@@ -145,9 +145,11 @@ class ContainerMethods:
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).startContainer
         """
+        # Go: container := spec.container
         container = spec.container
 
         # Step 1: the image
+        # Go: imageRef, msg, err := m.imagePuller.EnsureImageExists(
         image_ref, msg, err = await self.image_puller.ensure_image_exists(
             pod, container, pull_secrets, pod_sandbox_config
         )
@@ -159,11 +161,15 @@ class ContainerMethods:
             return msg, err
 
         # Step 2: the container. Its restart count is one more than its last run's (labels.py).
+        # Go: restartCount := 0
         restart_count = 0
+        # Go: containerStatus := podStatus.FindContainerStatusByName(container.Name)
         container_status = pod_status.find_container_status_by_name(container.name)
+        # Go: if containerStatus != nil {
         if container_status is not None:
             restart_count = container_status.restart_count + 1
 
+        # Go: target, err := spec.getTargetID(podStatus)
         try:
             target = spec.get_target_id(pod_status)
         except Exception as target_err:
@@ -173,6 +179,7 @@ class ContainerMethods:
             )
             return s, ErrCreateContainerConfig
 
+        # Go: containerConfig, cleanupAction, err := m.generateContainerConfig(
         container_config, cleanup_action, err = await self.generate_container_config(
             container, pod, restart_count, pod_ip, image_ref, pod_ips, target
         )
@@ -191,6 +198,8 @@ class ContainerMethods:
                 return s, ErrCreateContainerConfig
             assert container_config is not None
 
+            # Go omitted: err = m.internalLifecycle.PreCreateContainer(pod, container, containerConfig) -- no resource managers here
+            # Go: containerID, err := m.runtimeService.CreateContainer(
             try:
                 container_id = await self.runtime_service.create_container(
                     pod_sandbox_id, container_config, pod_sandbox_config
@@ -207,6 +216,8 @@ class ContainerMethods:
                     s,
                 )
                 return s, ErrCreateContainer
+            # Go omitted: err = m.internalLifecycle.PreStartContainer(pod, container, containerID) -- no resource managers here
+            # Go: m.recordContainerEvent(pod, container, containerID, v1.EventTypeNormal, events.CreatedContainer
             self.record_container_event(
                 pod,
                 container,
@@ -217,6 +228,7 @@ class ContainerMethods:
             )
 
             # Step 3: start
+            # Go: err = m.runtimeService.StartContainer(containerID)
             try:
                 await self.runtime_service.start_container(container_id)
             except Exception as start_err:
@@ -231,6 +243,7 @@ class ContainerMethods:
                     s,
                 )
                 return s, ErrRunContainer
+            # Go: m.recordContainerEvent(pod, container, containerID, v1.EventTypeNormal, events.StartedContainer
             self.record_container_event(
                 pod,
                 container,
@@ -240,7 +253,9 @@ class ContainerMethods:
                 f"Started container {container.name}",
             )
 
+            # Go omitted: containerMeta := containerConfig.GetMetadata() -- the legacy log symlink: the port writes no log files
             # Step 4: the postStart hook; if it fails, the container is killed again.
+            # Go: if container.Lifecycle != nil && container.Lifecycle.PostStart != nil {
             if container.lifecycle is not None and container.lifecycle.post_start is not None:
                 kube_container_id = ContainerID(self.runtime_name, container_id)
                 msg, handler_err = await self.runner.run(
@@ -278,6 +293,7 @@ class ContainerMethods:
                         )
                     return msg, RuntimeError(f"{ErrPostStartHook}: {handler_err}")
 
+            # Go: return "", nil
             return "", None
         finally:
             if cleanup_action is not None:
@@ -546,6 +562,7 @@ class ContainerMethods:
                 restored_pod, restored_container = await self.restore_specs_from_container_labels(
                     container_id
                 )
+            # Go: if err != nil {
             except Exception as restore_err:
                 # Go: return err
                 return restore_err
@@ -573,6 +590,7 @@ class ContainerMethods:
             pod, container_spec, container_id.id, EventTypeNormal, events.KillingContainer, message
         )
 
+        # Go omitted: if err := m.internalLifecycle.PreStopContainer(containerID.ID); err != nil { -- no resource managers here
         # Go: if containerSpec.Lifecycle != nil && containerSpec.Lifecycle.PreStop != nil && gracePeriod > 0 {
         if (
             container_spec.lifecycle is not None
@@ -634,7 +652,6 @@ class ContainerMethods:
                 containerID=str(container_id),
             )
 
-        # Go: return err
         return err
 
     async def kill_containers_with_sync_result(
@@ -839,35 +856,45 @@ def find_next_init_container_to_run(
     The status is only returned if an init container failed, in which case next is that
     container again.
     """
+    # Go: if len(pod.Spec.InitContainers) == 0 {
     if len(pod.spec.init_containers) == 0:
         return None, None, True
 
     # A running regular container proves the init containers are done, even if their exited
     # runs have since been removed and look as if they never ran.
+    # Go: for i := range pod.Spec.Containers {
     for container in pod.spec.containers:
         status = pod_status.find_container_status_by_name(container.name)
         if status is not None and status.state == ContainerStateRunning:
             return None, None, True
 
+    # Go: for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
     for container in reversed(pod.spec.init_containers):
         status = pod_status.find_container_status_by_name(container.name)
         if status is not None and is_init_container_failed(status):
             return status, container, False
 
+    # Go: for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
     n = len(pod.spec.init_containers)
     for i in range(n - 1, -1, -1):
         container = pod.spec.init_containers[i]
         status = pod_status.find_container_status_by_name(container.name)
+        # Go: if status == nil {
         if status is None:
             continue
 
+        # Go: if status.State == kubecontainer.ContainerStateRunning {
         if status.state == ContainerStateRunning:
             return None, None, False
 
+        # Go: if status.State == kubecontainer.ContainerStateExited {
         if status.state == ContainerStateExited:
+            # Go: if i == (len(pod.Spec.InitContainers) - 1) {
             if i == n - 1:
                 return None, None, True
 
+            # Go: return nil, &pod.Spec.InitContainers[i+1], false
             return None, pod.spec.init_containers[i + 1], False
 
+    # Go: return nil, &pod.Spec.InitContainers[0], false
     return None, pod.spec.init_containers[0], False

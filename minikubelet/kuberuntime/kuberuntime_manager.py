@@ -250,26 +250,32 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).podSandboxChanged
         """
+        # Go: if len(podStatus.SandboxStatuses) == 0 {
         if len(pod_status.sandbox_statuses) == 0:
             klog.v(2).info_s(
                 "No sandbox for pod can be found. Need to start a new one", pod=klog.kobj(pod)
             )
             return True, 0, ""
 
+        # Go: readySandboxCount := 0
         ready_sandbox_count = 0
+        # Go: for _, s := range podStatus.SandboxStatuses {
         for s in pod_status.sandbox_statuses:
             if s.state == runtimeapi.PodSandboxState_SANDBOX_READY:
                 ready_sandbox_count += 1
 
         # The runtime lists sandboxes newest first: only the first one may be the ready one.
+        # Go: sandboxStatus := podStatus.SandboxStatuses[0]
         sandbox_status = pod_status.sandbox_statuses[0]
         attempt = sandbox_status.metadata.attempt if sandbox_status.metadata is not None else 0
+        # Go: if readySandboxCount > 1 {
         if ready_sandbox_count > 1:
             klog.v(2).info_s(
                 "Multiple sandboxes are ready for Pod. Need to reconcile them", pod=klog.kobj(pod)
             )
 
             return True, attempt + 1, sandbox_status.id
+        # Go: if sandboxStatus.State != runtimeapi.PodSandboxState_SANDBOX_READY {
         if sandbox_status.state != runtimeapi.PodSandboxState_SANDBOX_READY:
             klog.v(2).info_s(
                 "No ready sandbox for pod can be found. Need to start a new one",
@@ -278,6 +284,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             return True, attempt + 1, sandbox_status.id
 
         # Go chains nil-safe getters (GetLinux().GetNamespaces()…); a missing level means POD.
+        # Go: if sandboxStatus.GetLinux().GetNamespaces().GetOptions().GetNetwork() != networkNamespaceForPod(pod)
         linux = sandbox_status.linux
         options = linux.namespaces.options if linux and linux.namespaces else None
         network = options.network if options is not None else runtimeapi.NamespaceMode_POD
@@ -287,6 +294,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             )
             return True, attempt + 1, ""
 
+        # Go: if !kubecontainer.IsHostNetworkPod(pod) && sandboxStatus.Network.Ip == "" {
         ip = sandbox_status.network.ip if sandbox_status.network is not None else ""
         if not is_host_network_pod(pod) and ip == "":
             klog.v(2).info_s(
@@ -294,6 +302,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             )
             return True, attempt + 1, sandbox_status.id
 
+        # Go: return false, sandboxStatus.Metadata.Attempt, sandboxStatus.Id
         return False, attempt, sandbox_status.id
 
     def compute_pod_actions(self, pod: v1.Pod, pod_status: PodStatus) -> PodActions:
@@ -301,9 +310,12 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).computePodActions
         """
+        # Go: klog.V(5).InfoS("Syncing Pod"
         klog.v(5).info_s("Syncing Pod", pod=klog.kobj(pod))
 
+        # Go: createPodSandbox, attempt, sandboxID := m.podSandboxChanged(pod, podStatus)
         create_pod_sandbox, attempt, sandbox_id = self.pod_sandbox_changed(pod, pod_status)
+        # Go: changes := podActions{
         changes = PodActions(
             kill_pod=create_pod_sandbox,
             create_sandbox=create_pod_sandbox,
@@ -314,7 +326,9 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         )
 
         # A new sandbox means a new pod on the node: nothing of the old one is kept.
+        # Go: if createPodSandbox {
         if create_pod_sandbox:
+            # Go: if !shouldRestartOnFailure(pod) && attempt != 0
             if (
                 not should_restart_on_failure(pod)
                 and attempt != 0
@@ -326,32 +340,42 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 changes.create_sandbox = False
                 return changes
 
+            # Go: var containersToStart []int
             containers_to_start: list[int] = []
+            # Go: for idx, c := range pod.Spec.Containers {
             for idx, c in enumerate(pod.spec.containers):
                 if pod.spec.restart_policy == v1.RestartPolicyOnFailure and container_succeeded(
                     c, pod_status
                 ):
                     continue
                 containers_to_start.append(idx)
+            # Go: if len(containersToStart) == 0 {
             if len(containers_to_start) == 0:
                 _, _, done = find_next_init_container_to_run(pod, pod_status)
                 if done:
                     changes.create_sandbox = False
                     return changes
 
+            # Go: if len(pod.Spec.InitContainers) != 0 {
             if len(pod.spec.init_containers) != 0:
                 changes.next_init_container_to_start = pod.spec.init_containers[0]
                 return changes
+            # Go: changes.ContainersToStart = containersToStart
             changes.containers_to_start = containers_to_start
             return changes
 
+        # Go omitted: if utilfeature.DefaultFeatureGate.Enabled(features.EphemeralContainers) { -- ephemeral containers (alpha in v1.21) are not ported
+        # Go: initLastStatus, next, done := findNextInitContainerToRun(pod, podStatus)
         init_last_status, next, done = find_next_init_container_to_run(pod, pod_status)
         # Go: if !done {
         if not done:
+            # Go: if next != nil {
             if next is not None:
+                # Go: initFailed := initLastStatus != nil
                 init_failed = init_last_status is not None and is_init_container_failed(
                     init_last_status
                 )
+                # Go: if initFailed && !shouldRestartOnFailure(pod) {
                 if init_failed and not should_restart_on_failure(pod):
                     changes.kill_pod = True
                 else:
@@ -372,11 +396,17 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             # Until every init container has succeeded, regular containers are not looked at.
             return changes
 
+        # Go: keepCount := 0
         keep_count = 0
+        # Go: for idx, container := range pod.Spec.Containers {
         for idx, container in enumerate(pod.spec.containers):
+            # Go: containerStatus := podStatus.FindContainerStatusByName(container.Name)
             container_status = pod_status.find_container_status_by_name(container.name)
 
+            # Go omitted: if containerStatus != nil && containerStatus.State != kubecontainer.ContainerStateRunning { -- its post-stop hook frees CPUs of the CPU manager, which the port does not have
+            # Go: if containerStatus == nil || containerStatus.State != kubecontainer.ContainerStateRunning {
             if container_status is None or container_status.state != ContainerStateRunning:
+                # Go: if kubecontainer.ShouldContainerBeRestarted(&container, pod, podStatus) {
                 if should_container_be_restarted(container, pod, pod_status):
                     klog.v(3).info_s(
                         "Container of pod is not in the desired state and shall be started",
@@ -384,12 +414,14 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                         pod=klog.kobj(pod),
                     )
                     changes.containers_to_start.append(idx)
+                    # Go: if containerStatus != nil && containerStatus.State == kubecontainer.ContainerStateUnknown {
                     if (
                         container_status is not None
                         and container_status.state == ContainerStateUnknown
                     ):
                         # "Unknown" may still be running: kill it first, or two copies of the
                         # container could run side by side after the restart.
+                        # Go: changes.ContainersToKill[containerStatus.ID] = containerToKillInfo{
                         changes.containers_to_kill[container_status.id] = ContainerToKillInfo(
                             name=container_status.name,
                             container=pod.spec.containers[idx],
@@ -400,8 +432,11 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                             reason=reasonUnknown,
                         )
                 continue
+            # Go: var message string
             message = ""
+            # Go: var reason containerKillReason
             reason = ContainerKillReason("")
+            # Go: restart := shouldRestartOnFailure(pod)
             restart = should_restart_on_failure(pod)
             # Go: if _, _, changed := containerChanged(&container, containerStatus); changed {
             _, _, changed = container_changed(container, container_status)
@@ -424,16 +459,19 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
             # A container to restart counts as one that will run: it keeps the pod (and its
             # sandbox) alive below.
+            # Go: if restart {
             if restart:
                 message = f"{message}, will be restarted"
                 changes.containers_to_start.append(idx)
 
+            # Go: changes.ContainersToKill[containerStatus.ID] = containerToKillInfo{
             changes.containers_to_kill[container_status.id] = ContainerToKillInfo(
                 name=container_status.name,
                 container=pod.spec.containers[idx],
                 message=message,
                 reason=reason,
             )
+            # Go: klog.V(2).InfoS("Message for Container of pod"
             klog.v(2).info_s(
                 "Message for Container of pod",
                 containerName=container.name,
@@ -468,13 +506,17 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         result = PodSyncResult()
 
         # Step 1
+        # Go: podContainerChanges := m.computePodActions(pod, podStatus)
         pod_container_changes = self.compute_pod_actions(pod, pod_status)
+        # Go: klog.V(3).InfoS("computePodActions got for pod"
         klog.v(3).info_s(
             "computePodActions got for pod", podActions=pod_container_changes, pod=klog.kobj(pod)
         )
+        # Go: if podContainerChanges.CreateSandbox {
         if pod_container_changes.create_sandbox:
             # Go: ref, err := ref.GetReference(legacyscheme.Scheme, pod) — the pod itself here.
             ref = pod
+            # Go: if podContainerChanges.SandboxID != "" {
             if pod_container_changes.sandbox_id != "":
                 self.recorder.eventf(
                     ref,
@@ -488,7 +530,9 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 )
 
         # Step 2
+        # Go: if podContainerChanges.KillPod {
         if pod_container_changes.kill_pod:
+            # Go: if podContainerChanges.CreateSandbox {
             if pod_container_changes.create_sandbox:
                 klog.v(4).info_s(
                     "Stopping PodSandbox for pod, will start new one", pod=klog.kobj(pod)
@@ -499,18 +543,23 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                     pod=klog.kobj(pod),
                 )
 
+            # Go: killResult := m.killPodWithSyncResult(
             kill_result = await self.kill_pod_with_sync_result(
                 pod, convert_pod_status_to_running_pod(self.runtime_name, pod_status), None
             )
+            # Go: result.AddPodSyncResult(killResult)
             result.add_pod_sync_result(kill_result)
+            # Go: if killResult.Error() != nil {
             if kill_result.error() is not None:
                 klog.error_s(kill_result.error(), "killPodWithSyncResult failed")
                 return result
 
+            # Go: if podContainerChanges.CreateSandbox {
             if pod_container_changes.create_sandbox:
                 await self.purge_init_containers(pod, pod_status)
         else:
             # Step 3
+            # Go: for containerID, containerInfo := range podContainerChanges.ContainersToKill {
             for container_id, container_info in pod_container_changes.containers_to_kill.items():
                 klog.v(3).info_s(
                     "Killing unwanted container for pod",
@@ -541,26 +590,35 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
         # Kubelet's container garbage collector would remove exited init containers in time; the
         # port has none, so this pruning is all that keeps them from piling up.
+        # Go: m.pruneInitContainersBeforeStart(pod, podStatus)
         await self.prune_init_containers_before_start(pod, pod_status)
 
         # The IPs travel down to the container config (hosts file, downward API) as arguments,
         # not through the status manager, which may not have them yet for a new sandbox.
+        # Go: var podIPs []string
         pod_ips: list[str] = []
+        # Go: if podStatus != nil {
         if pod_status is not None:
             pod_ips = pod_status.ips
 
         # Step 4
+        # Go: podSandboxID := podContainerChanges.SandboxID
         pod_sandbox_id = pod_container_changes.sandbox_id
+        # Go: if podContainerChanges.CreateSandbox {
         if pod_container_changes.create_sandbox:
+            # Go: klog.V(4).InfoS("Creating PodSandbox for pod"
             klog.v(4).info_s("Creating PodSandbox for pod", pod=klog.kobj(pod))
+            # Go: createSandboxResult := kubecontainer.NewSyncResult(kubecontainer.CreatePodSandbox
             create_sandbox_result = new_sync_result(CreatePodSandbox, format.pod(pod))
             result.add_sync_result(create_sandbox_result)
+            # Go: podSandboxID, msg, err = m.createPodSandbox(
             pod_sandbox_id, msg, err = await self.create_pod_sandbox(
                 pod, pod_container_changes.attempt
             )
             if err is not None:
                 # Deleting a pod while its sandbox is set up makes the runtime (or CNI) fail; for
                 # a pod already deleted that failure is expected and not reported.
+                # Go: if m.podStateProvider.IsPodDeleted(pod.UID) {
                 if self.pod_state_provider.is_pod_deleted(pod.metadata.uid):
                     klog.v(4).info_s(
                         "Pod was deleted and sandbox failed to be created",
@@ -578,10 +636,12 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                     err,
                 )
                 return result
+            # Go: klog.V(4).InfoS("Created PodSandbox for pod"
             klog.v(4).info_s(
                 "Created PodSandbox for pod", podSandboxID=pod_sandbox_id, pod=klog.kobj(pod)
             )
 
+            # Go: podSandboxStatus, err := m.runtimeService.PodSandboxStatus(podSandboxID)
             try:
                 pod_sandbox_status = await self.runtime_service.pod_sandbox_status(pod_sandbox_id)
             except Exception as err:
@@ -598,6 +658,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 result.fail(err)
                 return result
 
+            # Go: if !kubecontainer.IsHostNetworkPod(pod) {
             if not is_host_network_pod(pod):
                 pod_ips = self.determine_pod_sandbox_ips(
                     pod.metadata.namespace, pod.metadata.name, pod_sandbox_status
@@ -608,12 +669,17 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                     pod=klog.kobj(pod),
                 )
 
+        # Go: podIP := ""
         pod_ip = ""
+        # Go: if len(podIPs) != 0 {
         if len(pod_ips) != 0:
             pod_ip = pod_ips[0]
 
+        # Go: configPodSandboxResult := kubecontainer.NewSyncResult(kubecontainer.ConfigPodSandbox
         config_pod_sandbox_result = new_sync_result(ConfigPodSandbox, pod_sandbox_id)
+        # Go: result.AddSyncResult(configPodSandboxResult)
         result.add_sync_result(config_pod_sandbox_result)
+        # Go: podSandboxConfig, err := m.generatePodSandboxConfig(pod, podContainerChanges.Attempt)
         try:
             pod_sandbox_config = self.generate_pod_sandbox_config(
                 pod, pod_container_changes.attempt
@@ -625,11 +691,16 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             return result
 
         # A closure, as in Go: it adds its SyncResult to `result` and sees the sandbox config.
+        # Go: start := func(typeName string, spec *startSpec) error {
         async def start(type_name: str, spec: StartSpec) -> BaseException | None:
+            # Go: startContainerResult := kubecontainer.NewSyncResult(kubecontainer.StartContainer
             start_container_result = new_sync_result(StartContainer, spec.container.name)
+            # Go: result.AddSyncResult(startContainerResult)
             result.add_sync_result(start_container_result)
 
+            # Go: isInBackOff, msg, err := m.doBackOff(pod, spec.container, podStatus, backOff)
             is_in_back_off, msg, err = self.do_back_off(pod, spec.container, pod_status, back_off)
+            # Go: if isInBackOff {
             if is_in_back_off:
                 start_container_result.fail(err, msg)
                 klog.v(4).info_s(
@@ -640,12 +711,14 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 )
                 return err
 
+            # Go: klog.V(4).InfoS("Creating container in pod"
             klog.v(4).info_s(
                 "Creating container in pod",
                 containerType=type_name,
                 container=spec.container.name,
                 pod=klog.kobj(pod),
             )
+            # Go: if msg, err := m.startContainer(
             msg, err = await self.start_container(
                 pod_sandbox_id,
                 pod_sandbox_config,
@@ -659,6 +732,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             if err is not None:
                 start_container_result.fail(err, msg)
                 # An image pull back-off was already logged by the image manager: only at V(3) here.
+                # Go: switch {
                 match err:
                     # Go: case err == images.ErrImagePullBackOff:
                     case _ if err is ErrImagePullBackOff:
@@ -682,15 +756,19 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
             return None
 
-        # Step 5 (ephemeral containers) is not ported.
+        # Step 5
+        # Go omitted: if utilfeature.DefaultFeatureGate.Enabled(features.EphemeralContainers) { -- ephemeral containers (alpha in v1.21) are not ported
 
         # Step 6
+        # Go: if container := podContainerChanges.NextInitContainerToStart; container != nil {
         container = pod_container_changes.next_init_container_to_start
         if container is not None:
+            # Go: if err := start("init container", containerStartSpec(container)); err != nil {
             if await start("init container", container_start_spec(container)) is not None:
                 return result
 
             # Go's log line says "Completed" although the container has only just started.
+            # Go: klog.V(4).InfoS("Completed init container for pod"
             klog.v(4).info_s(
                 "Completed init container for pod",
                 containerName=container.name,
@@ -698,6 +776,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             )
 
         # Step 7
+        # Go: for _, idx := range podContainerChanges.ContainersToStart {
         for idx in pod_container_changes.containers_to_start:
             await start("container", container_start_spec(pod.spec.containers[idx]))
 
@@ -717,24 +796,31 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         The back-off counts from when the container last finished; each restart doubles it
         (10 s, 20 s, 40 s … 300 s with kubelet's settings).
         """
+        # Go: var cStatus *kubecontainer.Status
         c_status: Status | None = None
+        # Go: for _, c := range podStatus.ContainerStatuses {
         for c in pod_status.container_statuses:
             if c.name == container.name and c.state == ContainerStateExited:
                 c_status = c
                 break
 
+        # Go: if cStatus == nil {
         if c_status is None:
             return False, "", None
 
+        # Go: klog.V(3).InfoS("Checking backoff for container in pod"
         klog.v(3).info_s(
             "Checking backoff for container in pod",
             containerName=container.name,
             pod=klog.kobj(pod),
         )
+        # Go: ts := cStatus.FinishedAt
         ts = c_status.finished_at
+        # Go: key := getStableKey(pod, container)
         key = get_stable_key(pod, container)
         # Go: if backOff.IsInBackOffSince(key, ts) {
         if back_off.is_in_back_off_since(key, ts):
+            # Go: if containerRef, err := kubecontainer.GenerateContainerRef(pod, container); err == nil {
             container_ref = generate_container_ref(pod, container)
             self.recorder.eventf(
                 container_ref,
@@ -742,11 +828,14 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 events.BackOffStartContainer,
                 "Back-off restarting failed container",
             )
+            # Go: err := fmt.Errorf(
             err = RuntimeError(
                 f"back-off {format_duration(back_off.get(key))} restarting failed "
                 f"container={container.name} pod={format.pod(pod)}"
             )
+            # Go: klog.V(3).InfoS("Back-off restarting failed container"
             klog.v(3).info_s("Back-off restarting failed container", err=str(err))
+            # Go: return true, err.Error(), kubecontainer.ErrCrashLoopBackOff
             return True, str(err), ErrCrashLoopBackOff
 
         # Go: backOff.Next(key, ts)

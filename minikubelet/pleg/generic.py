@@ -423,12 +423,15 @@ def generate_events(
 
     Go: pkg/kubelet/pleg/generic.go generateEvents
     """
+    # Go: if newState == oldState {
     if new_state == old_state:
         return []
 
+    # Go: klog.V(4).InfoS("GenericPLEG"
     klog.v(4).info_s(
         "GenericPLEG", podUID=pod_id, containerID=cid, oldState=old_state, newState=new_state
     )
+    # Go: switch newState {
     match new_state:
         # Go: case plegContainerRunning:
         case PlegContainerState.RUNNING:
@@ -441,6 +444,7 @@ def generate_events(
             return [PodLifecycleEvent(id=pod_id, type=ContainerChanged, data=cid)]
         # Go: case plegContainerNonExistent:
         case PlegContainerState.NON_EXISTENT:
+            # Go: switch oldState {
             match old_state:
                 # Go: case plegContainerExited:
                 case PlegContainerState.EXITED:

@@ -96,7 +96,7 @@ def browser(tmp_path_factory):
             executable_path=CHROMIUM,
             headless=True,
             args=CHROMIUM_ARGS,
-            viewport={"width": 1400, "height": 900},
+            viewport={"width": 1440, "height": 900},
             locale="en-US",
             service_workers="block",
         )
@@ -177,17 +177,18 @@ def source_mode_page(tmp_path_factory) -> Path:
     )
     assert index.mode == "source", index.notes
     mapping = pick_mapping(index, KUBELET_GO, "(*Kubelet).syncLoopIteration")
-    html = render_view(build_view(index, mapping, FIXTURES, view_id="sbs-1"))
     out = tmp_path_factory.mktemp("source-mode")
     for asset in ASSETS.iterdir():
         shutil.copy(asset, out / asset.name)
-    (out / "view.html").write_text(PAGE.format(body=html), encoding="utf-8")
+    for lang, name in (("en", "view.html"), ("zh", "view.zh.html")):
+        html = render_view(build_view(index, mapping, FIXTURES, view_id="sbs-1", lang=lang))
+        (out / name).write_text(PAGE.format(body=html, lang=lang), encoding="utf-8")
     return out / "view.html"
 
 
 # A bare page around one view (the site's own pages are tested in test_browser.py).
 PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>view</title>
+<html lang="{lang}"><head><meta charset="utf-8"><title>view</title>
 <link rel="stylesheet" href="sidebyside.css"></head>
 <body><article class="md-typeset">{body}</article>
 <script src="sidebyside.js"></script></body></html>

@@ -70,7 +70,7 @@ def test_every_alternate_gets_a_sitemap(tmp_path, site_url):
     _page(tmp_path / "a" / "index.html", "./", "../zh/a/", "https://elsewhere.org/")
     _page(tmp_path / "zh" / "a" / "index.html", "../../a/", "./", "../../../../etc/")
     (tmp_path / "sitemap.xml").write_text("the real one")
-    hooks.on_post_build(SimpleNamespace(site_dir=str(tmp_path), site_url=site_url))
+    hooks.on_post_build(SimpleNamespace(site_dir=str(tmp_path), site_url=site_url, plugins={}))
     made = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("sitemap.xml"))
     assert made == ["a/sitemap.xml", "sitemap.xml", "zh/a/sitemap.xml", "zh/sitemap.xml"]
     assert (tmp_path / "sitemap.xml").read_text() == "the real one"

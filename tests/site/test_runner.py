@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import subprocess
 import sys
 import threading
@@ -110,11 +111,36 @@ def test_pdb_breaks_on_the_first_statement_after_the_docstring():
     fn = next(n for n in kubelet.body if getattr(n, "name", "") == "sync_loop_iteration")
     assert line == fn.body[1].lineno  # body[0] is the docstring
     lines = body(
-        pdb_directive(ROOT, "walkthrough/ch03/example.py", "minikubelet.types.pod_update.is_mirror_pod")
+        pdb_directive(
+            ROOT, "walkthrough/ch03/example.py", "minikubelet.types.pod_update.is_mirror_pod"
+        )
     )
-    assert lines[0] == "$ python -m pdb walkthrough/ch03/example.py"
+    assert lines[0] == "$ PYTHONPATH=. python -m pdb walkthrough/ch03/example.py"
     assert lines[1].startswith("(Pdb) break minikubelet/types/pod_update.py:")
     assert lines[-1] == "(Pdb) continue"
+
+
+def test_the_printed_pdb_recipe_works_as_printed(tmp_path):
+    """The "Debug it" block of a chapter, typed as printed from the top of the repository."""
+    target = "minikubelet.kubelet.Kubelet.sync_loop_iteration"
+    lines = body(pdb_directive(ROOT, "walkthrough/ch03/example.py", target))
+    command = lines[0].removeprefix("$ ").replace("python", sys.executable, 1)
+    typed = [line.removeprefix("(Pdb) ") for line in lines[1:]] + ["where", "quit"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        ["bash", "-c", command],
+        input="\n".join(typed) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**env, "MINIKUBELET_LANG": "en"},
+        timeout=120,
+        check=False,
+    )
+    path, line = locate(ROOT, target)
+    assert "not found from sys.path" not in done.stdout, done.stdout
+    assert f"Breakpoint 1 at {ROOT / path}:{line}" in done.stdout, done.stdout
+    assert f"{ROOT / path}({line})sync_loop_iteration()" in done.stdout, done.stdout
 
 
 def test_pdb_names_what_it_cannot_find():

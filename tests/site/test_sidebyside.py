@@ -121,7 +121,14 @@ def test_source_view_has_real_lines_permalinks_and_aligned_blocks(source_index):
         assert line.href == (
             f"https://github.com/kubernetes/kubernetes/blob/{TAG}/{KUBELET_GO}#L{line.number}"
         )
-    assert [r.number for r in py_rows] == list(range(mapping.py_start, mapping.py_end + 1))
+    # Every Python line but the anchor comments of ported blocks (the view draws the link).
+    anchors = {b.py_line for b in mapping.blocks if b.status == "ported"}
+    assert anchors and all(py_text[n - 1].strip().startswith("# Go:") for n in anchors)
+    expected = [n for n in range(mapping.py_start, mapping.py_end + 1) if n not in anchors]
+    assert [r.number for r in py_rows] == expected
+    assert "# Go omitted: case kubetypes.SET:" in "".join(
+        t.text for r in py_rows for t in r.tokens
+    ), "an omission's comment stays"
     assert "".join(t.text for t in py_rows[0].tokens) == py_text[mapping.py_start - 1].strip()
     # Every block starts on the same row on both sides.
     assert view.blocks
@@ -153,7 +160,7 @@ def test_rendered_source_view(source_index):
             if "mkl-py" in t.get("class", "") and c["data-b"] in t.get("data-bs", "").split()
         ]
         assert twins, f"no Python twin for {c['data-b']}"
-    assert "&lt;-configCh" in html  # Go's arrow, escaped
+    assert "&lt;-" in html and "configCh" in html  # Go's arrow, escaped
 
 
 def test_linkonly_view_shows_a_notice_and_the_cases(linkonly_index):
@@ -203,3 +210,13 @@ def test_reference_ids_follow_mkdocstrings():
     )
     assert reference_id("minikubelet/config/__init__.py", "X") == "minikubelet.config.X"
     assert reference_id("minikubelet/config/config.py", "PodStorage._merge") is None
+
+
+def test_the_header_range_includes_the_doc_comment_shown(source_index):
+    mapping = pick_mapping(source_index, KUBELET_GO, "(*Kubelet).syncLoopIteration")
+    with_doc = render_view(build_view(source_index, mapping, FIXTURES, doc=True))
+    without = render_view(build_view(source_index, mapping, FIXTURES))
+    first = go_doc_start((K8S / KUBELET_GO).read_text().splitlines(), mapping.go_start)
+    assert first < mapping.go_start
+    assert f"L{first}–{mapping.go_end}" in with_doc
+    assert f"L{mapping.go_start}–{mapping.go_end}" in without

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import marshal
 import os
 import shutil
+import subprocess
+import sys
 import time
 
-from tools.xref import go_tree
+import pytest
+
+from tools.xref import build_index, go_tree
 from tools.xref.cache import Snapshot
 from tools.xref.go_tree import index_blobs, index_tree, raw_parse_tree, scan
 
-from .conftest import FIXTURES, K8S, KUBELET_GO
+from .conftest import FIXTURES, K8S, KUBELET_GO, ROOT_DIR
 
 
 def _tree(tmp_path):
@@ -101,3 +106,136 @@ def test_blobs_are_cached_by_content_hash(tmp_path):
     second = index_blobs(data, key="git:/x@v1.21.3", cache_dir=tmp_path)
     assert second[KUBELET_GO].record == first[KUBELET_GO].record
     assert second[KUBELET_GO].sha256 == first[KUBELET_GO].sha256
+
+
+# --- a corrupted cache is discarded and rebuilt, never a traceback ---------------------------
+
+
+def _flip_bits(path):
+    data = bytearray(path.read_bytes())
+    for i in range(len(data) // 3, len(data), max(1, len(data) // 7)):
+        data[i] ^= 0x10
+    path.write_bytes(bytes(data))
+
+
+def _bad_marshal(path):
+    path.write_bytes(path.read_bytes()[:60] + b"\xff\xfe not marshal")
+
+
+def _wrong_shape(path):
+    from tools.xref.cache import encode
+
+    path.write_bytes(encode({"a.go": (1, 2)}, "the wrong key"))
+
+
+def _raw_wrong_shape(path):
+    path.write_bytes(marshal.dumps(["not", "a", "snapshot"]))
+
+
+def _truncated(path):
+    path.write_bytes(path.read_bytes()[:100])
+
+
+def _directory(path):
+    path.unlink()
+    (path / "inside").mkdir(parents=True)
+
+
+def _go_dir_is_a_file(path):
+    shutil.rmtree(path.parent)
+    path.parent.write_text("not a directory")
+
+
+CORRUPTIONS = [
+    _flip_bits,
+    _bad_marshal,
+    _wrong_shape,
+    _raw_wrong_shape,
+    _truncated,
+    _directory,
+    _go_dir_is_a_file,
+]
+
+
+@pytest.mark.parametrize("corrupt", CORRUPTIONS, ids=lambda f: f.__name__.strip("_"))
+def test_a_corrupted_snapshot_is_discarded_and_rebuilt(tmp_path, corrupt):
+    cache = tmp_path / "cache"
+    first = build_index(FIXTURES, package="port", src=K8S, lock_path=None, cache_dir=cache)
+    (snap,) = (cache / "go").glob("*.snap")
+    corrupt(snap)
+    again = build_index(FIXTURES, package="port", src=K8S, lock_path=None, cache_dir=cache)
+    assert again.ok and [m.go_start for m in again.mappings] == [m.go_start for m in first.mappings]
+    if corrupt is not _go_dir_is_a_file:  # nothing to read there: nothing to discard
+        assert any("did not verify" in n and "discarded, rebuilt" in n for n in again.notes)
+    assert snap.is_file()
+    third = build_index(FIXTURES, package="port", src=K8S, lock_path=None, cache_dir=cache)
+    assert not any("did not verify" in n for n in third.notes), "it was not rebuilt"
+
+
+def test_a_tree_snapshot_that_does_not_verify_is_rebuilt(tmp_path):
+    root, cache = _tree(tmp_path), tmp_path / "cache"
+    index_tree(root, cache_dir=cache)
+    (snap,) = (cache / "go").glob("*.snap")
+    _flip_bits(snap)
+    again = index_tree(root, cache_dir=cache)
+    assert again.stats["parsed"] == 6 and "checksum mismatch" in again.notes[0]
+    assert index_tree(root, cache_dir=cache).stats["parsed"] == 0
+
+
+def test_an_unwritable_cache_is_said_not_raised(tmp_path):
+    cache = tmp_path / "cache"
+    cache.write_text("a file where the cache directory should be")
+    index = build_index(FIXTURES, package="port", src=K8S, lock_path=None, cache_dir=cache)
+    assert index.ok
+    assert any("cache: cannot write" in n for n in index.notes)
+
+
+def _download_cache(tmp_path, http_dir):
+    www, base = http_dir
+    shutil.copytree(K8S, www / "v1.21.3")
+    cache = tmp_path / "c"
+    first = build_index(
+        FIXTURES, package="port", lock_path=None, cache_dir=cache, base_url=f"{base}/v1.21.3"
+    )
+    assert first.mode == "source"
+    return cache, f"{base}/v1.21.3"
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda m, d: m.write_text("{ not json"),
+        lambda m, d: m.write_text('["a list"]'),
+        lambda m, d: m.write_text('{"tag": "v1.21.3", "files": {"../x": 1, "a.go": "b"}}'),
+        lambda m, d: m.write_bytes(b"\xff\xfe\x00"),
+        lambda m, d: (m.unlink(), m.mkdir()),
+        lambda m, d: ((d / KUBELET_GO).unlink(), (d / KUBELET_GO).mkdir()),
+        lambda m, d: (shutil.rmtree(d / "pkg"), (d / "pkg").write_text("x")),
+    ],
+    ids=["not-json", "a-list", "bad-entries", "not-utf8", "manifest-dir", "file-dir", "dir-file"],
+)
+def test_a_corrupted_download_cache_is_fetched_again(tmp_path, http_dir, corrupt):
+    cache, base = _download_cache(tmp_path, http_dir)
+    corrupt(cache / "src" / "v1.21.3.manifest.json", cache / "src" / "v1.21.3")
+    again = build_index(FIXTURES, package="port", lock_path=None, cache_dir=cache, base_url=base)
+    assert again.ok and again.mode == "source", again.notes
+    third = build_index(FIXTURES, package="port", lock_path=None, cache_dir=cache, offline=True)
+    assert third.ok and third.mode == "source", third.notes
+
+
+def test_the_command_line_never_shows_a_traceback_for_a_corrupted_cache(tmp_path):
+    cache = tmp_path / "cache"
+    env = {**os.environ, "XREF_CACHE_DIR": str(cache), "K8S_SRC": str(K8S)}
+    env["K8S_SRC_VERSION"] = "v1.21.3"
+    args = [sys.executable, "-m", "tools.xref", "check", "--root", str(FIXTURES)]
+    args += ["--package", "port", "--lock", str(tmp_path / "none.json")]
+    run = lambda: subprocess.run(  # noqa: E731
+        args, cwd=ROOT_DIR, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    run()
+    for corrupt in CORRUPTIONS[:-2]:
+        (snap,) = (cache / "go").glob("*.snap")
+        corrupt(snap)
+        done = run()
+        assert "Traceback" not in done.stderr + done.stdout, corrupt.__name__
+        assert "did not verify" in done.stderr, corrupt.__name__

@@ -162,7 +162,7 @@ def test_offline_check_uses_the_lock_and_names_file_and_line(tmp_path, capsys):
     root, k8s = _tree(tmp_path, body)
     lock = tmp_path / "o.lock.json"
     common = ["--root", str(root), "--package", "port", "--lock", str(lock)]
-    assert main(["lock", *common, "--src", str(k8s)]) == 0
+    assert main(["lock", *common, "--src", str(k8s), "--source-version", "v1.21.3"]) == 0
     text = lock.read_text()
     assert "ledger" not in text and "apple" not in text  # hashes only, never the text
     assert json.loads(text)["comments_format"] == UNITS_FORMAT
@@ -171,7 +171,7 @@ def test_offline_check_uses_the_lock_and_names_file_and_line(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"port/keeper.py:13: error: repeats a Kubernetes comment ({GO})" in out
     assert "1 lines repeat a Go comment" in out and "check: FAILED" in out
-    assert main(["check", *common, "--src", str(k8s)]) == 1
+    assert main(["check", *common, "--src", str(k8s), "--source-version", "v1.21.3"]) == 1
     assert f"port/keeper.py:13: error: repeats a Kubernetes comment ({GO}:5)" in (
         capsys.readouterr().out
     )
@@ -184,7 +184,7 @@ def test_a_lock_without_comment_hashes_fails_offline(tmp_path, capsys):
     root, k8s = _tree(tmp_path)
     lock = tmp_path / "o.lock.json"
     common = ["--root", str(root), "--package", "port", "--lock", str(lock)]
-    assert main(["lock", *common, "--src", str(k8s)]) == 0
+    assert main(["lock", *common, "--src", str(k8s), "--source-version", "v1.21.3"]) == 0
     data = json.loads(lock.read_text())
     data["comments_format"] = UNITS_FORMAT - 1  # hashed another way: stale
     lock.write_text(json.dumps(data))
@@ -192,7 +192,7 @@ def test_a_lock_without_comment_hashes_fails_offline(tmp_path, capsys):
     assert main(["check", *common, "--offline"]) == 1
     out = capsys.readouterr().out
     assert "lock-stale" in out and "run 'python -m tools.xref lock'" in out
-    assert main(["check", *common, "--src", str(k8s)]) == 1
+    assert main(["check", *common, "--src", str(k8s), "--source-version", "v1.21.3"]) == 1
     assert f"{GO}: the lock has no current hashes of its comments" in capsys.readouterr().out
 
 

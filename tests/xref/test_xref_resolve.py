@@ -9,6 +9,7 @@ from .conftest import BROKEN, FIXTURES, K8S, KUBELET_GO, PORT
 
 def _build(package=PORT, root=FIXTURES, src=K8S, **kw):
     kw.setdefault("lock_path", None)
+    kw.setdefault("source_version", "v1.21.3")
     return build_index(root, package=package, src=src, **kw)
 
 

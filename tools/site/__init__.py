@@ -18,14 +18,53 @@ Arguments are Python literals (strings, numbers, booleans), positional or by key
 
 ``sidebyside(go_path, go_symbol, py=None, doc=False)``
     The Go declaration (from the source, Pygments-highlighted, with its real line numbers and
-    permalinks at ``v1.21.3``) beside the Python that ports it (`tools.xref` finds it by the
-    ``Go:`` docstring line; ``py="Class.method"`` picks one when several port the same
-    symbol).  Every ``select``/``switch`` case the port anchors (``# Go: case …:``) is a
-    *block*: the two panes are padded so that each block starts on the same row, and pointing
-    at a block (or clicking it, or focusing it with the keyboard) lights up its twin.
-    ``doc=True`` also shows the Go doc comment above the declaration.  Without the source
-    (link-only mode) the Go pane is a visible notice with permalinks, and the cases stay
-    listed, each linked to its lines and still lighting up its Python twin.
+    permalinks at ``v1.21.3``, which open in a new tab) beside the Python that ports it
+    (`tools.xref` finds it by the ``Go:`` docstring line; ``py="Class.method"`` picks one when
+    several port the same symbol).  ``doc=True`` also shows the Go doc comment above the
+    declaration (and the header's line range then starts there).  Without the source
+    (link-only mode) the Go pane is a notice with permalinks, and the view's blocks stay
+    listed, each linked to its lines and lighting up its Python twin.
+
+Views: what every chapter page gets
+===================================
+
+*Line links.*  A view is made of *blocks*: the ``select``/``switch`` cases the port anchors
+(``# Go: case …:``), the statements it anchors (``# Go: <statement>``, see `tools.xref`), and,
+for a type, the members that map on their own (an interface's methods).  Each block starts on the
+same row in both panes (the shorter side is padded), and pointing at a block, clicking or
+tapping it (it stays lit), or focusing it with the keyboard lights up its twin.  Anchor comments
+are left out of the Python pane (the view draws the link); an omission (``# Go omitted: …``)
+stays, beside the Go it leaves out.  Every view must be *line-linked*: at least 85 % of the lines
+inside the declaration in a block (``tests/site/test_views_linked.py`` checks every view of
+every page).  To link a view, add ``# Go: <statement>`` comments above the Python of its main
+statements (a few per function: each block runs on to the next anchor), then ``python -m
+tools.xref lock`` with the source, so that link-only builds know them.
+
+*Phones.*  A view narrower than 44rem (where two panes cannot hold about 60 characters each)
+shows one pane at a time, with a Go | Python switch; switching scrolls the lit block's twin into
+view.  The hint says "tap" on touch screens ``(hover: none)``, "point at" elsewhere.  Full
+screen is there at every width; its button says how to leave it (Esc too).
+
+*Copying.*  Each pane has a copy button (the code of that pane, without padding or line
+numbers); a selection started in one pane does not take the other pane's lines with it.
+
+*Where it lives.*  The view's markup is ``templates/sidebyside.html.j2``, its behaviour
+``assets/sidebyside.js``, its style ``assets/sidebyside.css``; nothing else on the page depends on
+them, so other features (a trace player) bring their own files to ``assets/``, which the hook
+publishes as ``assets/minikubelet/``.  A view is excluded from the search index
+(``data-search-exclude``).
+
+Pages
+=====
+
+*Diagrams* (below) and *exercises* (``{{ exercises() }}``): each chapter page has at least one
+diagram and lists its exercises.  *Search* is per language (`tools.site.search`); the index
+loads when the reader first goes to the search box (``assets/search-on-demand.js``, loaded in
+``<head>`` by ``overrides/main.html``), so a chapter's first load stays small
+(``bench/bench_page_weight.py`` measures it).  The *404 page* exists per language
+(``overrides/404.html``; root English, ``zh/404.html`` Chinese), the *language switch* keeps
+the ``#section`` (``assets/site.js``).  Chinese pages are not hard-wrapped (``python -m
+tools.i18n`` fails on a line break between Chinese characters).
 
 ``run(command, grep=None, head=None, tail=None)``
     Runs a ``minikubelet …`` command in-process (the virtual clock and the seed make it
@@ -35,9 +74,17 @@ Arguments are Python literals (strings, numbers, booleans), positional or by key
     Chinese page ``--lang zh`` is added (and shown).
 
 ``pdb(script, *targets)``
-    A console block: ``python -m pdb <script>`` and a ``break <file>:<line>`` for each target
-    (a dotted name of a function or method of the port, resolved to its first statement after
-    the docstring at build time), then ``continue``.
+    A console block: ``PYTHONPATH=. python -m pdb <script>`` (as typed from the repository's
+    top) and a ``break <file>:<line>`` for each target (a dotted name of a function or method
+    of the port, resolved to its first statement after the docstring at build time), then
+    ``continue``.
+
+``exercises(chapter=None)``
+    A table of the chapter's exercises, read from the walkthrough's catalogue
+    (``walkthrough/chNN/``): each exercise's name, its title in the page's language, and the
+    command that starts it (``python -m walkthrough watch <name>``).  On a chapter page
+    (``docs/chapters/NN-*.md``) the chapter is the page's.  Every chapter page has an
+    ``## Exercises`` section with this directive (a test holds each page to it).
 
 Diagrams
 ========

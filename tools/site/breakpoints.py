@@ -51,10 +51,15 @@ def locate(root: Path, dotted: str) -> tuple[str, int]:
 
 
 def pdb_directive(root: Path, script: str, *targets: str) -> str:
-    """A console block: start the script under pdb, break at each target, continue."""
+    """A console block: start the script under pdb, break at each target, continue.
+
+    ``PYTHONPATH=.``: pdb puts the script's folder first on ``sys.path``, and a ``break
+    minikubelet/…py:N`` is looked up on ``sys.path``; from the repository's top it then works
+    as printed.
+    """
     if not targets:
         raise DirectiveError("pdb: name at least one function to break in")
-    lines = [f"{PROMPT}python -m pdb {script}"]
+    lines = [f"{PROMPT}PYTHONPATH=. python -m pdb {script}"]
     for target in targets:
         path, line = locate(root, target)
         lines.append(f"(Pdb) break {path}:{line}")

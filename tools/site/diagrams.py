@@ -131,9 +131,23 @@ def render(diagram: Diagram, root: Path = ROOT) -> str:
     return head + stamp + "<svg" + rest
 
 
-def write_all(diagrams: list[Diagram], root: Path = ROOT) -> list[Path]:
-    """Render every diagram, then write them (all or none); the SVGs that changed."""
-    rendered = [(d, render(d, root)) for d in diagrams]
+def current(diagram: Diagram, root: Path = ROOT) -> bool:
+    """Whether the SVG was rendered from the source as it is now (its stamp says so)."""
+    if not diagram.svg.is_file():
+        return False
+    stamp = STAMP.search(diagram.svg.read_text(encoding="utf-8", errors="replace"))
+    return (
+        stamp is not None
+        and stamp["src"] == _rel(diagram.source, root)
+        and stamp["sha"] == sha256(diagram.source)
+    )
+
+
+def write_all(diagrams: list[Diagram], root: Path = ROOT, force: bool = False) -> list[Path]:
+    """Render every diagram whose SVG is not current (every one with `force`), then write them
+    (all or none); the SVGs written.  A current SVG is left alone: another machine's fonts would
+    change its text widths, not what it shows."""
+    rendered = [(d, render(d, root)) for d in diagrams if force or not current(d, root)]
     changed = []
     for d, svg in rendered:
         if d.svg.exists() and d.svg.read_text(encoding="utf-8") == svg:
@@ -180,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--check", action="store_true", help="fail if an SVG is missing, stale or orphaned"
     )
+    ap.add_argument("--force", action="store_true", help="render even the current SVGs again")
     args = ap.parse_args(argv)
     diagrams, problems = find(SOURCES, OUTPUT)
     if args.check:
@@ -194,13 +209,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"diagrams: {line}", file=sys.stderr)
         return 1
     try:
-        changed = write_all(diagrams, ROOT)
+        changed = write_all(diagrams, ROOT, force=args.force)
     except DiagramError as exc:
         print(f"diagrams: {exc}", file=sys.stderr)
         return 1
     for path in changed:
         print(f"diagrams: wrote {_rel(path, ROOT)}")
-    print(f"diagrams: {len(diagrams)} rendered, {len(changed)} changed")
+    print(f"diagrams: {len(diagrams)} diagrams, {len(changed)} written")
     return 0
 
 

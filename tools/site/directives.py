@@ -75,7 +75,7 @@ def expand(markdown: str, handlers: dict[str, Callable[[Directive], str]]) -> st
     Unknown directive names are errors: a typo must not leave ``{{ … }}`` on the page.
     """
     lines = markdown.splitlines(keepends=True)
-    for d in reversed(list(find(markdown))):
+    for d in find(markdown):  # in page order: handlers may number what they make
         handler = handlers.get(d.name)
         if handler is None:
             known = ", ".join(sorted(handlers))
@@ -87,5 +87,5 @@ def expand(markdown: str, handlers: dict[str, Callable[[Directive], str]]) -> st
         block = "".join(
             (d.indent + row if row.strip() else row) + "\n" for row in out.splitlines()
         )
-        lines[d.line - 1] = block
+        lines[d.line - 1] = block  # one line replaced by a block: later numbers stay valid
     return "".join(lines)

@@ -8,8 +8,15 @@ What they do, per build (mkdocs-static-i18n builds once per language, in one pro
   host).
 - ``on_files``: add those assets (``tools/site/assets``) to the site as ``assets/minikubelet/``.
 - ``on_page_markdown``: expand the directives (see `tools.site`).
-- ``on_page_content``: put the rendered side-by-side views in place.
-- ``on_post_build``: give every language-alternate URL a ``sitemap.xml``.  mkdocs-static-i18n
+- ``on_page_content``: put the rendered side-by-side views in place; on Chinese pages, give the
+  headings' permalinks a Chinese title (Python-Markdown's ``toc`` has one setting for all).
+- ``on_post_page``: point a Chinese page's search at the Chinese index (``zh/search/``).
+- ``on_post_template``: keep each language's 404 page (both builds write ``404.html`` at the
+  site's root, the Chinese one last).
+- ``on_post_build`` (last of all, after mkdocs-static-i18n has written the combined search
+  index): split the search index by language (`tools.site.search`); put the English 404 page
+  at the root and the Chinese one at ``zh/404.html``; give every language-alternate URL a
+  ``sitemap.xml``.  mkdocs-static-i18n
   links each page to its twin (``<link rel="alternate" hreflang>``, which keeps the page when
   the language changes), and mkdocs-material's JS takes those links for site roots and fetches
   ``<link>/sitemap.xml`` from each: without a file there, every page would log two 404s.
@@ -19,8 +26,10 @@ The directive syntax and the two modes (source, link-only) are described in `too
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import posixpath
 import sys
 from html.parser import HTMLParser
@@ -32,13 +41,16 @@ if str(ROOT) not in sys.path:  # mkdocs loads this file by path: make `tools` im
     sys.path.insert(0, str(ROOT))
 
 from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from tools.site.breakpoints import pdb_directive  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand  # noqa: E402
+from tools.site.exercises import exercises_directive  # noqa: E402
 from tools.site.render import render  # noqa: E402
 from tools.site.runner import Runner, port_fingerprint, run_directive  # noqa: E402
+from tools.site.search import split_index  # noqa: E402
 from tools.site.sidebyside import (  # noqa: E402
     build_view,
     pick_mapping,
@@ -51,8 +63,10 @@ log = logging.getLogger("mkdocs.plugins.minikubelet")
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 ASSET_DIR = "assets/minikubelet"
-CSS = [f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/diagrams.css"]
-JS = [f"{ASSET_DIR}/sidebyside.js"]
+CSS = [f"{ASSET_DIR}/site.css", f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/diagrams.css"]
+JS = [f"{ASSET_DIR}/sidebyside.js", f"{ASSET_DIR}/site.js"]
+PERMALINK_TITLE = {"zh": "永久链接"}  # the heading anchors' title; English is toc's own
+DEFAULT_LANGUAGE = "en"
 REQUIRE_SOURCE = "MINIKUBELET_REQUIRE_SOURCE"
 REFERENCE_PAGE = "reference.md"
 
@@ -64,6 +78,7 @@ class _State:
     index_key: tuple | None = None
     runner: Runner | None = None
     pending: dict[str, dict[str, tuple]] = {}  # page URL → slot id → (mapping, doc)
+    not_found: dict[str, str] = {}  # language → its 404 page
 
 
 state = _State()
@@ -170,8 +185,14 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
             raise DirectiveError("pdb(script, target, …) takes no options")
         return pdb_directive(ROOT, *d.args)
 
+    def exercises(d: Directive) -> str:
+        if d.kwargs or len(d.args) > 1:
+            raise DirectiveError("exercises(chapter=None) takes at most a chapter number")
+        return exercises_directive(src, lang, *d.args)
+
+    handlers = {"sidebyside": sidebyside, "run": run, "pdb": pdb, "exercises": exercises}
     try:
-        out = expand(markdown, {"sidebyside": sidebyside, "run": run, "pdb": pdb})
+        out = expand(markdown, handlers)
     except DirectiveError as exc:
         raise PluginError(f"docs/{src}: {exc}") from None
     state.pending[page.file.url] = slots
@@ -179,10 +200,12 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
 
 
 def on_page_content(html: str, page, config, files: Files) -> str:
+    lang = _language(page, config)
+    if lang in PERMALINK_TITLE:
+        html = html.replace('title="Permanent link"', f'title="{PERMALINK_TITLE[lang]}"')
     slots = state.pending.pop(page.file.url, {})
     if not slots:
         return html
-    lang = _language(page, config)
     index = get_index()
     reference = _reference_url(files, lang)
     for slot, (mapping, doc) in slots.items():
@@ -213,8 +236,46 @@ class _Alternates(HTMLParser):
             self.hrefs.append(a["href"])
 
 
+CONFIG_SCRIPT = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.S)
+
+
+def on_post_page(output: str, page, config) -> str:
+    """A Chinese page searches the Chinese index: material fetches ``<base>/search/…``."""
+    lang = _language(page, config)
+    if lang == DEFAULT_LANGUAGE:
+        return output
+
+    def rebase(m: re.Match) -> str:
+        data = json.loads(m.group(2))
+        data["base"] = data["base"].rstrip("/") + f"/{lang}/"  # a folder: ends with /
+        return m.group(1) + json.dumps(data, ensure_ascii=False) + m.group(3)
+
+    return CONFIG_SCRIPT.sub(rebase, output, count=1)
+
+
+def on_post_template(output: str, template_name: str, config) -> str:
+    if template_name == "404.html":
+        state.not_found[config.theme.get("language") or "en"] = output
+    return output
+
+
+def _place_404_pages(site: Path) -> None:
+    """English at the root (what a host serves for any missing URL), Chinese at zh/404.html."""
+    for lang, html in state.not_found.items():
+        target = site / "404.html" if lang == "en" else site / lang / "404.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, encoding="utf-8")
+
+
+@event_priority(-200)
 def on_post_build(config) -> None:
     site = Path(config.site_dir).resolve()
+    i18n = config.plugins.get("i18n")
+    if i18n is not None and not i18n.building and (site / "search" / "search_index.json").exists():
+        # the outer build's last event: every language is built and the index is combined
+        counts = split_index(site, DEFAULT_LANGUAGE)
+        log.info(f"minikubelet: search index per language: {counts}")
+    _place_404_pages(site)
     base = urlsplit(config.site_url or "").path.rstrip("/")  # "/minikubelet" on a project site
     wanted: set[str] = set()
     for page in site.rglob("*.html"):

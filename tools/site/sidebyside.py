@@ -16,7 +16,7 @@ from pathlib import Path
 from pygments.lexers import GoLexer, PythonLexer
 from pygments.token import STANDARD_TYPES, _TokenType
 
-from tools.xref import TAG, Index, Mapping, permalink
+from tools.xref import TAG, Block, Index, Mapping, permalink
 
 from .directives import DirectiveError
 from .render import render
@@ -59,19 +59,23 @@ class Row:
 
 @dataclass
 class BlockView:
-    """A select/switch case and its Python twin."""
+    """A select/switch case or an anchored statement, and its Python twin."""
 
     id: str
-    case: str
-    kind: str  # select | switch | typeswitch
+    case: str  # the case header, or the start of the statement
+    kind: str  # select | switch | typeswitch | stmt | member
     status: str  # ported | omitted
     reason: str
-    go_start: int
+    go_start: int  # what lights up: a statement's comment included
     go_end: int
     py_start: int
     py_end: int
     permalink: str
     depth: int = 0
+    link_start: int = 0  # the first line of the case or statement itself (the permalink's)
+
+    def __post_init__(self):
+        self.link_start = self.link_start or self.go_start
 
 
 @dataclass
@@ -98,6 +102,9 @@ class View:
     py_lines: list[CodeLine] = field(default_factory=list)  # link-only mode
     reference_href: str | None = None
     source_version: str | None = None
+    source_kind: str | None = None  # dir | git | cache
+    source_identity: str = ""  # how the release of the Go text is known
+    go_first: int | None = None  # the lines shown (with the doc comment, when asked for)
 
 
 def css_class(ttype: _TokenType) -> str:
@@ -183,8 +190,30 @@ def _split_indent(tokens: list[Token]) -> tuple[list[Token], str]:
     return rest, indent
 
 
-def _block_views(mapping: Mapping) -> list[BlockView]:
-    blocks = sorted(mapping.blocks, key=lambda b: (b.go_start, -b.go_end))
+def _member_blocks(index: Index, mapping: Mapping) -> list[Block]:
+    """Mappings nested in this one on both sides (an interface's methods in the Protocol that
+    ports it), as blocks: a type's view links its members' lines too."""
+    if not mapping.resolved:
+        return []
+    out = []
+    for m in index.mappings:
+        if (
+            m is not mapping
+            and m.resolved
+            and m.py_file == mapping.py_file
+            and mapping.py_start < m.py_start <= m.py_end <= mapping.py_end
+            and m.go_path == mapping.go_path
+            and mapping.go_start < m.go_start <= m.go_end <= mapping.go_end
+        ):
+            out.append(
+                Block(m.go_symbol, "ported", m.py_line, m.py_start, m.py_end, m.go_start,
+                      m.go_end, "member", m.permalink)
+            )  # fmt: skip
+    return out
+
+
+def _block_views(blocks: list[Block]) -> list[BlockView]:
+    blocks = sorted(blocks, key=lambda b: (b.go_lead, -b.go_end))
     views = [
         BlockView(
             f"c{i}",
@@ -192,11 +221,12 @@ def _block_views(mapping: Mapping) -> list[BlockView]:
             b.go_kind,
             b.status,
             b.reason,
-            b.go_start,
+            b.go_lead,
             b.go_end,
             b.py_start,
             b.py_end,
             b.permalink,
+            link_start=b.go_start,
         )
         for i, b in enumerate(blocks)
     ]
@@ -262,6 +292,24 @@ def align(go: list[CodeLine], py: list[CodeLine], blocks: list[BlockView]) -> li
     return rows
 
 
+def _without_anchors(lines: list[CodeLine], mapping: Mapping, blocks: list[BlockView]):
+    """The Python lines without the anchor comments of ported blocks (``# Go: case …:``,
+    ``# Go: <statement>``): the view shows the link itself, with the Go beside.  An omission's
+    comment stays (it is all the Python side has to say).  Each block then starts at its first
+    line left."""
+    anchors = {b.py_line for b in mapping.blocks if b.status == "ported"}
+    kept = [line for line in lines if line.number not in anchors]
+    numbers = [line.number for line in kept]
+    for b in blocks:
+        first = next((n for n in numbers if b.py_start <= n <= b.py_end), None)
+        if first is not None and first != b.py_start:
+            b.py_start = first
+            for line in kept:
+                if line.number == first:
+                    line.head = True
+    return kept
+
+
 def reference_id(py_file: str, qualname: str) -> str | None:
     """The id mkdocstrings gives the def in the API reference (None if it is not shown there)."""
     if any(part.startswith("_") and not part.startswith("__") for part in qualname.split(".")):
@@ -281,11 +329,13 @@ def build_view(
     reference_href: str | None = None,
 ) -> View:
     """The view model of one mapping, from the Go source if the index has it, else link-only."""
-    blocks = _block_views(mapping)
+    blocks = _block_views(mapping.blocks + _member_blocks(index, mapping))
     py_text = (root / mapping.py_file).read_text(encoding="utf-8").splitlines()
     py_src = dedent(py_text[mapping.py_start - 1 : mapping.py_end])
-    py_lines = _code_lines(py_src, mapping.py_start, "python", blocks, "py")
-    source_version = index.source.version if index.source is not None else None
+    py_lines = _without_anchors(
+        _code_lines(py_src, mapping.py_start, "python", blocks, "py"), mapping, blocks
+    )
+    source = index.source
     view = View(
         id=view_id,
         lang=lang,
@@ -306,7 +356,9 @@ def build_view(
         read_from=mapping.read_from,
         blocks=blocks,
         reference_href=reference_href,
-        source_version=source_version,
+        source_version=source.version if source is not None else None,
+        source_kind=source.kind if source is not None else None,
+        source_identity=source.identity if source is not None else "",
     )
     go_text = index.go_source(mapping.go_path) if index.mode == "source" else None
     if go_text is None or mapping.go_start is None or mapping.go_end is None:
@@ -315,6 +367,7 @@ def build_view(
         return view
     go_all = go_text.splitlines()
     first = go_doc_start(go_all, mapping.go_start) if doc else mapping.go_start
+    view.go_first = first
     go_lines = _code_lines(go_all[first - 1 : mapping.go_end], first, "go", blocks, "go")
     for line in go_lines:
         line.href = permalink(mapping.go_path, line.number, tag=index.tag)

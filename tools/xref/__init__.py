@@ -59,10 +59,30 @@ Paths are relative to the root of the kubernetes repository, as at the tag
    whose text does not start with ``case`` or ``default`` is prose and is ignored; one that
    does but is not on its own line is an error.
 
-4. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
-   ported; the reason is required.
+4. **Statement anchors.**  The same ``# Go: <text>`` comment, on its own line, directly above
+   the Python that ports a Go *statement* of the enclosing def's mapped function (at any depth,
+   ``else if`` included), names that statement by the start of its first line, whitespace
+   normalised: ``# Go: syncTicker := time.NewTicker(time.Second)``, or just ``# Go: if err :=
+   kl.runtimeState.runtimeErrors()`` for a long one.  Anchors with the same text take the
+   matching statements in order.  A ``# Go:`` comment that starts no statement is a remark, not
+   an anchor (``# Go: utilruntime.HandleError(err), which logs the error.``); one whose
+   statements all have anchors already is a warning.  The Python lines an anchor covers run
+   from the comment (and the plain comments right above it) to the end of the last statement
+   before the next anchor of the same block, or before a statement holding anchors of its own,
+   or to the block's end: one Go statement may take several Python ones; above
+   ``elif``/``else`` it covers that branch.  On the Go side, likewise, the block is the
+   statement (with the ``//`` comment right above it) and the statements after it in the same
+   list up to the next anchored one: a few anchors link a whole function.  Side-by-side views
+   align and link these blocks like cases; the lock records their lines for link-only builds
+   (``lock`` after adding one; ``check`` with the source says when it lacks one).  Statement
+   anchors are not part of fidelity.
 
-5. **Fidelity.**  For every mapped Go function, every select/switch case tree-sitter finds must
+5. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
+   ported, ``# Go omitted: <statement> -- <reason>`` Go statements the port leaves out (the view
+   shows them with nothing beside them; they end the run of the anchor before).  The reason is
+   required, and an omission must name a case or statement that is there.
+
+6. **Fidelity.**  For every mapped Go function, every select/switch case tree-sitter finds must
    be ported (an anchor) or omitted.  ``report`` lists each case with its status; ``check``
    fails on missing ones (``check --no-fidelity`` makes them warnings, for work in progress).
 
@@ -72,15 +92,24 @@ file:line and what was looked for, on a Go file, symbol or case that is not ther
 The source, the cache, the lock
 ===============================
 
-The Go source is read from ``K8S_SRC`` (a git checkout, read at the tag, or a directory; say
-which release a directory holds with ``K8S_SRC_VERSION``), else from the download cache
-``.cache/xref/src/``, else downloaded (just the mapped files; `tools.xref.source`).  Without
-any, builds are *link-only*: the committed lock file (`tools.xref.lock`, facts only — paths,
-line ranges, hashes, symbol names, case headers, and the release each was read from) gives the
-permalinks ``https://github.com/kubernetes/kubernetes/blob/v1.21.3/<path>#L<a>-L<b>``.
-``check`` with a source compares the lock with it and fails on drift; ``--require-source``
-makes the absence of a source an error.  Go index records are cached by content hash under
-``.cache/xref/go/`` (`tools.xref.cache`).
+The Go source is read from ``K8S_SRC`` (a git checkout, read at the tag, or a directory,
+identified by its files' git blob ids against the lock: an exact copy of v1.21.4 is called
+v1.21.4; ``K8S_SRC_VERSION`` names what the lock cannot identify), else from the download cache
+``.cache/xref/src/``, else downloaded: just the mapped files, at the release *commit*
+(``tools.xref.paths.COMMIT``), over https only, size-capped, each checked against the sha256
+the lock read off v1.21.3 where it has one (`tools.xref.download`, `tools.xref.source`).
+``python -m tools.xref fetch`` fills the cache (``make serve`` and ``make build`` run it with
+``--offline-ok``: offline, one line says so and the site links to GitHub instead).  Without
+any source, builds are *link-only*: the committed lock file (`tools.xref.lock`, facts only —
+paths, line ranges, hashes, git blob ids, symbol names, case headers, and the release each was
+read from) gives the permalinks
+``https://github.com/kubernetes/kubernetes/blob/v1.21.3/<path>#L<a>-L<b>``.  ``check`` with a
+source compares the lock with it and fails on drift; ``--require-source`` makes the absence of a
+source an error.  The deploy workflow (``.github/workflows/docs.yml``) fetches v1.21.3, writes
+the lock that fetch gives (``read_from: v1.21.3``) and offers it to be committed; from then on
+every fetch is checked against it.  Go index records are cached by content hash under
+``.cache/xref/go/`` (`tools.xref.cache`); a cache file that does not verify is discarded and
+rebuilt, with a note.
 
 Python API (for the mkdocs hook)
 ================================

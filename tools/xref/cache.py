@@ -8,20 +8,26 @@ unchanged hash; files modified within two seconds of the snapshot being written 
 always re-hashed.  ``--rehash`` ignores the ``stat`` shortcut and hashes every file.
 
 Snapshots are one file each, written atomically; a snapshot made by another record format or
-grammar version is ignored (the key includes both).
+grammar version is ignored (the key includes both).  Each file starts with a magic line and the
+sha256 of what follows: a snapshot that does not verify (a flipped bit, a truncated write, bad
+``marshal`` data, a wrong shape, a directory where the file should be) is discarded, with a note
+saying so, and rebuilt; the cache never stops a run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
+import shutil
 import time
 from pathlib import Path
 
 from .go_index import RECORD_FORMAT, grammar_versions
 
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2
+MAGIC = b"minikubelet-xref-snapshot 2\n"
 RACY_NS = 2_000_000_000
 
 # path -> (size, mtime_ns, inode, sha256 hex, record bytes); size/mtime/inode are -1 when unknown
@@ -38,13 +44,72 @@ def default_cache_dir(root: Path | None = None) -> Path:
     return (root or REPO_ROOT) / ".cache" / "xref"
 
 
+def clear_way(path: Path, root: Path) -> None:
+    """Make room for a regular file at `path` inside the cache `root`.
+
+    What stands in the way inside `root` (a directory where the file goes, a file where one of
+    its parent directories goes) is cache debris: it is removed.  Nothing outside `root` is.
+    """
+    path, root = Path(path), Path(root)
+    if not path.is_relative_to(root):
+        return
+    here = root
+    for part in path.relative_to(root).parts[:-1]:
+        here = here / part
+        if (here.is_symlink() or here.exists()) and not here.is_dir():
+            here.unlink()
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+
+
+def _valid_entry(entry) -> bool:
+    return (
+        isinstance(entry, tuple)
+        and len(entry) == 5
+        and all(type(x) is int for x in entry[:3])
+        and isinstance(entry[3], str)
+        and len(entry[3]) == 64
+        and isinstance(entry[4], bytes)
+    )
+
+
+def decode(raw: bytes, key: str) -> dict[str, Entry]:
+    """The entries of a snapshot file; `ValueError` saying why when it does not verify."""
+    if not raw.startswith(MAGIC):
+        raise ValueError("not a snapshot of this format")
+    digest, payload = raw[len(MAGIC) : len(MAGIC) + 32], raw[len(MAGIC) + 32 :]
+    if hashlib.sha256(payload).digest() != digest:
+        raise ValueError("checksum mismatch (corrupted)")
+    try:
+        data = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError) as exc:
+        raise ValueError(f"bad marshal data ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
+        raise ValueError("wrong shape")
+    entries = data.get("entries")
+    if data.get("key") != key or not isinstance(entries, dict):
+        raise ValueError("wrong shape")
+    if not all(isinstance(k, str) and _valid_entry(e) for k, e in entries.items()):
+        raise ValueError("wrong shape (an entry)")
+    return entries
+
+
+def encode(entries: dict[str, Entry], key: str) -> bytes:
+    payload = marshal.dumps({"format": SNAPSHOT_FORMAT, "key": key, "entries": entries})
+    return MAGIC + hashlib.sha256(payload).digest() + payload
+
+
 class Snapshot:
-    """The cached records of one tree."""
+    """The cached records of one tree.
+
+    `notes` says what was wrong with the cache (discarded, not writable); never raised.
+    """
 
     def __init__(self, path: Path | None, entries: dict[str, Entry] | None = None):
         self.path = path
         self.entries: dict[str, Entry] = entries or {}
         self.dirty = False
+        self.notes: list[str] = []
 
     @staticmethod
     def file_for(cache_dir: Path, key: str) -> Path:
@@ -57,13 +122,21 @@ class Snapshot:
         if cache_dir is None:
             return cls(None)
         path = cls.file_for(cache_dir, key)
-        try:
-            data = marshal.loads(path.read_bytes())
-            if data.get("key") != key or data.get("format") != SNAPSHOT_FORMAT:
-                return cls(path)
-            return cls(path, data["entries"])
-        except (OSError, EOFError, ValueError, TypeError, KeyError, AttributeError):
+        if not (path.exists() or path.is_symlink()):
             return cls(path)
+        try:
+            if not path.is_file():
+                raise ValueError("not a regular file")
+            return cls(path, decode(path.read_bytes(), key))
+        except (OSError, ValueError) as exc:
+            snap = cls(path)
+            snap.discard(f"{exc}")
+            return snap
+
+    def discard(self, why: str) -> None:
+        """Forget a snapshot that does not verify; the next `save` rebuilds it."""
+        self.notes.append(f"cache: {self.path} did not verify ({why}): discarded, rebuilt")
+        self.entries, self.dirty = {}, True
 
     def put(self, rel: str, entry: Entry) -> None:
         self.entries[rel] = entry
@@ -84,8 +157,14 @@ class Snapshot:
             if mtime >= now - RACY_NS:
                 size, mtime, ino = -1, -1, -1
             entries[rel] = (size, mtime, ino, sha, blob)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps({"format": SNAPSHOT_FORMAT, "key": key, "entries": entries}))
-        os.replace(tmp, self.path)
+        try:
+            clear_way(self.path, self.path.parent.parent)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(encode(entries, key))
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            self.notes.append(f"cache: cannot write {self.path} ({exc}); continuing without it")
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
         self.dirty = False

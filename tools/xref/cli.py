@@ -7,9 +7,10 @@ import json
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .index import Index, build_index
-from .paths import LOCK_PATH, PACKAGE, REPO_ROOT, TAG
+from .paths import COMMIT, LOCK_PATH, PACKAGE, REPO_ROOT, TAG
 from .problems import ERROR
 from .progress import Progress
 
@@ -18,7 +19,8 @@ environment:
   K8S_SRC          a kubernetes checkout (read at tag {TAG}) or a directory laid out like one
   K8S_SRC_VERSION  the release K8S_SRC holds, or the tag to read from a checkout (default {TAG})
   XREF_CACHE_DIR   cache directory (default .cache/xref)
-  XREF_RAW_BASE, XREF_ARCHIVE_URL, XREF_TIMEOUT   download settings
+  XREF_RAW_BASE, XREF_ARCHIVE_URL, XREF_TIMEOUT   download settings (default: the
+                   release commit {COMMIT} on GitHub, over https)
 
 exit status: 0 ok, 1 problems found (check, lock, fetch), 2 bad usage
 """
@@ -34,8 +36,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     p.add_argument("--offline", action="store_true", help="never download")
     p.add_argument("--via", choices=("raw", "archive"), default="raw", help="how to download")
-    p.add_argument("--base-url", help="raw file URL prefix (default: the tag on GitHub)")
-    p.add_argument("--archive-url", help="source archive URL (default: the tag's .tar.gz)")
+    p.add_argument("--base-url", help="raw file URL prefix (default: the release commit on GitHub)")
+    p.add_argument(
+        "--archive-url", help="source archive URL (default: the release commit's .tar.gz)"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     p.add_argument(
         "--progress",
@@ -61,6 +65,11 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fetch", help="download the mapped Go files into the cache, verified")
     _common(p)
     p.add_argument("--force", action="store_true", help="download again even when cached")
+    p.add_argument(
+        "--offline-ok",
+        action="store_true",
+        help="no network is no error: say so in one line, exit 0 (make serve, make build)",
+    )
     p = sub.add_parser("index", help="build the cross-reference (or index any Go tree)")
     _common(p)
     p.add_argument("--go-tree", type=Path, help="index every *.go file under this directory")
@@ -141,61 +150,98 @@ def cmd_fetch(args, progress) -> int:
     from .cache import default_cache_dir
     from .lock import LockError, load_lock
     from .py_index import index_package
-    from .source import CacheSource, download_archive, download_raw
+    from .source import CacheSource, SourceError, fetch_into, open_explicit
 
     root = Path(args.root)
     py = index_package(root / args.package, root)
     try:
         lock = load_lock(args.lock)
     except LockError as exc:
-        _say(str(exc))
+        _say(f"xref fetch: {exc}")
         return 1
     need = py.go_paths() | (lock.paths() if lock else set())
-    cache = CacheSource(args.cache_dir or default_cache_dir(root))
-    todo = set(need) if args.force else cache.missing(need)
     if not need:
-        _say("no Go file is mapped yet: nothing to fetch")
+        _say("xref fetch: no Go file is mapped yet: nothing to fetch")
         return 0
-    res = None
+    src = args.src or os.environ.get("K8S_SRC")
+    if src:
+        version = args.source_version or os.environ.get("K8S_SRC_VERSION")
+        try:
+            source = open_explicit(src, version, lock=lock, need=need)
+        except SourceError as exc:
+            _say(f"xref fetch: {exc}")
+            return 1
+        lacking = sorted(set(need) - set(source.read_many(need)))
+        print(f"xref fetch: K8S_SRC is set, nothing to fetch: {source.describe()}")
+        if source.warning:
+            print(f"xref fetch: warning: {source.warning}")
+        for rel in lacking:
+            print(f"xref fetch: {rel}: not in K8S_SRC")
+        return 1 if lacking else 0
+    expected = lock.expected_hashes(TAG) if lock else {}
+    cache = CacheSource(args.cache_dir or default_cache_dir(root), expected=expected)
+    todo = set(need) if args.force else cache.missing(need)
+    for note in cache.notes:
+        print(f"xref fetch: {note}")
+    res, unwritable = None, []
     if todo and args.offline:
-        _say(f"--offline: {len(todo)} files not fetched")
+        print(f"xref fetch: --offline: {len(todo)} files not fetched")
     elif todo:
-        expected = lock.expected_hashes(TAG) if lock else {}
-        if args.via == "archive":
-            kw = {"url": args.archive_url} if args.archive_url else {}
-            res = download_archive(todo, cache, expected=expected, progress=progress, **kw)
-        else:
-            kw = {"base_url": args.base_url} if args.base_url else {}
-            res = download_raw(todo, cache, expected=expected, progress=progress, **kw)
+        res, unwritable = fetch_into(
+            cache,
+            todo,
+            via=args.via,
+            base_url=args.base_url,
+            archive_url=args.archive_url,
+            progress=progress,
+        )
     missing = sorted(cache.missing(need))
     absent = sorted(set(need) & cache.absent())
     out = {
         "cache": str(cache.dir),
+        "commit": COMMIT,
         "needed": len(need),
-        "fetched": dict(sorted(res.fetched.items())) if res else {},
+        "fetched": res.fetched if res else {},
+        "checked_against_lock": sorted(set(res.files) & set(expected)) if res else [],
         "not_found": res.not_found if res else [],
         "refused": res.refused if res else {},
         "rejected": [list(r) for r in res.rejected] if res else [],
         "network_error": res.network_error if res else "",
+        "unwritable": unwritable,
         "missing": missing,
         "absent_at_tag": absent,
     }
+    offline = bool(out["network_error"]) and not out["refused"]
     if args.json:
         print(json.dumps(out, indent=1))
+    elif offline and args.offline_ok:
+        url, _, why = out["network_error"].partition(": ")
+        host = urlsplit(url).netloc or url
+        print(
+            f"xref fetch: offline (cannot reach {host}: {why or 'no answer'}): the site shows "
+            "the Go as links to GitHub; set K8S_SRC=/path/to/kubernetes to read a local copy"
+        )
     else:
         ok = len(need) - len(missing) - len(absent)
-        print(f"{ok}/{len(need)} Go files verified in {cache.dir}")
+        checked = len(out["checked_against_lock"])
+        got = f"; {len(out['fetched'])} downloaded at commit {COMMIT[:12]}" if res else ""
+        got += f", {checked} of them checked against the lock's {TAG} sha256" if res else ""
+        print(f"xref fetch: {ok}/{len(need)} Go files of {TAG} verified in {cache.dir}{got}")
         for rel in absent:
-            print(f"{rel}: not found at {TAG} (404): a mapping names a file that is not there")
+            print(f"xref fetch: {rel}: not found at {TAG} (404): a mapping names a missing file")
         for rel, why in out["refused"].items():
-            print(f"{rel}: refused: {why}")
+            print(f"xref fetch: {rel}: refused: {why}")
         for name, why in out["rejected"]:
-            print(f"archive member rejected: {name!r}: {why}")
+            print(f"xref fetch: archive member skipped: {name!r}: {why}")
+        for line in unwritable:
+            print(f"xref fetch: {line}")
         if out["network_error"]:
             print(
-                f"download failed: {out['network_error']}\nno network? Builds fall back to "
+                f"xref fetch: download failed: {out['network_error']}. Builds fall back to "
                 "link-only mode (permalinks from the lock); set K8S_SRC to read a local copy"
             )
+    if offline and args.offline_ok:
+        return 0
     return 1 if missing or absent else 0
 
 
@@ -210,6 +256,7 @@ def cmd_index(args, progress) -> int:
             jobs=args.jobs,
             progress=progress,
         )
+        _say(*tree.notes)
         files = tree.files.values()
         symbols = sum(len(f.record[2]) for f in files)
         cases = sum(len(f.record[3]) for f in files)
@@ -287,6 +334,7 @@ def cmd_report(args, progress) -> int:
 def cmd_lock(args, progress) -> int:
     from .lock import write_lock
     from .resolve import make_lock
+    from .source import UNKNOWN
 
     index = _build(args, progress, strict_fidelity=False, check_lock=False)
     _say(*index.notes)
@@ -297,12 +345,12 @@ def cmd_lock(args, progress) -> int:
         _print_problems(index)
         print("lock: not written: fix the errors above (or use --force)")
         return 1
-    explicit = args.source_version or os.environ.get("K8S_SRC_VERSION")
-    if index.source.kind == "dir" and not explicit:
-        _say(
-            f"warning: K8S_SRC_VERSION is not set, so {index.source.where} is taken to hold "
-            f"{index.source.version}; the lock records read_from {index.source.version}"
+    if index.source.version == UNKNOWN:
+        print(
+            f"lock: not written: {index.source.describe()}; say which release it holds with "
+            "K8S_SRC_VERSION (the lock records where each fact was read)"
         )
+        return 1
     lock = make_lock(index.py, index.lookup, index.mappings)
     write_lock(args.lock, lock)
     versions = sorted({f.read_from for f in lock.files.values()}) or [index.source.version]

@@ -211,6 +211,58 @@ def parse_record(src: bytes) -> tuple:
     return (RECORD_FORMAT, n_lines, symbols, out_cases, errors)
 
 
+class GoStmt(NamedTuple):
+    """One statement of a function body, for ``# Go: <statement>`` anchors.
+
+    `text` is the statement's first line from its first token, whitespace normalised (Go
+    comments dropped); `lead` the first line of the ``//`` comment right above it, if any;
+    `group` tells the statements of one list (a block, a case) apart from those of another
+    (-1 when unknown: facts from the lock).
+    """
+
+    text: str
+    lead: int
+    start: int
+    end: int
+    group: int = -1
+
+
+def statements(text: str, first_line: int) -> list[GoStmt]:
+    """Every statement, at any depth, of the function or method declaration `text` (which
+    starts on line `first_line` of its file), in source order.
+
+    Statements of a block and the ``else if`` of an ``if``; parsed on demand, since only the
+    functions the port anchors statements in need them.
+    """
+    parser = _go()[0]
+    prefix = b"package p\n"
+    src = prefix + text.encode("utf-8")
+    root = parser.parse(src).root_node
+    lines = src.split(b"\n")
+    shift = first_line - 2  # row 1 of `src` is `first_line`
+    out: list[GoStmt] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(reversed(node.named_children))
+        parent = node.parent
+        if node.type == "comment" or parent is None:
+            continue
+        in_list = parent.type == "statement_list"
+        is_else_if = node.type == "if_statement" and parent.type == "if_statement"
+        if not (in_list or is_else_if):
+            continue
+        row, col = node.start_point
+        first = lines[row][col:].decode("utf-8", "replace")
+        lead = row
+        while lead > 1 and lines[lead - 1].lstrip().startswith(b"//"):
+            lead -= 1
+        out.append(GoStmt(normalize_case(first), lead + shift + 1, row + shift + 1,
+                          _end_line(node) + shift, parent.start_byte))  # fmt: skip
+    out.sort(key=lambda s: (s.start, -s.end))
+    return out
+
+
 class GoCase(NamedTuple):
     """One ``case …:`` or ``default:`` of a select or switch inside a function."""
 

@@ -161,6 +161,7 @@ class GoTree:
     root: Path
     files: dict[str, GoFile]
     stats: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what was wrong with the cache
 
     def __len__(self) -> int:
         return len(self.files)
@@ -238,7 +239,7 @@ def index_tree(
         snap.dirty = True
         snap.save(key, keep=set(files))
     stats["seconds"] = time.perf_counter() - t0
-    return GoTree(root, dict(sorted(files.items())), stats)
+    return GoTree(root, dict(sorted(files.items())), stats, snap.notes)
 
 
 def raw_parse_tree(root: Path | str, jobs: int | None = None) -> tuple[int, int]:
@@ -251,9 +252,16 @@ def raw_parse_tree(root: Path | str, jobs: int | None = None) -> tuple[int, int]
 
 
 def index_blobs(
-    files: dict[str, bytes], *, key: str, cache_dir: Path | bool | None = True
+    files: dict[str, bytes],
+    *,
+    key: str,
+    cache_dir: Path | bool | None = True,
+    notes: list[str] | None = None,
 ) -> dict[str, GoFile]:
-    """Index files held in memory (read from a git tag, a download…), through the cache."""
+    """Index files held in memory (read from a git tag, a download…), through the cache.
+
+    What was wrong with the cache (see `tools.xref.cache`) is appended to `notes`.
+    """
     if cache_dir is True:
         cache_dir = default_cache_dir()
     snap = Snapshot.load(cache_dir or None, key)
@@ -269,4 +277,6 @@ def index_blobs(
             snap.put(rel, (-1, -1, -1, sha, blob))
         out[rel] = GoFile(rel, sha, blob=blob)
     snap.save(key)
+    if notes is not None:
+        notes.extend(snap.notes)
     return out

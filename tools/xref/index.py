@@ -137,7 +137,7 @@ def build_index(
             via=via,
             base_url=base_url,
             archive_url=archive_url,
-            expected=lock.expected_hashes(TAG) if lock else None,
+            lock=lock,
             progress=progress,
         )
     except SourceError as exc:
@@ -153,7 +153,7 @@ def build_index(
     timings["source"] = time.perf_counter() - t0 - sum(timings.values())
     if got.source is not None:
         data = got.source.read_many(need)
-        gofiles = index_blobs(data, key=got.source.key, cache_dir=cache_dir)
+        gofiles = index_blobs(data, key=got.source.key, cache_dir=cache_dir, notes=got.notes)
         lookup = SourceLookup(
             {p: (gofiles[p], data[p]) for p in data},
             got.source.version,

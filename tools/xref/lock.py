@@ -1,9 +1,11 @@
 """The lock file: facts about the Go source, committed so that link-only builds link correctly.
 
 It holds **facts only**, never Go code: for each Go file the port maps, its path, sha256, git
-blob id, line count and the hashes of its comment units (`tools.xref.comments`); for each mapped symbol, its path, name, kind, 1-based line range, the
-sha256 of its text, and the header text and lines of its select/switch cases (short,
-identifier-like strings that the port's ``# Go:`` comments repeat anyway).  Every entry says
+blob id, line count and the hashes of its comment units (`tools.xref.comments`); for each
+mapped symbol, its path, name, kind, 1-based line range, the sha256 of its text, the header
+text and lines of its select/switch cases, and the lines of the statements the port's ``# Go:
+<statement>`` anchors name (short strings that the port's comments repeat anyway: the lock
+records the anchor's text, not the Go statement).  Every entry says
 which release it was read from (``read_from``): entries read from another release than the tag
 (v1.21.4 while v1.21.3 is not at hand) are re-checked by the deploy build, which reads the tag
 and fails on drift.  Written by ``python -m tools.xref lock``; never edited by hand.
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .comments import UNITS_FORMAT, GoUnits
-from .go_index import GoCase
+from .go_index import GoCase, GoStmt
 from .paths import TAG, UPSTREAM_REPO
 
 LOCK_FORMAT = 1
@@ -48,6 +50,7 @@ class LockSymbol:
     sha256: str
     read_from: str
     cases: tuple[GoCase, ...] = ()
+    blocks: tuple[GoStmt, ...] = ()  # the statements the port's ``# Go: <statement>`` anchors name
 
 
 @dataclass
@@ -87,22 +90,30 @@ class Lock:
                 for f in sorted(self.files.values(), key=lambda f: f.path)
             ],
             "symbols": [
-                {
-                    "path": s.path,
-                    "symbol": s.symbol,
-                    "kind": s.kind,
-                    "start": s.start,
-                    "end": s.end,
-                    "sha256": s.sha256,
-                    "read_from": s.read_from,
-                    "cases": [
-                        {"case": c.header, "kind": c.kind, "start": c.start, "end": c.end}
-                        for c in s.cases
-                    ],
-                }
+                _symbol_json(s)
                 for s in sorted(self.symbols.values(), key=lambda s: (s.path, s.start, s.symbol))
             ],
         }
+
+
+def _symbol_json(s: LockSymbol) -> dict:
+    out = {
+        "path": s.path,
+        "symbol": s.symbol,
+        "kind": s.kind,
+        "start": s.start,
+        "end": s.end,
+        "sha256": s.sha256,
+        "read_from": s.read_from,
+        "cases": [
+            {"case": c.header, "kind": c.kind, "start": c.start, "end": c.end} for c in s.cases
+        ],
+    }
+    if s.blocks:  # only where the port anchors statements
+        out["blocks"] = [
+            {"anchor": b.text, "lead": b.lead, "start": b.start, "end": b.end} for b in s.blocks
+        ]
+    return out
 
 
 def load_lock(path: Path) -> Lock | None:
@@ -130,6 +141,9 @@ def load_lock(path: Path) -> Lock | None:
             )
         for s in data["symbols"]:
             cases = tuple(GoCase(c["case"], c["kind"], c["start"], c["end"]) for c in s["cases"])
+            blocks = tuple(
+                GoStmt(b["anchor"], b["lead"], b["start"], b["end"]) for b in s.get("blocks", [])
+            )
             lock.symbols[(s["path"], s["symbol"])] = LockSymbol(
                 s["path"],
                 s["symbol"],
@@ -139,6 +153,7 @@ def load_lock(path: Path) -> Lock | None:
                 s["sha256"],
                 s["read_from"],
                 cases,
+                blocks,
             )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise LockError(f"{path}: malformed lock file ({exc!r})") from exc

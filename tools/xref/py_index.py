@@ -24,6 +24,7 @@ _GO_LINE = re.compile(r"^\s*Go:(?:\s+(?P<rest>.*?))?\s*$")
 _ANCHOR = re.compile(r"^#\s*Go:(?P<text>.*)$")
 _OMITTED = re.compile(r"^#\s*Go omitted:(?P<text>.*)$")
 _OMIT_SPLIT = re.compile(r"^(?P<case>.*?:)\s+--(?:\s+(?P<reason>.*?))?\s*$")
+_OMIT_STATEMENT_SPLIT = re.compile(r"^(?P<case>.*?)\s+--(?:\s+(?P<reason>.*?))?\s*$")
 _PATH = re.compile(r"[\w.\-]+(?:/[\w.\-]+)*\.go")
 _IDENT = r"[^\W\d]\w*"
 _SYMBOL_FORMS = (
@@ -63,10 +64,11 @@ def valid_go_path(path: str) -> bool:
 
 @dataclass
 class PyAnchor:
-    """A ``# Go: <case>:`` block anchor or a ``# Go omitted: <case>: -- <reason>`` omission."""
+    """A ``# Go: <case>:`` or ``# Go: <statement>`` block anchor, or a ``# Go omitted: … --
+    <reason>`` omission of either."""
 
-    kind: str  # "anchor" | "omitted"
-    case: str  # whitespace-normalised Go case header
+    kind: str  # "anchor" | "omitted" (cases), "statement" | "omitted-statement"
+    case: str  # whitespace-normalised Go case header, or the start of a Go statement
     line: int  # the comment's line
     start: int  # Python lines ported from the case: the comment, and the statement below it
     end: int
@@ -190,29 +192,91 @@ def _covered(root, lines: list[bytes], comment_line: int, def_end: int) -> int:
     For ``if``/``elif`` it is the end of that branch's body: a chain ``if … elif … else`` is
     the usual way to port a select, one branch per Go case.
     """
-    i = comment_line  # 0-based index of the line after the comment
+    node = _statement_at(root, lines, comment_line, def_end)
+    if node is None:
+        return comment_line
+    if node.type in ("if_statement", "elif_clause"):  # only this branch, not the elif/else
+        body = node.child_by_field_name("consequence")
+        if body is not None:
+            return _end_line(body)
+    return _end_line(node)
+
+
+def _statement_at(root, lines: list[bytes], comment_line: int, def_end: int):
+    """The statement starting on the first code line after a comment (None if none)."""
+    i = comment_line
     while i < len(lines) and i < def_end:
         stripped = lines[i].strip()
         if stripped and not stripped.startswith(b"#"):
             break
         i += 1
     else:
-        return comment_line
+        return None
     col = len(lines[i]) - len(lines[i].lstrip())
     node = root.named_descendant_for_point_range((i, col), (i, col))
-    if node is None:
-        return comment_line
     while (
-        node.parent is not None
+        node is not None
+        and node.parent is not None
         and node.parent.start_point == node.start_point
         and node.parent.type not in ("block", "module", "function_definition", "class_definition")
     ):
         node = node.parent
-    if node.type in ("if_statement", "elif_clause"):  # only this branch, not the elif/else
-        body = node.child_by_field_name("consequence")
-        if body is not None:
-            return _end_line(body)
-    return _end_line(node)
+    return node
+
+
+def _is_anchor(comment: str) -> bool:
+    return bool(_ANCHOR.match(comment) or _OMITTED.match(comment))
+
+
+def _names_statement(comment, lines: list[bytes]) -> bool:
+    """A ``# Go: …`` or ``# Go omitted: …`` comment on its own line that is not about a case: it
+    may name a statement (whether it does is known once resolved against the Go)."""
+    row, col = comment.start_point
+    if lines[row][:col].strip():
+        return False
+    m = _ANCHOR.match(comment.text.decode("utf-8", "replace")) or _OMITTED.match(
+        comment.text.decode("utf-8", "replace")
+    )
+    return bool(m) and not _CASE_LIKE.match(m.group("text").strip())
+
+
+def _block_span(
+    root, lines: list[bytes], comment, def_end: int, anchors: list[int]
+) -> tuple[int, int]:
+    """The Python lines a ``# Go: <statement>`` anchor covers.
+
+    From the comment (and the plain comments right above it) to the end of the last statement
+    before the next statement anchor of the same block, or before a statement that holds
+    anchors of its own (structure for what follows, such as a ``with`` that plays Go's
+    ``defer``), or before the block's end: a Go statement may take several Python statements.
+    An anchor above ``elif``/``else`` covers that branch.  `anchors`: the byte offsets of every
+    statement anchor of the file (a ``# Go:`` comment that may name a statement).
+    """
+    line = comment.start_point[0]  # 0-based
+    start = line
+    while start > 0 and lines[start - 1].strip().startswith(b"#"):
+        above = lines[start - 1].strip().decode("utf-8", "replace")
+        if _is_anchor(above):
+            break
+        start -= 1
+    node = _statement_at(root, lines, line + 1, def_end)
+    if node is None:
+        return start + 1, line + 1
+    if node.type in ("elif_clause", "else_clause"):
+        body = node.child_by_field_name("consequence") or node.child_by_field_name("body")
+        return start + 1, _end_line(body if body is not None else node)
+    end = _end_line(node)
+    sibling = node.next_sibling
+    while sibling is not None:
+        if sibling.type == "comment":  # a case anchor belongs to a select/switch: not a new run
+            if sibling.start_byte in anchors:
+                break
+        elif sibling.is_named:
+            if any(sibling.start_byte <= a < sibling.end_byte for a in anchors):
+                break
+            end = _end_line(sibling)
+        sibling = sibling.next_sibling
+    return start + 1, end
 
 
 def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
@@ -266,33 +330,41 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
             defs.append((node, PyDef(rel, _qualname(node), kind, start, end, mappings)))
 
     lines = src.split(b"\n")
-    for c in sorted(captures.get("comment", []), key=lambda n: n.start_byte):
+    comments = sorted(captures.get("comment", []), key=lambda n: n.start_byte)
+    statement_anchors = [c.start_byte for c in comments if _names_statement(c, lines)]
+    for c in comments:
         text = c.text.decode("utf-8", "replace")
         omitted = _OMITTED.match(text)
         anchor = None if omitted else _ANCHOR.match(text)
         if not (omitted or anchor):
             continue
         body = (omitted or anchor).group("text").strip()
-        if not _CASE_LIKE.match(body):
-            continue  # prose such as '# Go: defer c.notify(id)', not a block anchor
         line = c.start_point[0] + 1
         own_line = not lines[c.start_point[0]][: c.start_point[1]].strip()
+        is_case = bool(_CASE_LIKE.match(body))
+        if anchor and not is_case and not own_line:
+            continue  # prose in a trailing comment, such as '# Go: panic'
         if not own_line:
             problem(line, "malformed-anchor", "a Go block anchor must be a comment on its own line")
             continue
         if omitted:
-            m = _OMIT_SPLIT.match(body)
-            if not m or not (m.group("reason") or "").strip():
+            m = (_OMIT_SPLIT if is_case else _OMIT_STATEMENT_SPLIT).match(body)
+            if (
+                not m
+                or not (m.group("case") or "").strip()
+                or not (m.group("reason") or "").strip()
+            ):
+                what = "<case header>:" if is_case else "<statement>"
                 problem(
                     line,
                     "malformed-anchor",
-                    f"omission '{body}' needs a reason: '# Go omitted: <case header>: -- <reason>'",
+                    f"omission '{body}' needs a reason: '# Go omitted: {what} -- <reason>'",
                 )
                 continue
             case, reason = normalize_case(m.group("case")), m.group("reason").strip()
         else:
             case, reason = normalize_case(body), ""
-        if not _CASE.match(case):
+        if is_case and not _CASE.match(case):
             problem(
                 line,
                 "malformed-anchor",
@@ -310,20 +382,24 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
             ):
                 owner = (node, d)
         if owner is None:
-            problem(
-                line,
-                "orphan-anchor",
-                f"block anchor '{case}' is not inside a function whose docstring has a "
-                "'Go: <path> <symbol>' line",
-            )
-            continue
+            if is_case or omitted:
+                problem(
+                    line,
+                    "orphan-anchor",
+                    f"block anchor '{case}' is not inside a function whose docstring has a "
+                    "'Go: <path> <symbol>' line",
+                )
+            continue  # a '# Go:' remark outside any mapped function is prose
         if omitted:
             start = end = line
-        else:
+            kind = "omitted" if is_case else "omitted-statement"
+        elif is_case:
             start, end = line, _covered(root, lines, line, owner[1].end)
-        owner[1].anchors.append(
-            PyAnchor("omitted" if omitted else "anchor", case, line, start, end, reason)
-        )
+            kind = "anchor"
+        else:
+            start, end = _block_span(root, lines, c, owner[1].end, statement_anchors)
+            kind = "statement"
+        owner[1].anchors.append(PyAnchor(kind, case, line, start, end, reason))
     for _, d in defs:
         d.anchors.sort(key=lambda a: a.line)
     return PyModule(rel, go_files, [d for _, d in defs]), problems

@@ -12,12 +12,12 @@ import difflib
 from dataclasses import dataclass, field
 
 from .comments import go_units
-from .go_index import KIND_FUNC, KIND_METHOD, GoCase, GoFile
+from .go_index import KIND_FUNC, KIND_METHOD, GoCase, GoFile, GoStmt, statements
+from .hashes import git_blob_sha, sha256
 from .lock import Lock, LockFile, LockSymbol
 from .paths import TAG, permalink
 from .problems import ERROR, NOTE, WARNING, Problem
 from .py_index import PyDef, PyIndex
-from .source import git_blob_sha, sha256
 
 FUNCTION_KINDS = (KIND_FUNC, KIND_METHOD)
 
@@ -42,6 +42,7 @@ class SourceLookup:
 
     def __init__(self, files: dict[str, tuple[GoFile, bytes]], version: str, where: str):
         self.files, self.version, self.where = files, version, where
+        self._statements: dict[tuple[str, str], list[GoStmt]] = {}
 
     def has_file(self, path: str) -> bool:
         return path in self.files
@@ -71,6 +72,16 @@ class SourceLookup:
 
     def errors(self, path: str) -> list[tuple[int, int, str]]:
         return self.files[path][0].errors if path in self.files else []
+
+    exact_statements = False  # an anchor names a statement by the start of its first line
+
+    def statements(self, path: str, name: str) -> list[GoStmt]:
+        """Every statement of a function, for ``# Go: <statement>`` anchors (parsed on demand)."""
+        key = (path, name)
+        if key not in self._statements:
+            facts = self.symbol(path, name)
+            self._statements[key] = statements(facts.text, facts.start) if facts else []
+        return self._statements[key]
 
     def file_fact(self, path: str) -> LockFile:
         gofile, data = self.files[path]
@@ -102,21 +113,32 @@ class LockLookup:
     def errors(self, path: str) -> list[tuple[int, int, str]]:
         return []
 
+    exact_statements = True  # the lock holds the anchors' own text
+
+    def statements(self, path: str, name: str) -> list[GoStmt]:
+        """The statements the port anchors, as the lock recorded them."""
+        s = self.lock.symbols.get((path, name))
+        return list(s.blocks) if s is not None else []
+
 
 @dataclass
 class Block:
-    """A Go case and the Python lines that port it (or the reason it is omitted)."""
+    """A Go case or statement and the Python lines that port it (or why it is omitted)."""
 
-    case: str
+    case: str  # the case header, or the anchor's text for a statement
     status: str  # ported | omitted
     py_line: int
     py_start: int
     py_end: int
     go_start: int
     go_end: int
-    go_kind: str  # select | switch | typeswitch
+    go_kind: str  # select | switch | typeswitch | stmt
     permalink: str
     reason: str = ""
+    go_lead: int = 0  # a statement's first line with the comment above it (else go_start)
+
+    def __post_init__(self):
+        self.go_lead = self.go_lead or self.go_start
 
 
 @dataclass
@@ -208,6 +230,74 @@ def _missing_symbol_hint(name: str, names: list[str]) -> str:
     return ("; " + "; ".join(hints)) if hints else ""
 
 
+def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Problem | None:
+    """Resolve one statement anchor (``# Go: <statement>``, ``# Go omitted: <statement> --
+    <reason>``) to the first statement of the enclosing def's Go function(s) that its text
+    starts, and that no earlier anchor took.  A ``# Go:`` comment that starts no statement is a
+    remark; one whose statements are all taken is said (a warning); an omission must resolve."""
+    seen = 0
+    for out, facts in resolved_funcs:
+        key = (out.go_path, facts.symbol)
+        for i, st in enumerate(lookup.statements(*key)):
+            if not (st.text == a.case if lookup.exact_statements else st.text.startswith(a.case)):
+                continue
+            seen += 1
+            if i in taken[key]:
+                continue
+            link = permalink(out.go_path, st.start, st.end, tag=tag)
+            status = "omitted" if a.kind == "omitted-statement" else "ported"
+            block = Block(a.case, status, a.line, a.start, a.end, st.start, st.end, "stmt", link,
+                          a.reason, st.lead)  # fmt: skip
+            taken[key][i] = block
+            out.blocks.append(block)
+            return None
+    if a.kind == "statement" and not seen:
+        return None  # a '# Go:' remark that names no statement is prose
+    targets = ", ".join(
+        f"{f.symbol} ({_lines(o.go_path, f.start, f.end)})" for o, f in resolved_funcs
+    )
+    if seen:
+        return Problem(
+            WARNING if a.kind == "statement" else ERROR,
+            "extra-anchor",
+            d.file,
+            a.line,
+            f"'# Go: {a.case}' matches {seen} statement(s) of {targets}, and each already has "
+            "an anchor",
+        )
+    if lookup.exact_statements:
+        hint = " (link-only: the lock lacks it; run 'python -m tools.xref lock' with the source)"
+    else:
+        texts = [
+            st.text for o, f in resolved_funcs for st in lookup.statements(o.go_path, f.symbol)
+        ]
+        close = difflib.get_close_matches(a.case, texts, n=3, cutoff=0.5)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return Problem(
+        ERROR,
+        "unresolved-anchor",
+        d.file,
+        a.line,
+        f"'# Go omitted: {a.case}' names no statement of {targets}{hint}",
+    )
+
+
+def _extend_runs(stmts: list[GoStmt], placed: dict[int, Block], path: str, tag: str) -> None:
+    """An anchored statement's Go block runs on over the statements after it in its list, up to
+    the next anchored one: like its Python twin, which runs to the next anchor."""
+    for i, block in placed.items():
+        st, end = stmts[i], stmts[i].end
+        for j in range(i + 1, len(stmts)):
+            other = stmts[j]
+            if other.group != st.group or other.start <= st.end:
+                continue  # nested in this statement, or in another list
+            if j in placed:
+                break
+            end = max(end, other.end)
+        block.go_end = end
+        block.permalink = permalink(path, st.start, end, tag=tag)
+
+
 def resolve(
     py: PyIndex, lookup, *, strict_fidelity: bool = True, tag: str = TAG
 ) -> tuple[list[Mapping], list[Fidelity], list[Problem]]:
@@ -287,6 +377,7 @@ def resolve(
 
     # Block anchors, in order of occurrence, against the cases of the enclosing def's function(s)
     taken: dict[tuple[str, str], dict[int, tuple]] = {k: {} for k in funcs}
+    taken_stmts: dict[tuple[str, str], dict[int, Block]] = {k: {} for k in funcs}
     for d, resolved_funcs in def_funcs:
         if not d.anchors:
             continue
@@ -303,6 +394,11 @@ def resolve(
                     )
             continue  # its mapping did not resolve: already reported
         for a in d.anchors:
+            if a.kind in ("statement", "omitted-statement"):
+                problem = _place_statement(a, d, resolved_funcs, lookup, taken_stmts, tag)
+                if problem is not None:
+                    problems.append(problem)
+                continue
             placed = False
             seen = 0
             for out, facts in resolved_funcs:
@@ -349,6 +445,11 @@ def resolve(
                     f"looked for '{a.case}' among the select/switch cases of {targets}: "
                     f"not found. Cases there: {listing}",
                 )
+
+    if not lookup.exact_statements:  # from the source: statements know their siblings
+        for key, placed in taken_stmts.items():
+            if placed:
+                _extend_runs(lookup.statements(*key), placed, key[0], tag)
 
     fidelity: list[Fidelity] = []
     for key, facts in sorted(funcs.items(), key=lambda kv: (kv[0][0], kv[1].start)):
@@ -402,10 +503,21 @@ def make_lock(py: PyIndex, lookup: SourceLookup, mappings: list[Mapping], tag: s
         if not m.resolved:
             continue
         f = lookup.symbol(m.go_path, m.go_symbol)
-        lock.symbols[(m.go_path, m.go_symbol)] = LockSymbol(
-            f.path, f.symbol, f.kind, f.start, f.end, f.sha256, f.read_from, f.cases
-        )
+        key = (m.go_path, m.go_symbol)
+        old = lock.symbols[key].blocks if key in lock.symbols else ()
+        lock.symbols[key] = LockSymbol(
+            f.path, f.symbol, f.kind, f.start, f.end, f.sha256, f.read_from, f.cases,
+            _stmt_blocks(m, old),
+        )  # fmt: skip
     return lock
+
+
+def _stmt_blocks(m: Mapping, also: tuple[GoStmt, ...] = ()) -> tuple[GoStmt, ...]:
+    """The statements `m`'s anchors name, as facts for the lock (with those in `also`)."""
+    found = {
+        GoStmt(b.case, b.go_lead, b.go_start, b.go_end) for b in m.blocks if b.go_kind == "stmt"
+    }
+    return tuple(sorted(found | set(also), key=lambda s: (s.start, s.text)))
 
 
 def drift(lock: Lock, lookup: SourceLookup, mappings: list[Mapping], lock_name: str) -> list:
@@ -485,6 +597,20 @@ def drift(lock: Lock, lookup: SourceLookup, mappings: list[Mapping], lock_name: 
             )
             bad = True
         agree += not bad
+    anchored: dict[tuple[str, str], set[GoStmt]] = {}
+    for m in mappings:
+        if m.resolved:
+            anchored.setdefault((m.go_path, m.go_symbol), set()).update(_stmt_blocks(m))
+    for key, now in sorted(anchored.items()):
+        s = lock.symbols.get(key)
+        if s is not None and now != set(s.blocks):
+            moved = sorted(f"'{b.text}' L{b.start}" for b in now - set(s.blocks))
+            err(
+                "drift-blocks",
+                f"{key[1]} in {key[0]}: the statements the port anchors are not where the lock "
+                f"says in {version} ({', '.join(moved) or 'fewer anchors'}): run "
+                "'python -m tools.xref lock'",
+            )
     mapped = {(m.go_path, m.go_symbol) for m in mappings if m.resolved}
     for path, name in sorted(mapped - set(lock.symbols)):
         err(

@@ -3,38 +3,42 @@
 In order:
 
 1. ``K8S_SRC`` (or ``--src``): a git checkout, read at the tag (``git cat-file``, the work
-   tree is not looked at), or a plain directory laid out as the repository root.  Which release
-   a directory holds is said by ``K8S_SRC_VERSION`` / ``--source-version`` (default the tag,
-   ``v1.21.3``); for a git checkout the same setting names the tag to read.
+   tree is not looked at), or a plain directory laid out as the repository root.  What a
+   directory holds is *identified*, not taken on trust: the git blob id of every mapped file is
+   compared with the one the lock recorded, and the directory is called by the release the lock
+   read those files from (an exact copy of v1.21.4 is "v1.21.4", whatever it claims).
+   ``K8S_SRC_VERSION`` / ``--source-version`` names the release of a directory the lock cannot
+   identify (and, for a git checkout, the tag to read).
 2. The download cache, ``.cache/xref/src/<tag>/`` (laid out as the repository root, so it can
    also be used as ``K8S_SRC``), with ``<tag>.manifest.json`` beside it recording the sha256 of
-   every file when it was fetched.  A cached file whose content no longer matches is not used.
-3. A download of just the files the port maps, over HTTPS: each file from the tag's raw URL
-   (default), or the tag's source archive streamed through a safe extractor (``--via
-   archive``).  When the lock records a file as read from the tag itself, the download must
-   have that sha256 or it is refused.  No network fails fast.
+   every file when it was fetched.  A cached file whose content no longer matches the manifest,
+   or the lock's sha256 read off the tag, is not used and is fetched again; a manifest that
+   does not parse is discarded.
+3. A download of just the files the port maps, at the release commit (`tools.xref.download`).
+   When the lock records a file as read from the tag itself, the download must have that
+   sha256 or it is refused.  No network fails fast.
 
 Nothing found: link-only mode (permalinks come from the lock), unless ``--require-source``.
 """
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import json
 import os
 import shutil
 import subprocess
-import tarfile
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from .paths import ARCHIVE_URL, RAW_BASE, TAG
-from .progress import Progress, null
+from .cache import clear_way
+from .download import DEFAULT_TIMEOUT, FetchResult, download_archive, download_raw, safe_rel
+from .hashes import git_blob_sha, sha256
+from .lock import Lock
+from .paths import ARCHIVE_URL, COMMIT, RAW_BASE, TAG
+from .progress import Progress
 
-DEFAULT_TIMEOUT = 20.0
-MAX_MEMBER_BYTES = 64 << 20
+UNKNOWN = "unknown"  # the release of a directory that nothing identifies
 
 
 class SourceError(Exception):
@@ -48,6 +52,8 @@ class Source:
 
     def __init__(self, version: str, where: str):
         self.version, self.where = version, where
+        self.identity = ""  # how we know the release, for people
+        self.warning = ""  # when it is not what the user said it is
 
     @property
     def key(self) -> str:
@@ -59,7 +65,8 @@ class Source:
         raise NotImplementedError
 
     def describe(self) -> str:
-        return f"{self.kind} {self.where} ({self.version})"
+        how = f": {self.identity}" if self.identity else ""
+        return f"{self.kind} {self.where} ({self.version}{how})"
 
 
 class DirSource(Source):
@@ -73,8 +80,9 @@ class DirSource(Source):
         out = {}
         for p in paths:
             f = self.root / p
-            if f.is_file():
-                out[p] = f.read_bytes()
+            with contextlib.suppress(OSError):
+                if f.is_file():
+                    out[p] = f.read_bytes()
         return out
 
 
@@ -86,6 +94,7 @@ class GitSource(Source):
     def __init__(self, repo: Path, tag: str):
         super().__init__(tag, str(Path(repo).resolve()))
         self.repo = Path(repo)
+        self.identity = f"read at tag {tag}"
 
     def read_many(self, paths) -> dict[str, bytes]:
         paths = sorted(paths)
@@ -112,40 +121,138 @@ class GitSource(Source):
         return out
 
 
-def git_blob_sha(data: bytes) -> str:
-    """The id git gives a file with this content (to recognise the same text elsewhere)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+@dataclass
+class Identity:
+    """What a directory holds, judged by its files' git blob ids against the lock."""
+
+    version: str
+    how: str
+    warning: str = ""  # said when the directory is not what K8S_SRC_VERSION claims
 
 
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def identify(files: dict[str, bytes], lock: Lock | None, claimed: str | None) -> Identity:
+    """The release `files` (path → content) are, by the lock's blob ids; `claimed` otherwise."""
+    known = {p: f for p, f in (lock.files.items() if lock else ()) if p in files}
+    if not known:
+        why = "no lock to compare with" if lock is None else "no mapped file in it"
+        if claimed:
+            return Identity(claimed, f"as K8S_SRC_VERSION says; not checked ({why})")
+        return Identity(UNKNOWN, f"not identified ({why}); set K8S_SRC_VERSION")
+    same = {
+        p
+        for p, f in known.items()
+        if (git_blob_sha(files[p]) if f.git_blob else sha256(files[p])) == (f.git_blob or f.sha256)
+    }
+    releases = sorted({known[p].read_from for p in same})
+    if len(same) == len(known) and len(releases) == 1:
+        release = releases[0]
+        how = f"the git blob ids of all {len(known)} mapped files match the lock's {release}"
+        warning = ""
+        if claimed and claimed != release:
+            warning = (
+                f"K8S_SRC_VERSION={claimed}, but the files are exactly those the lock read from "
+                f"{release}: calling them {release}"
+            )
+        return Identity(release, how, warning)
+    differ = sorted(set(known) - same)
+    lock_releases = sorted({known[p].read_from for p in differ})
+    detail = f"{len(differ)} of {len(known)} mapped files differ from the lock ({differ[0]}…)"
+    if not differ:
+        detail = f"its files match the lock's {' and '.join(releases)}"
+    if not claimed:
+        return Identity(UNKNOWN, f"not identified: {detail}; set K8S_SRC_VERSION")
+    if claimed in lock_releases:
+        # Taken at its word, so that `check` reports every drift from the lock's facts.
+        warning = f"K8S_SRC_VERSION={claimed}, but {detail} read from {claimed}"
+        return Identity(claimed, f"as K8S_SRC_VERSION says, but {detail}", warning)
+    return Identity(claimed, f"as K8S_SRC_VERSION says; {detail}")
 
 
 class CacheSource(Source):
-    """Files downloaded earlier into the cache, each checked against the manifest's sha256."""
+    """Files downloaded earlier into the cache, each checked against the manifest's sha256
+    (and against the lock's, for files the lock read off the tag)."""
 
     kind = "cache"
 
-    def __init__(self, cache_dir: Path, tag: str = TAG):
-        self.dir = Path(cache_dir) / "src" / tag
-        self.manifest_path = Path(cache_dir) / "src" / f"{tag}.manifest.json"
+    def __init__(self, cache_dir: Path, tag: str = TAG, expected: dict[str, str] | None = None):
+        self.root = Path(cache_dir)
+        self.dir = self.root / "src" / tag
+        self.manifest_path = self.root / "src" / f"{tag}.manifest.json"
         super().__init__(tag, str(self.dir))
+        self.identity = f"fetched at commit {COMMIT[:12]}" if tag == TAG else ""
+        self.expected = expected or {}
         self.bad: dict[str, str] = {}  # path -> why it was not used
+        self.notes: list[str] = []  # what was wrong with the cache itself
 
     def manifest(self) -> dict[str, dict]:
+        """path → {"sha256", "git_blob", "url"} or {"absent": True}; what does not parse is
+        left out (and said once in `notes`)."""
         try:
-            data = json.loads(self.manifest_path.read_text())
-            return data.get("files", {}) if data.get("tag") == self.version else {}
-        except (OSError, ValueError):
+            if not self.manifest_path.exists():
+                return {}
+            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            self._note(f"{self.manifest_path} is unreadable ({exc}): discarded")
             return {}
+        files = data.get("files") if isinstance(data, dict) else None
+        if not isinstance(files, dict) or data.get("tag") != self.version:
+            self._note(f"{self.manifest_path} has the wrong shape: discarded")
+            return {}
+        good = {
+            p: e
+            for p, e in files.items()
+            if isinstance(p, str)
+            and safe_rel(p)
+            and isinstance(e, dict)
+            and (e.get("absent") is True or isinstance(e.get("sha256"), str))
+        }
+        if len(good) != len(files):
+            self._note(f"{self.manifest_path}: {len(files) - len(good)} malformed entries ignored")
+        return good
 
-    def record(self, entries: dict[str, dict]) -> None:
+    def _note(self, text: str) -> None:
+        text = f"cache: {text}"
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def store(self, res: FetchResult, url_of) -> list[str]:
+        """Write what a download accepted, then record it in the manifest; the problems."""
+        entries, problems = {}, []
+        for rel, data in sorted(res.files.items()):
+            target = self.dir / rel
+            tmp = target.with_name(target.name + ".part")
+            try:
+                clear_way(target, self.root)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp.write_bytes(data)
+                os.replace(tmp, target)
+            except OSError as exc:
+                problems.append(f"cannot write {target}: {exc}")
+                continue
+            entries[rel] = {
+                "sha256": sha256(data),
+                "git_blob": git_blob_sha(data),
+                "url": url_of(rel),
+            }
+        for rel in res.not_found:
+            entries[rel] = {"absent": True, "url": url_of(rel)}
+        if entries:
+            try:
+                self._record(entries)
+            except OSError as exc:
+                problems.append(f"cannot write {self.manifest_path}: {exc}")
+        return problems
+
+    def _record(self, entries: dict[str, dict]) -> None:
         files = self.manifest()
         files.update(entries)
+        clear_way(self.manifest_path, self.root)
         self.manifest_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.manifest_path.with_suffix(".tmp")
         tmp.write_text(
-            json.dumps({"tag": self.version, "files": dict(sorted(files.items()))}, indent=1) + "\n"
+            json.dumps({"tag": self.version, "files": dict(sorted(files.items()))}, indent=1)
+            + "\n",
+            encoding="utf-8",
         )
         os.replace(tmp, self.manifest_path)
 
@@ -155,11 +262,20 @@ class CacheSource(Source):
         for p in paths:
             entry = known.get(p)
             f = self.dir / p
-            if entry is None or entry.get("absent") or not f.is_file():
+            if entry is None or entry.get("absent"):
                 continue
-            data = f.read_bytes()
-            if sha256(data) != entry.get("sha256"):
+            try:
+                data = f.read_bytes() if f.is_file() else None
+            except OSError:
+                data = None
+            if data is None:
+                continue
+            digest = sha256(data)
+            if digest != entry.get("sha256"):
                 self.bad[p] = "its content changed since it was fetched (sha256 differs)"
+                continue
+            if self.expected.get(p, digest) != digest:
+                self.bad[p] = f"it is not the text the lock read from {self.version}"
                 continue
             out[p] = data
         return out
@@ -174,205 +290,39 @@ class CacheSource(Source):
         return set(paths) - set(have) - self.absent()
 
 
-@dataclass
-class FetchResult:
-    fetched: dict[str, str] = field(default_factory=dict)  # path -> sha256
-    not_found: list[str] = field(default_factory=list)  # 404 at the tag
-    refused: dict[str, str] = field(default_factory=dict)  # path -> why (hash mismatch…)
-    rejected: list[tuple[str, str]] = field(default_factory=list)  # unsafe archive members
-    network_error: str = ""  # set when the network is unusable (we stopped early)
-
-    @property
-    def ok(self) -> bool:
-        return not (self.not_found or self.refused or self.network_error)
-
-
-def _network_reason(exc: BaseException) -> str:
-    reason = getattr(exc, "reason", exc)
-    return f"{type(exc).__name__}: {reason}"
-
-
-def _write(dest: Path, rel: str, data: bytes) -> None:
-    target = dest / rel
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".part")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
-
-
-def _accept(
-    rel: str, data: bytes, expected: dict[str, str], cache: CacheSource, res: FetchResult, url: str
-) -> dict | None:
-    digest = sha256(data)
-    want = expected.get(rel)
-    if want and want != digest:
-        res.refused[rel] = f"sha256 {digest[:12]}… differs from the lock's {want[:12]}…"
-        return None
-    _write(cache.dir, rel, data)
-    res.fetched[rel] = digest
-    return {"sha256": digest, "git_blob": git_blob_sha(data), "url": url}
-
-
-def download_raw(
-    paths,
+def fetch_into(
     cache: CacheSource,
-    *,
-    base_url: str = RAW_BASE,
-    expected: dict[str, str] | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    progress: Progress | None = None,
-) -> FetchResult:
-    """Fetch each file from ``<base_url>/<path>`` into the cache; stop at the first network error.
-
-    `expected` maps paths to a sha256 the download must have (facts the lock read off the tag).
-    """
-    expected = expected or {}
-    res = FetchResult()
-    entries = {}
-    paths = sorted(paths)
-    task = (progress or null()).task(f"downloading {len(paths)} Go files", total=len(paths))
-    for rel in paths:
-        url = f"{base_url.rstrip('/')}/{rel}"
-        try:
-            with urllib.request.urlopen(url, timeout=timeout) as resp:
-                data = resp.read()
-        except urllib.error.HTTPError as exc:
-            if exc.code == 404:
-                res.not_found.append(rel)
-                entries[rel] = {"absent": True, "url": url}
-                task.advance()
-                continue
-            res.network_error = f"{url}: HTTP {exc.code}"
-            break
-        except (urllib.error.URLError, OSError) as exc:
-            res.network_error = f"{url}: {_network_reason(exc)}"
-            break
-        entry = _accept(rel, data, expected, cache, res, url)
-        if entry:
-            entries[rel] = entry
-        task.advance()
-    if entries:
-        cache.record(entries)
-    return res
-
-
-class _Counting:
-    """A file object that reports bytes read to a progress task."""
-
-    def __init__(self, raw, task):
-        self.raw, self.task = raw, task
-
-    def read(self, n: int = -1) -> bytes:
-        data = self.raw.read(n)
-        self.task.advance(len(data))
-        return data
-
-
-def _member_problem(name: str, member: tarfile.TarInfo) -> str:
-    if not name or name.startswith("/") or "\\" in name or (len(name) > 1 and name[1] == ":"):
-        return "absolute or non-posix path"
-    if ".." in PurePosixPath(name).parts:
-        return "'..' in path"
-    if member.issym() or member.islnk():
-        return "link"
-    if not (member.isfile() or member.isdir()):
-        return "not a regular file"
-    if member.size > MAX_MEMBER_BYTES:
-        return "too large"
-    return ""
-
-
-def safe_extract(
-    fileobj,
-    dest: Path,
-    wanted: set[str] | None = None,
-    *,
-    strip: int = 1,
-    mode: str = "r|gz",
-) -> tuple[dict[str, bytes], list[tuple[str, str]]]:
-    """Read a tar stream; return the wanted regular files (path → bytes) and rejected members.
-
-    Never uses ``tarfile.extract``: each member is checked (no absolute paths, no ``..``, no
-    links or devices, bounded size), its first `strip` components dropped, and its target
-    must lie inside `dest`.  Nothing is written here; the caller writes what it accepts.
-    """
-    dest_root = Path(dest).resolve()
-    files: dict[str, bytes] = {}
-    rejected: list[tuple[str, str]] = []
-    with tarfile.open(fileobj=fileobj, mode=mode) as tf:
-        for member in tf:
-            name = member.name
-            why = _member_problem(name, member)
-            if why:
-                rejected.append((name, why))
-                continue
-            parts = PurePosixPath(name).parts
-            if member.isdir() or len(parts) <= strip:
-                continue
-            rel = "/".join(parts[strip:])
-            if wanted is not None and rel not in wanted:
-                continue
-            target = (dest_root / rel).resolve()
-            if not target.is_relative_to(dest_root):
-                rejected.append((name, "escapes the destination"))
-                continue
-            f = tf.extractfile(member)
-            if f is not None:
-                files[rel] = f.read()
-    return files, rejected
-
-
-def download_archive(
     paths,
-    cache: CacheSource,
     *,
-    url: str = ARCHIVE_URL,
-    expected: dict[str, str] | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
+    via: str = "raw",
+    base_url: str | None = None,
+    archive_url: str | None = None,
+    timeout: float | None = None,
     progress: Progress | None = None,
-) -> FetchResult:
-    """Stream the tag's source archive, keeping only `paths` (checked as in `safe_extract`)."""
-    expected = expected or {}
-    res = FetchResult()
-    wanted = set(paths)
-    try:
-        resp = urllib.request.urlopen(url, timeout=timeout)
-    except urllib.error.HTTPError as exc:
-        res.network_error = f"{url}: HTTP {exc.code}"
-        return res
-    except (urllib.error.URLError, OSError) as exc:
-        res.network_error = f"{url}: {_network_reason(exc)}"
-        return res
-    with resp:
-        total = resp.headers.get("Content-Length")
-        task = (progress or null()).task(
-            "downloading source archive", total=int(total) if total else None, unit="bytes"
-        )
-        try:
-            files, res.rejected = safe_extract(_Counting(resp, task), cache.dir, wanted)
-        except (tarfile.TarError, EOFError, OSError) as exc:
-            res.network_error = f"{url}: broken archive ({exc})"
-            return res
-    entries = {}
-    for rel in sorted(wanted):
-        if rel not in files:
-            res.not_found.append(rel)
-            entries[rel] = {"absent": True, "url": url}
-            continue
-        entry = _accept(rel, files[rel], expected, cache, res, url)
-        if entry:
-            entries[rel] = entry
-    if entries:
-        cache.record(entries)
-    return res
+) -> tuple[FetchResult, list[str]]:
+    """Download `paths` at the release commit into `cache` (checked against `cache.expected`);
+    the result and what could not be written."""
+    base_url = base_url or os.environ.get("XREF_RAW_BASE") or RAW_BASE
+    archive_url = archive_url or os.environ.get("XREF_ARCHIVE_URL") or ARCHIVE_URL
+    timeout = timeout or float(os.environ.get("XREF_TIMEOUT", DEFAULT_TIMEOUT))
+    options = {"expected": cache.expected, "timeout": timeout, "progress": progress}
+    if via == "archive":
+        # A mirror (XREF_ARCHIVE_URL) may serve any archive: the commit it holds is checked.
+        res = download_archive(paths, archive_url, commit=COMMIT, **options)
+        return res, cache.store(res, lambda rel: archive_url)
+    res = download_raw(paths, base_url, **options)
+    return res, cache.store(res, lambda rel: f"{base_url.rstrip('/')}/{rel}")
 
 
 def is_git_checkout(path: Path) -> bool:
     return (Path(path) / ".git").exists()
 
 
-def open_explicit(src: str | Path, version: str | None = None) -> Source:
-    """The source named by ``K8S_SRC``/``--src`` (a git checkout read at the tag, or a dir)."""
+def open_explicit(
+    src: str | Path, version: str | None = None, *, lock: Lock | None = None, need=()
+) -> Source:
+    """The source named by ``K8S_SRC``/``--src``: a git checkout read at the tag, or a
+    directory identified by the files of `need` against the `lock`."""
     path = Path(src).expanduser()
     if not path.is_dir():
         raise SourceError(f"K8S_SRC={src} is not a directory")
@@ -392,7 +342,11 @@ def open_explicit(src: str | Path, version: str | None = None) -> Source:
                 "directory and say which release it holds with K8S_SRC_VERSION"
             )
         return GitSource(path, tag)
-    return DirSource(path, version or TAG)
+    source = DirSource(path, version or UNKNOWN)
+    found = identify(source.read_many(need), lock, version)
+    source.version, source.identity = found.version, found.how
+    source.warning = found.warning
+    return source
 
 
 @dataclass
@@ -412,7 +366,7 @@ def acquire(
     via: str = "raw",
     base_url: str | None = None,
     archive_url: str | None = None,
-    expected: dict[str, str] | None = None,
+    lock: Lock | None = None,
     timeout: float | None = None,
     force: bool = False,
     progress: Progress | None = None,
@@ -425,55 +379,61 @@ def acquire(
     src = src or os.environ.get("K8S_SRC") or None
     version = version or os.environ.get("K8S_SRC_VERSION") or None
     if src:
-        source = open_explicit(src, version)
-        return Acquired(source, [f"reading {source.describe()}"])
+        source = open_explicit(src, version, lock=lock, need=need)
+        notes = [f"reading {source.describe()}"]
+        if source.warning:
+            notes.append(f"warning: {source.warning}")
+        return Acquired(source, notes)
     if not need:
         return Acquired(None, ["no Go file is mapped yet: there is nothing to read"])
     if cache_dir is None:
-        return Acquired(None, [_link_only(["K8S_SRC is not set", "no cache (--no-cache)"])])
-    cache = CacheSource(cache_dir)
+        return Acquired(None, [link_only(["K8S_SRC is not set", "no cache (--no-cache)"])])
+    cache = CacheSource(cache_dir, expected=lock.expected_hashes(TAG) if lock else None)
     missing = set(need) if force else cache.missing(need)
-    notes = []
-    if cache.bad:
-        notes += [f"cache: {p}: {why}; fetching it again" for p, why in sorted(cache.bad.items())]
+    notes = list(cache.notes)
+    notes += [f"cache: {p}: {why}; fetching it again" for p, why in sorted(cache.bad.items())]
     result = None
     if missing and not offline:
-        base_url = base_url or os.environ.get("XREF_RAW_BASE") or RAW_BASE
-        archive_url = archive_url or os.environ.get("XREF_ARCHIVE_URL") or ARCHIVE_URL
-        timeout = timeout or float(os.environ.get("XREF_TIMEOUT", DEFAULT_TIMEOUT))
-        options = {"expected": expected, "timeout": timeout, "progress": progress}
-        if via == "archive":
-            result = download_archive(missing, cache, url=archive_url, **options)
-        else:
-            result = download_raw(missing, cache, base_url=base_url, **options)
-        if result.fetched:
-            notes.append(f"downloaded {len(result.fetched)} files into {cache.dir}")
+        result, unwritable = fetch_into(
+            cache,
+            missing,
+            via=via,
+            base_url=base_url,
+            archive_url=archive_url,
+            timeout=timeout,
+            progress=progress,
+        )
+        notes += [f"cache: {p}" for p in unwritable]
+        if result.files:
+            notes.append(f"downloaded {len(result.files)} files into {cache.dir}")
         for rel, why in sorted(result.refused.items()):
             notes.append(f"refused {rel}: {why}")
         for name, why in result.rejected:
-            notes.append(f"archive member rejected: {name!r} ({why})")
+            notes.append(f"archive member skipped: {name!r} ({why})")
         missing = cache.missing(need)
     have = set(need) - missing - cache.absent()
     network_down = result is not None and result.network_error
-    if have and not (missing and (network_down or offline)):
+    if have and not missing:
         notes.insert(0, f"reading {cache.describe()}")
         return Acquired(cache, notes, result)
     why = ["K8S_SRC is not set"]
     if missing:
-        why.append(f"the cache {cache.dir} lacks {len(missing)} of {len(need)} files")
+        why.append(f"the cache holds {len(need) - len(missing)} of the {len(need)} files")
     if offline:
-        why.append("downloads are off (--offline)")
+        why.append("downloads are off here")
     elif network_down:
-        why.append(f"downloading failed ({result.network_error})")
-    notes.append(_link_only(why))
+        why.append(f"the download failed ({result.network_error})")
+    elif result is not None and result.refused:
+        why.append(f"downloads refused: {len(result.refused)}")
+    notes.append(link_only(why))
     return Acquired(None, notes, result)
 
 
-def _link_only(why: list[str]) -> str:
+def link_only(why: list[str]) -> str:
     return (
         "no Kubernetes source: "
         + "; ".join(why)
-        + ". Link-only mode: permalinks come from the lock file. To read the source, set "
-        f"K8S_SRC to a kubernetes checkout (tag {TAG}) or a directory holding it, or run "
-        "'python -m tools.xref fetch' with network."
+        + ". Link-only mode: Go panes link to GitHub. To show the Go, run "
+        "'python -m tools.xref fetch' with network, or set K8S_SRC to a kubernetes checkout "
+        f"(tag {TAG}) or a directory holding it."
     )

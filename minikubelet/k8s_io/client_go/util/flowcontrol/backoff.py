@@ -82,13 +82,16 @@ class Backoff:
 
         Go: staging/src/k8s.io/client-go/util/flowcontrol/backoff.go (*Backoff).Next
         """
+        # Go omitted: p.Lock() -- goroutines here switch only at an await: no lock
         # Go: entry, ok := p.perItemBackoff[id]
         entry = self.per_item_backoff.get(id)
+        # Go: if !ok || hasExpired(eventTime, entry.lastUpdate, p.maxDuration) {
         if entry is None or has_expired(event_time, entry.last_update, self.max_duration):
             entry = self.init_entry_unsafe(id)
         else:
             delay = entry.backoff * 2  # exponential
             entry.backoff = min(delay, self.max_duration)
+        # Go: entry.lastUpdate = p.Clock.Now()
         entry.last_update = self.clock.now()
 
     def reset(self, id: str) -> None:
@@ -103,11 +106,16 @@ class Backoff:
 
         Go: staging/src/k8s.io/client-go/util/flowcontrol/backoff.go (*Backoff).IsInBackOffSince
         """
+        # Go omitted: p.RLock() -- goroutines here switch only at an await: no lock
+        # Go: entry, ok := p.perItemBackoff[id]
         entry = self.per_item_backoff.get(id)
+        # Go: if !ok {
         if entry is None:
             return False
+        # Go: if hasExpired(eventTime, entry.lastUpdate, p.maxDuration) {
         if has_expired(event_time, entry.last_update, self.max_duration):
             return False
+        # Go: return p.Clock.Since(eventTime) < entry.backoff
         return self.clock.now() - event_time < entry.backoff
 
     def is_in_back_off_since_update(self, id: str, event_time: float) -> bool:

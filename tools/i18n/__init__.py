@@ -6,6 +6,10 @@ their fenced code blocks (count and language) or in their admonitions. Headings 
 below must resolve to the same anchor in both languages, so a Chinese heading carries the English
 heading's anchor explicitly: ``## 跑起来 {#get-it-running}``.
 
+A Chinese page must not be hard-wrapped between two Chinese characters: the line break renders
+as a space (`tools.i18n.typography`; ``python -m tools.i18n --unwrap FILE…`` joins each
+paragraph onto one line).
+
 A translation is reported as *outdated* (a warning; an error with ``--fail-outdated``) when git
 says its English source was committed after it.
 """
@@ -18,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown.extensions.toc import slugify
+
+from .typography import stray_breaks, unwrap
 
 ZH_SUFFIX = ".zh.md"
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
@@ -134,6 +140,12 @@ def check(docs: Path) -> tuple[list[str], list[str]]:
             errors.append(f"{docs / rel}: no translation, expected {twin.relative_to(docs)}")
             continue
         if page.name.endswith(ZH_SUFFIX):
+            for line in stray_breaks(page.read_text(encoding="utf-8")):
+                errors.append(
+                    f"{docs / rel}:{line}: a line break between two Chinese characters renders "
+                    "as a space: put the paragraph on one line (python -m tools.i18n --unwrap "
+                    f"{docs / rel})"
+                )
             continue
         errors.extend(f"{docs / rel} ↔ {twin.name}: {p}" for p in compare(page, twin))
         en_time, zh_time = last_commit_time(page), last_commit_time(twin)
@@ -149,7 +161,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.i18n", description=__doc__)
     parser.add_argument("docs", type=Path, nargs="?", default=Path("docs"))
     parser.add_argument("--fail-outdated", action="store_true")
+    parser.add_argument(
+        "--unwrap",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="rewrite these Chinese pages with each paragraph on one line, then exit",
+    )
     args = parser.parse_args(argv)
+    if args.unwrap:
+        for path in args.unwrap:
+            text = path.read_text(encoding="utf-8")
+            if unwrap(text) != text:
+                path.write_text(unwrap(text), encoding="utf-8")
+                print(f"tools.i18n: unwrapped {path}")
+        return 0
     if not args.docs.is_dir():
         print(f"tools.i18n: {args.docs}: not a directory", file=sys.stderr)
         return 2
@@ -163,7 +189,3 @@ def main(argv: list[str] | None = None) -> int:
     pages = len([p for p in args.docs.rglob("*.md") if not p.name.endswith(ZH_SUFFIX)])
     print(f"tools.i18n: {pages} pages, each in English and 中文, same shape")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
