@@ -22,6 +22,8 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, TextIO
 
+from minikubelet.sim import trace
+
 
 @dataclass(frozen=True)
 class ObjectRef:
@@ -59,6 +61,7 @@ class _Logger:
         pairs = "".join(f" {k}={format_value(v)}" for k, v in kv.items())
         line = f'{severity}{stamp}       1 {where}] "{_escape(msg)}"{pairs}\n'
         (self.out or sys.stderr).write(line)
+        trace.log(severity, msg, pairs.lstrip())
 
 
 _logger = _Logger()

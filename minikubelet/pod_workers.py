@@ -21,6 +21,7 @@ from minikubelet.api import Pod, PodStatus
 from minikubelet.events import ExceededGracePeriod, FailedSync
 from minikubelet.go import Chan, Nanosecond, Second, after, go, make_chan, now, recv, select
 from minikubelet.record import EventRecorder, EventTypeWarning
+from minikubelet.sim import trace
 from minikubelet.types import SyncPodType
 from minikubelet.util.queue.work_queue import WorkQueue
 from minikubelet.wait import jitter
@@ -216,12 +217,14 @@ class PodWorkersImpl:
             go(self.manage_pod_loop, pod_updates, name=f"podWorker {klog.kobj(pod)}")
         if not self.is_working.get(uid, False):
             self.is_working[uid] = True
+            trace.pod_worker(self, uid)
             await pod_updates.send(options)
         else:
             # if a request to kill a pod is pending, we do not let anything overwrite that request.
             update = self.last_undelivered_work_update.get(uid)
             if update is None or update.update_type != SyncPodType.SyncPodKill:
                 self.last_undelivered_work_update[uid] = options
+                trace.pod_worker(self, uid)
 
     def remove_worker(self, uid: str) -> None:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).removeWorker"""
@@ -271,9 +274,11 @@ class PodWorkersImpl:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).checkForUpdates"""
         work_update = self.last_undelivered_work_update.pop(uid, None)
         if work_update is not None:
+            trace.pod_worker(self, uid)
             await self.pod_updates[uid].send(work_update)
         else:
             self.is_working[uid] = False
+            trace.pod_worker(self, uid)
 
 
 KillPodFunc = Callable[[Pod, PodStatus, int | None], Awaitable[None]]

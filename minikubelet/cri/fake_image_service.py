@@ -26,6 +26,7 @@ from minikubelet.cri.scenario import (
 )
 from minikubelet.cri.services import CRIError
 from minikubelet.go import gosched
+from minikubelet.sim import trace
 
 
 @dataclass(slots=True)
@@ -162,6 +163,7 @@ class FakeImageService:
                 f'failed to pull and unpack image "{name}": scripted pull failure '
                 f"{attempt} of {script.fail}",
             )
+        trace.cri("PullImage", pod_sandbox_config, name)
         return self.add_image(name)
 
     async def remove_image(self, image: runtimeapi.ImageSpec) -> None:

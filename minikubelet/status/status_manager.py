@@ -60,6 +60,7 @@ from minikubelet.api import (
 )
 from minikubelet.container.runtime import ContainerID
 from minikubelet.podutil.util import get_pod_condition, get_pod_condition_from_list
+from minikubelet.sim import trace
 from minikubelet.status.generate import (
     generate_containers_ready_condition,
     generate_pod_ready_condition,
@@ -569,6 +570,7 @@ class StatusManager:
         self.pod_statuses[pod.metadata.uid] = new_status
         self.generation += 1
 
+        trace.pod_status(pod, status)  # ours: a trace recording (if any) sees the change
         # Ours, not Go: let an observer (the CLI) see the change.
         if self.on_status_change is not None:
             self.on_status_change(pod, status, cached_status.status if is_cached else None)
