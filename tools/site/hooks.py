@@ -36,9 +36,10 @@ from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from tools.site.breakpoints import pdb_directive  # noqa: E402
-from tools.site.directives import Directive, DirectiveError, expand  # noqa: E402
+from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
 from tools.site.render import render  # noqa: E402
 from tools.site.runner import Runner, port_fingerprint, run_directive  # noqa: E402
+from tools.site.trace import Traces  # noqa: E402
 from tools.site.sidebyside import (  # noqa: E402
     build_view,
     pick_mapping,
@@ -51,8 +52,8 @@ log = logging.getLogger("mkdocs.plugins.minikubelet")
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 ASSET_DIR = "assets/minikubelet"
-CSS = [f"{ASSET_DIR}/sidebyside.css"]
-JS = [f"{ASSET_DIR}/sidebyside.js"]
+CSS = [f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/trace.css"]
+JS = [f"{ASSET_DIR}/sidebyside.js", f"{ASSET_DIR}/trace.js"]
 REQUIRE_SOURCE = "MINIKUBELET_REQUIRE_SOURCE"
 # Pages written by others that may not exist yet: listed in the nav, dropped while missing.
 OPTIONAL_PAGES = {"debugging.md"}
@@ -65,6 +66,7 @@ class _State:
     index = None
     index_key: tuple | None = None
     runner: Runner | None = None
+    traces: Traces | None = None
     pending: dict[str, dict[str, tuple]] = {}  # page URL → slot id → (mapping, doc)
 
 
@@ -137,6 +139,8 @@ def on_config(config):
         config.nav = _drop_missing(config.nav, Path(config.docs_dir))
     if state.runner is None:
         state.runner = Runner(ROOT)
+    if state.traces is None:
+        state.traces = Traces(ROOT)
     return config
 
 
@@ -189,13 +193,27 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
             raise DirectiveError(f"run: unknown options {sorted(unknown)}")
         return run_directive(state.runner, d.args[0], lang=lang, **d.kwargs)
 
+    # Numbered in page order (directives are expanded from the last one up).
+    trace_lines = [t.line for t in find(markdown) if t.name == "trace"]
+
+    def trace(d: Directive) -> str:
+        return state.traces.directive(
+            d,
+            page=src,
+            number=trace_lines.index(d.line) + 1,
+            lang=lang,
+            index=get_index(),
+            url_to=lambda path: get_relative_url(path, page.url),
+        )
+
     def pdb(d: Directive) -> str:
         if d.kwargs:
             raise DirectiveError("pdb(script, target, …) takes no options")
         return pdb_directive(ROOT, *d.args)
 
     try:
-        out = expand(markdown, {"sidebyside": sidebyside, "run": run, "pdb": pdb})
+        handlers = {"sidebyside": sidebyside, "run": run, "pdb": pdb, "trace": trace}
+        out = expand(markdown, handlers)
     except DirectiveError as exc:
         raise PluginError(f"docs/{src}: {exc}") from None
     state.pending[page.file.url] = slots
@@ -238,6 +256,8 @@ class _Alternates(HTMLParser):
 
 
 def on_post_build(config) -> None:
+    if state.traces is not None:
+        state.traces.write(config.site_dir)
     site = Path(config.site_dir).resolve()
     base = urlsplit(config.site_url or "").path.rstrip("/")  # "/minikubelet" on a project site
     wanted: set[str] = set()

@@ -89,10 +89,13 @@ first): the function the player shows.
 from __future__ import annotations
 
 import json
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 from .hooks import cri, log, pod_status, pod_worker
-from .recorder import Recorder, RecordingError, recording
+from .recorder import MAX_STEPS, Recorder, RecordingError, recording
 
 FORMAT = "minikubelet-trace"
 VERSION = 1
@@ -109,8 +112,38 @@ def dumps(trace: dict[str, Any]) -> str:
     return body[:-1] + ',"steps":[\n' + steps + "\n]}\n"
 
 
+def with_go_lines(trace: dict[str, Any]) -> str | None:
+    """Add the Go lines to a trace with the repository's cross-linker; None when done, else why
+    not (the port runs without the repository's ``tools/`` next to it, or without tree-sitter).
+    """
+    from .recorder import ROOT
+
+    if not (ROOT / "tools" / "trace" / "resolve.py").is_file():
+        return f"no cross-linker next to the port ({ROOT / 'tools'} is missing)"
+    if str(ROOT) not in sys.path:  # tools/ is run from the repository, not installed
+        sys.path.append(str(ROOT))
+    try:
+        from tools.trace.resolve import resolve
+    except ImportError as exc:
+        return f"the cross-linker cannot run here: {exc}"
+    resolve(trace)
+    return None
+
+
+def write(trace: dict[str, Any], path: str) -> None:
+    """Write a trace to ``path`` whole or not at all (a temporary file, then renamed)."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.tmp")
+    try:
+        tmp.write_text(dumps(trace), encoding="utf-8")
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 __all__ = [
     "FORMAT",
+    "MAX_STEPS",
     "VERSION",
     "Recorder",
     "RecordingError",
@@ -120,4 +153,6 @@ __all__ = [
     "pod_status",
     "pod_worker",
     "recording",
+    "with_go_lines",
+    "write",
 ]
