@@ -25,6 +25,7 @@ import posixpath
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,20 +40,20 @@ from tools.site.breakpoints import pdb_directive  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
 from tools.site.render import render  # noqa: E402
 from tools.site.runner import Runner, port_fingerprint, run_directive  # noqa: E402
-from tools.site.trace import Traces  # noqa: E402
 from tools.site.sidebyside import (  # noqa: E402
     build_view,
     pick_mapping,
     reference_id,
     render_view,
 )
+from tools.site.trace import Traces  # noqa: E402
 from tools.xref import LOCK_PATH, build_index  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.minikubelet")
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 ASSET_DIR = "assets/minikubelet"
-CSS = [f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/trace.css"]
+CSS = [f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/diagrams.css", f"{ASSET_DIR}/trace.css"]
 JS = [f"{ASSET_DIR}/sidebyside.js", f"{ASSET_DIR}/trace.js"]
 REQUIRE_SOURCE = "MINIKUBELET_REQUIRE_SOURCE"
 # Pages written by others that may not exist yet: listed in the nav, dropped while missing.
@@ -67,7 +68,7 @@ class _State:
     index_key: tuple | None = None
     runner: Runner | None = None
     traces: Traces | None = None
-    pending: dict[str, dict[str, tuple]] = {}  # page URL → slot id → (mapping, doc)
+    pending: ClassVar[dict[str, dict[str, tuple]]] = {}  # page URL → slot id → (mapping, doc)
 
 
 state = _State()
