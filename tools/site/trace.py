@@ -1,7 +1,7 @@
 """The ``trace`` directive: record a run of the port at build time and play it on the page.
 
 ``{{ trace("minikubelet run …", id="seed-0", kinds=[…], within=[…], start="1s", end="5s",
-limit=400, channels=[…]) }}`` records the command (`tools.trace.record`, once per version of the
+limit=400, channels=[…], grep="SyncLoop") }}`` records the command (`tools.trace.record`, once per version of the
 port), keeps the steps the options ask for (`tools.trace.player.Options`), and puts a player on
 the page.  Its data is a JSON file per language, ``assets/minikubelet/traces/<page>-<id>.<lang>.json``,
 written into the site after the build and fetched by ``trace.js`` when the player comes into
@@ -27,7 +27,7 @@ from .render import render
 from .runner import port_fingerprint
 
 TRACE_DIR = "assets/minikubelet/traces"
-OPTIONS = {"id", "kinds", "within", "start", "end", "limit", "channels"}
+OPTIONS = {"id", "kinds", "within", "focus", "start", "end", "limit", "channels", "grep"}
 ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: A player's data must stay small: the build fails above this (bytes of JSON).
 MAX_BYTES = 200_000
@@ -56,6 +56,8 @@ def options(d: Directive) -> Options:
         opts.kinds = kinds
     if "within" in d.kwargs:
         opts.within = tuple(d.kwargs["within"])
+    if "focus" in d.kwargs:
+        opts.focus = tuple(d.kwargs["focus"])
     if "channels" in d.kwargs:
         opts.channels = tuple(d.kwargs["channels"])
     if "start" in d.kwargs:
@@ -64,6 +66,12 @@ def options(d: Directive) -> Options:
         opts.end = _seconds(d.kwargs["end"], "end")
     if "limit" in d.kwargs:
         opts.limit = int(d.kwargs["limit"])
+    if "grep" in d.kwargs:
+        try:
+            re.compile(d.kwargs["grep"])
+        except re.error as exc:
+            raise DirectiveError(f"grep: bad regular expression: {exc}") from None
+        opts.grep = d.kwargs["grep"]
     return opts
 
 

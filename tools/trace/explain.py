@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from minikubelet.go.duration import format_duration
+
 
 def channel_of_case(case: str | None) -> str | None:
     """The channel a Go select case reads or writes, as the Go writes it:
@@ -44,10 +46,17 @@ def explain(step: dict[str, Any], ctx: Any, lang: str) -> str:
         return _select(step, ctx, lang)
     if k == "wait":
         names = [n for n in ctx.case_names(step) if n]
+        if len(names) > 3:
+            return _t(
+                lang,
+                f"select: no case is ready; the goroutine blocks until one of its {len(names)} "
+                "cases is",
+                f"select：没有就绪的 case，goroutine 阻塞，直到 {len(names)} 个 case 中有一个就绪",
+            )
         return _t(
             lang,
-            f"select: no case is ready; the goroutine waits on {_list(names, lang)}",
-            f"select：没有就绪的 case，goroutine 阻塞在 {_list(names, lang)} 上等待",
+            f"select: no case is ready; the goroutine blocks on {_list(names, lang)}",
+            f"select：没有就绪的 case，goroutine 阻塞在 {_list(names, lang)} 上",
         )
     if k == "send":
         ch = ctx.chan(step["ch"])
@@ -65,6 +74,9 @@ def explain(step: dict[str, Any], ctx: Any, lang: str) -> str:
     if k == "close":
         ch = ctx.chan(step["ch"])
         return _t(lang, f"close {ch}", f"关闭 {ch}")
+    if k == "sleep":
+        d = format_duration(step["d"] / 1e9)
+        return _t(lang, f"sleep {d}", f"休眠 {d}")
     if k == "go":
         return _t(
             lang,
@@ -77,7 +89,7 @@ def explain(step: dict[str, Any], ctx: Any, lang: str) -> str:
             lang, f"goroutine {g} ends ({step['how']})", f"goroutine {g} 结束（{step['how']}）"
         )
     if k == "worker":
-        return _worker(step, lang)
+        return _worker(step, ctx.worker_before(step["pod"]), lang)
     if k == "cri":
         on = f" {step['on']}" if step.get("on") else ""
         return _t(
@@ -111,6 +123,18 @@ def _select(step: dict[str, Any], ctx: Any, lang: str) -> str:
         )
     pick = names[chosen] or f"case {chosen}"
     value = (_t(lang, f" ({step['v']})", f"（{step['v']}）")) if step.get("v") else ""
+    if step["cases"][chosen][0] == "s":
+        others = len(step["ready"]) - 1
+        extra = (
+            _t(lang, f"; {others} other cases ready", f"；另有 {others} 个 case 就绪")
+            if others
+            else ""
+        )
+        return _t(
+            lang,
+            f"select: the send to {pick} can proceed: it sends {step['v']}{extra}",
+            f"select：向 {pick} 的发送可以进行，发送 {step['v']}{extra}",
+        )
     if step.get("waited"):
         return _t(
             lang,
@@ -131,8 +155,15 @@ def _select(step: dict[str, Any], ctx: Any, lang: str) -> str:
     )
 
 
-def _worker(step: dict[str, Any], lang: str) -> str:
+def _worker(step: dict[str, Any], before: list[Any] | None, lang: str) -> str:
     pod = step["pod"]
+    if step.get("working") and not step.get("pending") and before and before[0] and before[1]:
+        return _t(
+            lang,
+            f"the pod worker of {pod} finished a sync and takes the update that was waiting in "
+            "lastUndeliveredWorkUpdate",
+            f"{pod} 的 pod worker 完成一次同步，接着处理在 lastUndeliveredWorkUpdate 中等待的更新",
+        )
     if step.get("pending"):
         return _t(
             lang,

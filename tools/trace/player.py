@@ -10,7 +10,8 @@ language (``assets/minikubelet/traces/<id>.<lang>.json``, loaded by ``trace.js``
                "go": null | {"path", "sym", "s", "e", "lines": [html, …] | null,
                              "cases": [[start, end, text], …]}}, …],
      "locs": [{"f": fn, "py": line, "go": line | null, "gf": from, "gt": to,
-               "sel": [[go line, py line] | null, …] | null, "dflt": [go, py] | null}, …],
+               # a select's: each case's lines and channel (Go name), its default's lines
+               "sel": [[go line, py line] | null, …], "names": [name, …], "dflt": [go, py] | null}, …],
      "chans": [{"id", "label", "name", "cap"}, …],   # the channels the state panel shows
      "gs": {"1": "main", …},
      "init": {"ch": {id: [item, …]}, "w": {pod: [working, pending]}, "p": {pod: pod state}},
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import html
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +43,20 @@ FORMAT_VERSION = 1
 LIMIT = 400
 #: Longest sentence kept.
 SENTENCE = 240
-KINDS = ("select", "wait", "send", "recv", "close", "go", "exit", "worker", "cri", "status", "log")
+KINDS = (
+    "select",
+    "wait",
+    "send",
+    "recv",
+    "close",
+    "sleep",
+    "go",
+    "exit",
+    "worker",
+    "cri",
+    "status",
+    "log",
+)
 
 
 @dataclass
@@ -51,11 +66,15 @@ class Options:
     kinds: tuple[str, ...] = tuple(k for k in KINDS if k not in ("close", "exit"))
     #: Keep only steps with one of these on their stack (Go symbols or Python qualnames).
     within: tuple[str, ...] = ()
+    #: Keep only steps that happen in one of these (their innermost mapped function).
+    focus: tuple[str, ...] = ()
     start: float = 0.0  # seconds of virtual time
     end: float | None = None
     limit: int = LIMIT
     #: Channels the state panel shows, by label; empty: every buffered channel the steps use.
     channels: tuple[str, ...] = ()
+    #: Keep only the log lines whose message matches this regular expression.
+    grep: str | None = None
 
 
 @dataclass
@@ -111,6 +130,7 @@ class _Context:
         self.labels = labels
         self.state = state
         self.focus: dict[str, Any] | None = None
+        self.before: dict[str, list[Any]] = {}
 
     def chan(self, cid: int) -> str:
         return self.labels.get(cid) or f"chan {cid}"
@@ -129,6 +149,10 @@ class _Context:
 
     def goroutine(self, gid: int) -> str:
         return str(gid)
+
+    def worker_before(self, pod: str) -> list[Any] | None:
+        """The pod worker's state before the step being explained."""
+        return self.before.get(pod)
 
 
 def _focus(trace: dict[str, Any], step: dict[str, Any]) -> int | None:
@@ -161,19 +185,29 @@ def _labels(trace: dict[str, Any]) -> dict[int, str]:
 def _keep(trace: dict[str, Any], step: dict[str, Any], opts: Options) -> bool:
     if step["k"] not in opts.kinds:
         return False
+    if opts.grep is not None and step["k"] == "log" and not re.search(opts.grep, step["msg"]):
+        return False
     t = step["t"] / 1e9
     if t < opts.start or (opts.end is not None and t > opts.end):
         return False
-    if opts.within:
-        names = set()
-        for i in step.get("at") or []:
-            loc = trace["locations"][i]
-            names.add(loc["fn"])
-            if "go" in loc:
-                names.add(loc["go"]["symbol"])
-        if not names & set(opts.within):
+    if opts.within and not _names(trace, step.get("at") or []) & set(opts.within):
+        return False
+    if opts.focus:
+        focus = _focus(trace, step)
+        if focus is None or not _names(trace, [focus]) & set(opts.focus):
             return False
     return True
+
+
+def _names(trace: dict[str, Any], at: list[int]) -> set[str]:
+    """The Python qualnames and Go symbols of these locations."""
+    names = set()
+    for i in at:
+        loc = trace["locations"][i]
+        names.add(loc["fn"])
+        if "go" in loc:
+            names.add(loc["go"]["symbol"])
+    return names
 
 
 #: Pygments classes left out of the player's code: names (Go's are `nx`) and whitespace have the
@@ -337,6 +371,7 @@ def build(
     for i, step in enumerate(trace["steps"][: last + 1]):
         if i in keep and init is None:
             init = state.take(shown, everything=True)
+        ctx.before = dict(state.w)
         state.apply(step)
         if i not in keep:
             continue
@@ -402,6 +437,7 @@ def _loc(
         if sel is not None:
             out["sel"] = sel
             out["dflt"] = dflt
+            out["names"] = [channel_of_case(c) for c in go["cases"]]
     loc_ids[focus] = len(locs)
     locs.append(out)
     return loc_ids[focus]

@@ -41,7 +41,7 @@ reads it).
 
 - ``k``: its kind (below); ``t``: virtual nanoseconds since the run started; ``g``: the goroutine
   (0: a timer firing outside any goroutine);
-- ``at``: indexes into ``locations``, the innermost frames of the port first (at most 4; the
+- ``at``: indexes into ``locations``, the innermost frames of the port first (at most 6; the
   simulation and the Go-semantics runtime are skipped, so a runtime call is located at the
   kubelet line that made it);
 - ``bufs`` (when any changed since the previous step): ``[[channel, [item, …]], …]``, the whole
@@ -59,6 +59,7 @@ and, by kind:
 ``send``    on a named channel: ``ch``, ``v``, ``waited`` (it blocked first)
 ``recv``    on a named channel: ``ch``, ``v`` (null when closed), ``ok``, ``waited``
 ``close``   ``ch``
+``sleep``   the goroutine sleeps ``d`` nanoseconds (Go: ``time.Sleep``)
 ``go``      a goroutine started (``g`` is the one that started it): ``id``, ``name``
 ``exit``    goroutine ``g`` ended: ``how`` ``returned`` | ``panicked`` | ``cancelled``
 ``worker``  a pod worker's state: ``pod``, ``working`` (Go: ``isWorking``), ``pending``

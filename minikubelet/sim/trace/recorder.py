@@ -25,7 +25,7 @@ ROOT = PACKAGE.parent
 #: frame outside them (the kubelet code that called into the simulation).
 SIM = ("go/", "sim/", "klog.py", "cri/fake_runtime.py", "cri/fake_image_service.py")
 #: How many frames of the port a step's location keeps (innermost first).
-DEPTH = 4
+DEPTH = 6
 #: A recording stops adding steps after this many (the trace says it was truncated).
 MAX_STEPS = 200_000
 
@@ -185,6 +185,10 @@ class Recorder:
             fields["v"] = self.describe(case.value if hasattr(case, "value") else value)
         fields["waited"] = waited
         self._step("select", **fields)
+
+    def sleeps(self, d: float) -> None:
+        if self._on():
+            self._step("sleep", d=round(d * 1e9))
 
     # -- goroutines -----------------------------------------------------------------------------
     def goroutine_started(self, g: Any) -> None:

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
+from minikubelet.go.duration import format_duration
+
 #: Longest description kept (longer ones end in "…").
 LIMIT = 80
 #: Pods named in a PodUpdate before the rest are counted ("+3").
@@ -92,17 +94,7 @@ class Describer:
         return f"status {self.uid(r.pod_uid)}"
 
     def _time(self, t: Any) -> str:
-        return f"tick {format_seconds(t.mono - self.t0)}"
-
-
-def format_seconds(seconds: float) -> str:
-    """A time offset as people write it: ``0s``, ``1.5s``, ``100ms``."""
-    ms = round(seconds * 1000)
-    if ms % 1000 == 0:
-        return f"{ms // 1000}s"
-    if abs(ms) < 1000:
-        return f"{ms}ms"
-    return f"{ms / 1000:g}s"
+        return f"tick {format_duration(t.mono - self.t0)}"
 
 
 def container_state(status: Any) -> str:

@@ -158,7 +158,7 @@
       .then(function (data) {
         self.data = data;
         self.prepare();
-        self.root.classList.add("mkl-trace--ready");
+        self.root.classList.add("mkl-trace--loaded");
         self.go(self.i);
       })
       .catch(function (err) {
@@ -217,7 +217,33 @@
     this.root.setAttribute("data-step", String(num));
     this.root.setAttribute("data-kind", s.k);
     this.code(s);
+    this.cases(s);
     this.state(s, this.states[this.i]);
+  };
+
+  /* A select's cases as chips: which were ready, which one ran. */
+  Player.prototype.cases = function (s) {
+    var box = this.q(".mkl-trace__cases");
+    box.textContent = "";
+    var loc = s.l == null ? null : this.data.locs[s.l];
+    if (!loc || !loc.names || (s.k !== "select" && s.k !== "wait")) return;
+    var self = this;
+    loc.names.forEach(function (name, k) {
+      var chip = make("span", "mkl-trace__case", name || "case " + k);
+      if (s.k === "select" && k === s.c) {
+        chip.classList.add("mkl-is-chosen");
+        chip.title = self.zh("chosen", "选中");
+      } else if (s.k === "select" && s.r && s.r.indexOf(k) >= 0) {
+        chip.classList.add("mkl-is-ready");
+        chip.title = self.zh("ready", "就绪");
+      }
+      box.appendChild(chip);
+    });
+    if (loc.dflt) {
+      var d = make("span", "mkl-trace__case", "default");
+      if (s.k === "select" && s.c === -1) d.classList.add("mkl-is-chosen");
+      box.appendChild(d);
+    }
   };
 
   /* --- code panes ----------------------------------------------------------------------- */
@@ -289,12 +315,12 @@
     var loc = s.l == null ? null : this.data.locs[s.l];
     this.marked.forEach(function (e) {
       e.classList.remove(
-        "mkl-trace--cur",
-        "mkl-trace--lit",
-        "mkl-trace--ready",
-        "mkl-trace--chosen",
-        "mkl-trace--case",
-        "mkl-trace--focus"
+        "mkl-is-cur",
+        "mkl-is-lit",
+        "mkl-is-ready",
+        "mkl-is-chosen",
+        "mkl-is-case",
+        "mkl-is-focus"
       );
     });
     this.marked = [];
@@ -322,10 +348,10 @@
     }
     var pyLines = this.doms.py[loc.f];
     var goLines = this.doms.go[loc.f];
-    this.mark(pyLines, loc.py, "mkl-trace--cur");
+    this.mark(pyLines, loc.py, "mkl-is-cur");
     if (loc.go != null) {
-      for (var n = loc.gf; n <= loc.gt; n++) this.mark(goLines, n, "mkl-trace--lit");
-      this.mark(goLines, loc.go, "mkl-trace--cur", true);
+      for (var n = loc.gf; n <= loc.gt; n++) this.mark(goLines, n, "mkl-is-lit");
+      this.mark(goLines, loc.go, "mkl-is-cur", true);
     }
     if (loc.sel && (s.k === "select" || s.k === "wait")) {
       var self = this;
@@ -337,14 +363,14 @@
         var p = pk[0];
         var k = pk[1];
         if (!p) return;
-        var cls = "mkl-trace--case";
-        if (s.k === "select" && k === s.c) cls = "mkl-trace--chosen";
-        else if (s.k === "select" && s.r && s.r.indexOf(k) >= 0) cls = "mkl-trace--ready";
+        var cls = "mkl-is-case";
+        if (s.k === "select" && k === s.c) cls = "mkl-is-chosen";
+        else if (s.k === "select" && s.r && s.r.indexOf(k) >= 0) cls = "mkl-is-ready";
         self.mark(goLines, p[0], cls, true);
         if (p[1] != null) self.mark(pyLines, p[1], cls);
-        if (cls === "mkl-trace--chosen") {
-          self.mark(goLines, p[0], "mkl-trace--focus", true);
-          if (p[1] != null) self.mark(pyLines, p[1], "mkl-trace--focus");
+        if (cls === "mkl-is-chosen") {
+          self.mark(goLines, p[0], "mkl-is-focus", true);
+          if (p[1] != null) self.mark(pyLines, p[1], "mkl-is-focus");
         }
       });
     }
@@ -378,7 +404,7 @@
    * else the current line) is in the middle. */
   Player.prototype.centre = function () {
     this.root.querySelectorAll(".mkl-trace__code").forEach(function (holder) {
-      var cur = holder.querySelector(".mkl-trace--focus") || holder.querySelector(".mkl-trace--cur");
+      var cur = holder.querySelector(".mkl-is-focus") || holder.querySelector(".mkl-is-cur");
       if (!cur || !holder.clientHeight) return;
       holder.scrollTop = Math.max(0, cur.offsetTop - holder.clientHeight / 2);
     });
@@ -403,7 +429,7 @@
         var items = st.ch[String(ch.id)] || [];
         var row = make("div", "mkl-trace__chan");
         row.setAttribute("data-chan", ch.label);
-        if (d.ch && d.ch[String(ch.id)]) row.classList.add("mkl-trace--changed");
+        if (d.ch && d.ch[String(ch.id)]) row.classList.add("mkl-is-changed");
         var name = make("code", "mkl-trace__chan-name", ch.label);
         if (ch.name && ch.name !== ch.label) name.title = ch.name;
         row.appendChild(name);
@@ -423,7 +449,7 @@
       workers.forEach(function (pod) {
         var w = st.w[pod];
         var row = make("div", "mkl-trace__worker");
-        if (d.w && d.w[pod]) row.classList.add("mkl-trace--changed");
+        if (d.w && d.w[pod]) row.classList.add("mkl-is-changed");
         row.appendChild(make("code", null, pod));
         row.appendChild(
           make("span", w[0] ? "mkl-trace__busy" : "mkl-trace__idle", "isWorking=" + (w[0] ? "true" : "false"))
@@ -438,7 +464,7 @@
       pods.forEach(function (pod) {
         var p = st.p[pod];
         var row = make("div", "mkl-trace__pod");
-        if (d.p && d.p[pod]) row.classList.add("mkl-trace--changed");
+        if (d.p && d.p[pod]) row.classList.add("mkl-is-changed");
         row.appendChild(make("code", null, pod));
         row.appendChild(make("span", "mkl-trace__phase mkl-trace__phase--" + (p.phase || "none"), (p.phase || "—") + (p.reason ? " · " + p.reason : "")));
         (p.init || []).concat(p.containers || []).forEach(function (c, k) {
