@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from minikubelet.api import Pod
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.types import ConfigHashAnnotationKey, ConfigMirrorAnnotationKey
 
 
 class MirrorClient(Protocol):
@@ -44,3 +45,17 @@ class BasicMirrorClient:
         if self.apiserver_client is None:
             return False
         raise NotImplementedError("the port has no API server client to delete mirror pods with")
+
+
+def get_hash_from_mirror_pod(pod: Pod) -> tuple[str, bool]:
+    """Go: pkg/kubelet/pod/mirror_client.go getHashFromMirrorPod"""
+    annotations = pod.metadata.annotations or {}
+    if ConfigMirrorAnnotationKey in annotations:
+        return annotations[ConfigMirrorAnnotationKey], True
+    return "", False
+
+
+def get_pod_hash(pod: Pod) -> str:
+    """Go: pkg/kubelet/pod/mirror_client.go getPodHash"""
+    # The hash of the static pod is always in the config.hash annotation.
+    return (pod.metadata.annotations or {}).get(ConfigHashAnnotationKey, "")

@@ -9,10 +9,10 @@ that Go registers pods with are left out: there are no secrets here.
 
 from __future__ import annotations
 
-from minikubelet.api import Pod
 from minikubelet.container.runtime import get_pod_full_name
-from minikubelet.pod.mirror_client import MirrorClient
-from minikubelet.types import ConfigHashAnnotationKey, ConfigMirrorAnnotationKey, is_mirror_pod
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.pod.mirror_client import MirrorClient, get_hash_from_mirror_pod, get_pod_hash
+from minikubelet.types import is_mirror_pod
 
 
 class BasicManager:
@@ -146,17 +146,3 @@ class BasicManager:
         """Go: pkg/kubelet/pod/pod_manager.go (*basicManager).GetPodByMirrorPod"""
         pod = self.pod_by_full_name.get(get_pod_full_name(mirror_pod))
         return pod, pod is not None
-
-
-def get_hash_from_mirror_pod(pod: Pod) -> tuple[str, bool]:
-    """Go: pkg/kubelet/pod/mirror_client.go getHashFromMirrorPod"""
-    annotations = pod.metadata.annotations or {}
-    if ConfigMirrorAnnotationKey in annotations:
-        return annotations[ConfigMirrorAnnotationKey], True
-    return "", False
-
-
-def get_pod_hash(pod: Pod) -> str:
-    """Go: pkg/kubelet/pod/mirror_client.go getPodHash"""
-    # The hash of the static pod is always in the config.hash annotation.
-    return (pod.metadata.annotations or {}).get(ConfigHashAnnotationKey, "")

@@ -13,8 +13,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from minikubelet import cli, go
-from minikubelet.go import Chan, Second, recv, select, send
+from minikubelet.sim import cli, go
+from minikubelet.sim.go import Chan, Second, recv, select, send
 from minikubelet.sim.trace import RecordingError, dumps, recording
 from tests.conftest import ROOT
 
@@ -71,7 +71,7 @@ def test_the_same_seed_gives_the_same_file_in_another_process(tmp_path: Path):
             [
                 sys.executable,
                 "-m",
-                "minikubelet.cli",
+                "minikubelet.sim.cli",
                 *FLAKY,
                 "--seed",
                 "3",
@@ -172,7 +172,7 @@ def test_steps_are_located_in_the_port_not_in_the_simulation():
     trace, _ = cli_trace(["run", "--manifests", "examples/static-pods", "--until", "2s"])
     files = {trace["locations"][s["at"][0]]["py"] for s in trace["steps"] if s["at"]}
     assert "minikubelet/pod_workers.py" in files and "minikubelet/kubelet.py" in files
-    assert not {f for f in files if f.startswith(("minikubelet/go/", "minikubelet/sim/"))}
+    assert not {f for f in files if f.startswith("minikubelet/sim/")}
     cri = [s for s in trace["steps"] if s["k"] == "cri"]
     # A runtime call is located at the kubelet line that made it.
     assert {trace["locations"][s["at"][0]]["py"] for s in cri} <= {

@@ -136,7 +136,7 @@ def test_link_only_gives_cases_and_functions_never_a_line_it_cannot_read(monkeyp
     index = build_index(ROOT, offline=True, cache_dir=False)
     if index.mode != "link-only":
         pytest.skip("the Go source is cached here; this test is about builds without it")
-    from minikubelet import cli
+    from minikubelet.sim import cli
 
     with recording() as rec:
         assert cli.main(["run", "--manifests", "examples/static-pods", "--until", "3s"]) == 0

@@ -18,14 +18,15 @@ from typing import Any
 
 import pytest
 
-from minikubelet import cli, go, klog, wait
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.cache import new_cache
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
-from minikubelet.go import Second
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.apimachinery.pkg.util.wait import wait
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.pleg.generic import new_generic_pleg
 from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, kill_pod_now
-from minikubelet.record import Recorder
+from minikubelet.sim import cli, go, klog
+from minikubelet.sim.go import Second
 from minikubelet.sim.trace import recording
 from minikubelet.util.queue.work_queue import BasicWorkQueue
 from tests.config.helpers import manifest, pod

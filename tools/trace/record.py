@@ -29,7 +29,7 @@ class TraceError(ValueError):
 def _entry(argv: list[str]) -> Callable[[], Any]:
     """The function that runs ``argv`` in-process."""
     if argv and argv[0] == "minikubelet":
-        from minikubelet import cli
+        from minikubelet.sim import cli
 
         return lambda: cli.main(argv[1:], out=io.StringIO())
     if len(argv) >= 2 and argv[0] == "python" and EXAMPLE.match(argv[1]):

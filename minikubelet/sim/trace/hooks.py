@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minikubelet.go import tracing
+from minikubelet.sim.go import tracing
 
 
 def pod_worker(workers: Any, uid: str) -> None:

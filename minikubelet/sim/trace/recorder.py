@@ -1,6 +1,6 @@
 """The recorder: what the runtime and the port report during a recording, as trace steps.
 
-Ours. `recording()` installs a `Recorder` as the runtime's tracer (`minikubelet.go.tracing`)
+Ours. `recording()` installs a `Recorder` as the runtime's tracer (`minikubelet.sim.go.tracing`)
 for the length of a `with` block; the port's hooks (`minikubelet.sim.trace.hooks`) report to it
 too. The format of what it produces is described in `minikubelet.sim.trace`.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
 
-from minikubelet.go import tracing
+from minikubelet.sim.go import tracing
 
 from .values import Describer, container_state
 
@@ -23,7 +23,7 @@ PACKAGE = Path(__file__).resolve().parents[2]
 ROOT = PACKAGE.parent
 #: Parts of the package that are our simulation, not kubelet: a step is located at the first
 #: frame outside them (the kubelet code that called into the simulation).
-SIM = ("go/", "sim/", "klog.py", "cri/fake_runtime.py", "cri/fake_image_service.py")
+SIM = ("sim/",)
 #: How many frames of the port a step's location keeps (innermost first).
 DEPTH = 6
 #: A recording stops adding steps after this many (the trace says it was truncated).
