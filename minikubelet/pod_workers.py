@@ -272,8 +272,8 @@ class PodWorkersImpl:
     async def check_for_updates(self, uid: str) -> None:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).checkForUpdates"""
         work_update = self.last_undelivered_work_update.pop(uid, None)
+        trace.pod_worker(self, uid)
         if work_update is not None:
-            trace.pod_worker(self, uid)
             await self.pod_updates[uid].send(work_update)
         else:
             self.is_working[uid] = False

@@ -527,9 +527,9 @@ class StatusManager:
             pod_namespace=pod.metadata.namespace,
         )
         self.pod_statuses[pod.metadata.uid] = new_status
+        trace.pod_status(pod, status)
         self.generation += 1
 
-        trace.pod_status(pod, status)  # ours: a trace recording (if any) sees the change
         # Ours, not Go: let an observer (the CLI) see the change.
         if self.on_status_change is not None:
             self.on_status_change(pod, status, cached_status.status if is_cached else None)

@@ -210,3 +210,17 @@ def test_trace_flag_refuses_a_file_it_cannot_write_before_running(tmp_path: Path
     err = capsys.readouterr().err
     assert "cannot write the trace to" in err and "Traceback" not in err
     assert not (tmp_path / "no").exists()
+
+
+def test_a_hook_step_is_shown_at_the_kubelet_line_it_reports_not_at_the_hook():
+    trace, _ = cli_trace(["run", "--manifests", "examples/static-pods", "--until", "2s"])
+    lines: set[str] = set()
+    for s in trace["steps"]:
+        if s["k"] in ("worker", "status"):
+            loc = trace["locations"][s["at"][0]]
+            text = (ROOT / loc["py"]).read_text(encoding="utf-8").splitlines()[loc["line"] - 1]
+            lines.add(text.strip())
+    assert not {t for t in lines if t.startswith("trace.")}
+    assert "self.is_working[uid] = True" in lines
+    assert "self.is_working[uid] = False" in lines
+    assert "self.pod_statuses[pod.metadata.uid] = new_status" in lines

@@ -80,9 +80,8 @@ grep=None, channels=None, limit=400)``
     ``within`` (a Go symbol or Python qualname anywhere on the step's stack), ``focus`` (the
     function the step happens in), ``start``/``end`` (virtual time, ``"6.3s"``), ``grep`` (a
     regular expression the kept log messages match), ``channels`` (the channels the state panel
-    shows, by their Go name), ``limit`` (steps).  The player's data (one JSON file per language
-    under ``assets/minikubelet/traces/``, at most 200 KB: narrow the options when the build says
-    so) is fetched from the site when the player comes into view.
+    shows, by their Go name), ``limit`` (steps).  The player's data is embedded in the page (at
+    most 200 KB: narrow the options when the build says so), so the player makes no request.
 
 Environment
 ===========

@@ -198,14 +198,8 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
     trace_lines = [t.line for t in find(markdown) if t.name == "trace"]
 
     def trace(d: Directive) -> str:
-        return state.traces.directive(
-            d,
-            page=src,
-            number=trace_lines.index(d.line) + 1,
-            lang=lang,
-            index=get_index(),
-            url_to=lambda path: get_relative_url(path, page.url),
-        )
+        number = trace_lines.index(d.line) + 1
+        return state.traces.directive(d, number=number, lang=lang, index=get_index())
 
     def pdb(d: Directive) -> str:
         if d.kwargs:
@@ -257,8 +251,6 @@ class _Alternates(HTMLParser):
 
 
 def on_post_build(config) -> None:
-    if state.traces is not None:
-        state.traces.write(config.site_dir)
     site = Path(config.site_dir).resolve()
     base = urlsplit(config.site_url or "").path.rstrip("/")  # "/minikubelet" on a project site
     wanted: set[str] = set()

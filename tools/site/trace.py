@@ -1,11 +1,12 @@
 """The ``trace`` directive: record a run of the port at build time and play it on the page.
 
-``{{ trace("minikubelet run …", id="seed-0", kinds=[…], within=[…], start="1s", end="5s",
-limit=400, channels=[…], grep="SyncLoop") }}`` records the command (`tools.trace.record`, once per version of the
-port), keeps the steps the options ask for (`tools.trace.player.Options`), and puts a player on
-the page.  Its data is a JSON file per language, ``assets/minikubelet/traces/<page>-<id>.<lang>.json``,
-written into the site after the build and fetched by ``trace.js`` when the player comes into
-view, so that a page stays light until a reader scrolls to it.
+``{{ trace("minikubelet run …", id="seed-0", kinds=[…], within=[…], focus=[…], start="1s",
+end="5s", limit=400, channels=[…], grep="SyncLoop") }}`` records the command
+(`tools.trace.record`, once per version of the port), keeps the steps the options ask for
+(`tools.trace.player.Options`), and puts a player on the page.  Its data (`tools.trace.player`,
+in the page's language) is embedded in the page as a ``<script type="application/json">``: no
+request, so the player works offline and from a saved page, and a deep link opens its step at
+once.  The build fails when the data passes 200 KB.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from .directives import Directive, DirectiveError
 from .render import render
 from .runner import port_fingerprint
 
-TRACE_DIR = "assets/minikubelet/traces"
 OPTIONS = {"id", "kinds", "within", "focus", "start", "end", "limit", "channels", "grep"}
 ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: A player's data must stay small: the build fails above this (bytes of JSON).
@@ -76,14 +76,12 @@ def options(d: Directive) -> Options:
 
 
 class Traces:
-    """Records traces (each command once per version of the port) and keeps the players' files
-    until the build writes them."""
+    """Records traces, each command once per version of the port, and renders their players."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.cache: dict[tuple, dict[str, Any]] = {}
         self.imported: tuple | None = None
-        self.files: dict[str, bytes] = {}
 
     def recorded(self, command: str, index: Index) -> dict[str, Any]:
         fingerprint = port_fingerprint(self.root)
@@ -115,17 +113,14 @@ class Traces:
             raise TraceError(done.stderr.strip() or f"{command!r} failed")
         return json.loads(done.stdout)
 
-    def directive(
-        self, d: Directive, *, page: str, number: int, lang: str, index: Index, url_to: Any
-    ) -> str:
-        """The HTML of one player; ``url_to(path)`` makes a site path relative to the page."""
+    def directive(self, d: Directive, *, number: int, lang: str, index: Index) -> str:
+        """The HTML of one player (``number``: its place on the page)."""
         if len(d.args) != 1 or not isinstance(d.args[0], str):
             raise DirectiveError('trace("minikubelet run …", id=…, kinds=[…], within=[…], …)')
         opts = options(d)
         trace_id = str(d.kwargs.get("id") or f"{number}")
         if not ID.match(trace_id):
             raise DirectiveError(f"id {trace_id!r}: use lower-case letters, digits and dashes")
-        stem = Path(page).name.removesuffix(".md").removesuffix(f".{lang}")
         trace = self.recorded(d.args[0], index)
         player = build(trace, index, self.root, lang=lang, trace_id=trace_id, options=opts)
         if not player["steps"]:
@@ -136,13 +131,12 @@ class Traces:
                 f"the player's data is {len(data):,} bytes (at most {MAX_BYTES:,}): "
                 "narrow it with kinds=, within=, start=/end= or limit="
             )
-        path = f"{TRACE_DIR}/{stem}-{trace_id}.{lang}.json"
-        self.files[path] = data
         html = render(
             "trace.html.j2",
             id=trace_id,
             lang=lang,
-            src=url_to(path),
+            # Inside a <script>, "</" would end it: JSON's \u003c is the same text.
+            data=data.decode().replace("<", "\\u003c"),
             command=trace["command"],
             steps=len(player["steps"]),
             total=player["total"],
@@ -150,10 +144,3 @@ class Traces:
         )
         # Python-Markdown ends a raw HTML block at a blank line: there must be none.
         return "\n" + re.sub(r"\n\s*\n", "\n", html) + "\n"
-
-    def write(self, site_dir: str) -> None:
-        """Write every player's data into the built site."""
-        for path, data in self.files.items():
-            target = Path(site_dir) / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)

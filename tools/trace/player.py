@@ -1,7 +1,7 @@
 """What the page's trace player loads: the steps to show, their sentences, state and code.
 
 `build` turns a resolved trace (`tools.trace.record`) into one JSON document per page
-language (``assets/minikubelet/traces/<id>.<lang>.json``, loaded by ``trace.js``)::
+language, which the ``trace`` directive embeds in the page for ``trace.js``::
 
     {"v": 1, "id": "03-1", "lang": "en", "command": "…", "seed": 0, "mode": "source",
      "gh": "https://github.com/kubernetes/kubernetes/blob/v1.21.3/",

@@ -9,8 +9,8 @@ A Python line maps to Go in three steps, each as precise as the facts allow:
 3. the *line*, when the Go text is at hand (source mode) and the step says what to look for:
    a log message is found as its string literal (kubelet's messages are kept verbatim), a call
    into the runtime by its CRI method, a ``select`` by its ``select {``, a goroutine start by
-   its ``go`` statement — searched in the block, else in the function, and taken only when it
-   occurs exactly once there.
+   its ``go`` statement, a sleep by ``time.Sleep(`` — searched in the block, else in the
+   function, and taken only when it occurs exactly once there.
 
 Otherwise ``line`` is the block's first line, or null with only the function known: a trace
 never claims a Go line it cannot justify.  A ``select``'s case indexes are mapped to the Go
@@ -159,6 +159,8 @@ class Resolver:
             pattern, how = "." + CRI_CALLS[step["op"]], "call"
         elif kind == "go":
             pattern, how = GO_STATEMENT, "call"
+        elif kind == "sleep":
+            pattern, how = "time.Sleep(", "call"
         if pattern is None:
             return None
         line = self.find_once(m.go_path, start, end, pattern)

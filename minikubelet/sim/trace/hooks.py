@@ -1,7 +1,9 @@
 """The port's calls into a recording: one line each where kubelet's state changes.
 
 Ours, not kubelet's. Each function returns at once when no recording is under way (one global
-lookup), so the kubelet files can call them unconditionally.
+lookup), so the kubelet files can call them unconditionally. A call sits right below the
+statement whose change it reports, and the step is located at that statement (the recorder
+steps back over the ``trace.…`` line), so a reader is shown kubelet's line, not ours.
 """
 
 from __future__ import annotations

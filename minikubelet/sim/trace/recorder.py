@@ -8,6 +8,7 @@ too. The format of what it produces is described in `minikubelet.sim.trace`.
 from __future__ import annotations
 
 import contextlib
+import linecache
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,9 +55,11 @@ class Recorder:
         self._ran = False
         self._location_ids: dict[tuple[str, int, str], int] = {}
         self._codes: dict[CodeType, Any] = {}
+        self._hook_lines: dict[tuple[str, int], int] = {}
         self._chan_ids: dict[int, int] = {}
         self._chans: list[Any] = []  # every channel seen, kept alive so that id() stays unique
         self._dirty: dict[int, Any] = {}
+        self._workers: dict[str, tuple[bool, str | None]] = {}
 
     # -- the run --------------------------------------------------------------------------------
     def run_started(self, rt: Any) -> None:
@@ -105,9 +108,25 @@ class Recorder:
             if info is None:
                 break
             if info is not _SIM_FRAME:
-                out.append(self._location(info[0], frame.f_lineno, info[1]))
+                line = frame.f_lineno
+                if not out:
+                    line = self._before_hook(frame.f_code.co_filename, line)
+                out.append(self._location(info[0], line, info[1]))
             frame = frame.f_back
         return out
+
+    def _before_hook(self, filename: str, line: int) -> int:
+        """The line a step happened at: for a hook of the port (``trace.pod_worker(…)``, one line
+        after the state change it reports), the code line above it."""
+        key = (filename, line)
+        if key not in self._hook_lines:
+            found = line
+            if linecache.getline(filename, line).lstrip().startswith("trace."):
+                found -= 1
+                while found > 1 and linecache.getline(filename, found).strip()[:1] in ("", "#"):
+                    found -= 1
+            self._hook_lines[key] = found
+        return self._hook_lines[key]
 
     def _location(self, file: str, line: int, function: str) -> int:
         key = (file, line, function)
@@ -204,6 +223,9 @@ class Recorder:
     def pod_worker(self, uid: str, working: bool, pending: Any) -> None:
         if self._on():
             p = None if pending is None else self.describe(pending)
+            if self._workers.get(uid) == (working, p):
+                return  # nothing changed (a hook that reports "nothing was waiting")
+            self._workers[uid] = (working, p)
             self._step("worker", pod=self.describe.uid(uid), working=working, pending=p)
 
     def pod_status(self, pod: Any, status: Any) -> None:

@@ -1,7 +1,7 @@
 /* Trace players (tools/site/trace.py renders them; tools/trace/player.py writes their data).
  *
- * Each .mkl-trace element fetches its JSON (same site, never another host) when it comes into
- * view, then shows one step at a time: the sentence, the Go and Python lines (lit), the state
+ * Each .mkl-trace element carries its data in a <script type="application/json"> (no request)
+ * and shows one step at a time: the sentence, the Go and Python lines (lit), the state
  * (channels, pod workers, pods). Controls: buttons, the range (timeline), keys (← → Space Home
  * End), and links #trace-<id>-step-<n>. Plain JS of our own: no dependency. */
 (function () {
@@ -27,7 +27,7 @@
     this.id = root.getAttribute("data-trace");
     this.lang = root.getAttribute("data-lang") || "en";
     this.data = null;
-    this.loading = null;
+    this.failed = false;
     this.i = 0;
     this.timer = null;
     this.speed = 1;
@@ -76,9 +76,6 @@
     this.root.addEventListener("keydown", function (ev) {
       self.key(ev);
     });
-    this.root.addEventListener("focusin", function () {
-      self.load();
-    });
   };
 
   Player.prototype.tab = function (name) {
@@ -110,17 +107,14 @@
   };
 
   Player.prototype.act = function (act) {
-    var self = this;
-    this.load().then(function () {
-      if (!self.data) return;
-      var n = self.data.steps.length;
-      if (act === "play") return self.timer ? self.pause() : self.play();
-      self.pause();
-      if (act === "next") self.go(self.i + 1);
-      else if (act === "prev") self.go(self.i - 1);
-      else if (act === "first") self.go(0);
-      else if (act === "last") self.go(n - 1);
-    });
+    if (!this.load()) return;
+    var n = this.data.steps.length;
+    if (act === "play") return this.timer ? this.pause() : this.play();
+    this.pause();
+    if (act === "next") this.go(this.i + 1);
+    else if (act === "prev") this.go(this.i - 1);
+    else if (act === "first") this.go(0);
+    else if (act === "last") this.go(n - 1);
   };
 
   Player.prototype.play = function () {
@@ -147,26 +141,21 @@
     this.root.classList.toggle("mkl-trace--playing", on);
   };
 
+  /* Read the player's data (once); false when it cannot be read. */
   Player.prototype.load = function () {
-    var self = this;
-    if (this.loading) return this.loading;
-    this.loading = fetch(this.root.getAttribute("data-src"))
-      .then(function (r) {
-        if (!r.ok) throw new Error("HTTP " + r.status);
-        return r.json();
-      })
-      .then(function (data) {
-        self.data = data;
-        self.prepare();
-        self.root.classList.add("mkl-trace--loaded");
-        self.go(self.i);
-      })
-      .catch(function (err) {
-        self.q(".mkl-trace__say").textContent =
-          self.zh("The trace could not be loaded: ", "trace 加载失败：") + err.message;
-        self.root.classList.add("mkl-trace--failed");
-      });
-    return this.loading;
+    if (this.data || this.failed) return !!this.data;
+    try {
+      this.data = JSON.parse(this.q(".mkl-trace__data").textContent);
+      this.prepare();
+      this.root.classList.add("mkl-trace--loaded");
+      this.go(this.i);
+    } catch (err) {
+      this.failed = true;
+      this.q(".mkl-trace__say").textContent =
+        this.zh("The trace could not be read: ", "trace 读取失败：") + err.message;
+      this.root.classList.add("mkl-trace--failed");
+    }
+    return !!this.data;
   };
 
   /* The state after each step: the initial state with every delta up to it applied. */
@@ -478,43 +467,25 @@
     if (!box.firstChild) box.appendChild(make("p", "mkl-trace__note", this.zh("Nothing yet.", "暂时没有内容。")));
   };
 
-  /* --- setup, lazy loading, deep links ----------------------------------------------------- */
+  /* --- setup and deep links ---------------------------------------------------------------- */
 
   function fromHash() {
     var m = /^#trace-(.+)-step-(\d+)$/.exec(window.location.hash);
     if (!m || !players[m[1]]) return;
     var p = players[m[1]];
     p.pause();
-    p.i = parseInt(m[2], 10) - 1;
-    p.load().then(function () {
-      if (!p.data) return;
-      p.go(p.i);
-      p.root.scrollIntoView({ block: "start" });
-    });
+    if (!p.load()) return;
+    p.go(parseInt(m[2], 10) - 1);
+    p.root.scrollIntoView({ block: "start" });
   }
 
   function setup() {
-    var roots = document.querySelectorAll(".mkl-trace");
-    var seen = typeof IntersectionObserver === "function"
-      ? new IntersectionObserver(
-          function (entries) {
-            entries.forEach(function (e) {
-              if (e.isIntersecting) {
-                seen.unobserve(e.target);
-                players[e.target.getAttribute("data-trace")].load();
-              }
-            });
-          },
-          { rootMargin: "400px 0px" }
-        )
-      : null;
-    roots.forEach(function (root) {
+    document.querySelectorAll(".mkl-trace").forEach(function (root) {
       if (root.getAttribute("data-ready") === "1") return;
       root.setAttribute("data-ready", "1");
       var p = new Player(root);
       players[p.id] = p;
-      if (seen) seen.observe(root);
-      else p.load();
+      p.load();
     });
     fromHash();
   }
