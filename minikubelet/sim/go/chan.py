@@ -87,7 +87,7 @@ def _discard(q: deque[_Sudog], s: _Sudog) -> None:
 class _HChan:
     """The shared state of one channel. Go: `runtime.hchan`."""
 
-    __slots__ = ("buf", "cap", "closed", "name", "on_take", "recvq", "sendq")
+    __slots__ = ("buf", "cap", "closed", "name", "on_take", "recvq", "sendq", "trace_id")
 
     def __init__(self, cap: int, name: str | None) -> None:
         if cap < 0:
@@ -100,6 +100,8 @@ class _HChan:
         self.name = name
         #: Called after a value left the buffer (tickers use it to resume ticking).
         self.on_take: Callable[[], None] | None = None
+        #: Ours: the channel's number in a trace recording, set by the recorder.
+        self.trace_id: Any = None
 
     # --- the non-blocking halves, shared by send/recv and select -------------------------------
 

@@ -56,8 +56,7 @@ class Recorder:
         self._location_ids: dict[tuple[str, int, str], int] = {}
         self._codes: dict[CodeType, Any] = {}
         self._hook_lines: dict[tuple[str, int], int] = {}
-        self._chan_ids: dict[int, int] = {}
-        self._chans: list[Any] = []  # every channel seen, kept alive so that id() stays unique
+        self._token = object()  # marks the channels numbered by this recording
         self._dirty: dict[int, Any] = {}
         self._workers: dict[str, tuple[bool, str | None]] = {}
 
@@ -157,15 +156,18 @@ class Recorder:
 
     # -- channels -------------------------------------------------------------------------------
     def _chan(self, h: Any) -> int:
-        cid = self._chan_ids.get(id(h))
-        if cid is None:
-            cid = self._chan_ids[id(h)] = len(self.channels)
-            self._chans.append(h)
-            self.channels.append({"id": cid, "name": h.name, "cap": h.cap})
+        """The channel's number in this trace (numbered on first sight; the number is kept on
+        the channel itself, so that the recording keeps no channel alive)."""
+        mark = h.trace_id
+        if mark is not None and mark[0] is self._token:
+            return mark[1]
+        cid = len(self.channels)
+        h.trace_id = (self._token, cid)
+        self.channels.append({"id": cid, "name": h.name, "cap": h.cap})
         return cid
 
     def buffer_changed(self, h: Any) -> None:
-        if self.rt is not None:
+        if self.rt is not None and not self.truncated:
             self._dirty[self._chan(h)] = h
 
     def sent(self, h: Any, value: Any, waited: bool) -> None:
