@@ -40,7 +40,8 @@ def _t(lang: str, en: str, zh: str) -> str:
 
 def explain(step: dict[str, Any], ctx: Any, lang: str) -> str:
     """The sentence for ``step``; ``ctx`` names channels (``ctx.chan(id)``), the cases of the
-    step's select (``ctx.case_names(step)``) and goroutines (``ctx.goroutine(id)``)."""
+    step's select (``ctx.case_names(step)``), goroutines (``ctx.goroutine(id)``) and knows a
+    pod worker's state before the step (``ctx.worker_before(pod)``)."""
     k = step["k"]
     if k == "select":
         return _select(step, ctx, lang)
@@ -50,7 +51,7 @@ def explain(step: dict[str, Any], ctx: Any, lang: str) -> str:
             return _t(
                 lang,
                 f"select: no case is ready; the goroutine blocks until one of its {len(names)} "
-                "cases is",
+                "cases is ready",
                 f"select：没有就绪的 case，goroutine 阻塞，直到 {len(names)} 个 case 中有一个就绪",
             )
         return _t(
@@ -84,9 +85,12 @@ def explain(step: dict[str, Any], ctx: Any, lang: str) -> str:
             f"启动 goroutine {step['id']}：{step['name']}",
         )
     if k == "exit":
-        g = ctx.goroutine(step["g"])
+        g, name = step["g"], ctx.goroutine(step["g"])
+        how = {"returned": "返回", "panicked": "panic", "cancelled": "被取消"}
         return _t(
-            lang, f"goroutine {g} ends ({step['how']})", f"goroutine {g} 结束（{step['how']}）"
+            lang,
+            f"goroutine {g} ({name}) ends: {step['how']}",
+            f"goroutine {g}（{name}）结束：{how.get(step['how'], step['how'])}",
         )
     if k == "worker":
         return _worker(step, ctx.worker_before(step["pod"]), lang)

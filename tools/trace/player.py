@@ -131,6 +131,7 @@ class _Context:
         self.state = state
         self.focus: dict[str, Any] | None = None
         self.before: dict[str, list[Any]] = {}
+        self.names = {g["id"]: g["name"] for g in trace["goroutines"]}
 
     def chan(self, cid: int) -> str:
         return self.labels.get(cid) or f"chan {cid}"
@@ -148,7 +149,8 @@ class _Context:
         return names
 
     def goroutine(self, gid: int) -> str:
-        return str(gid)
+        """A goroutine's name (``podWorker default/web``)."""
+        return self.names.get(gid, "?")
 
     def worker_before(self, pod: str) -> list[Any] | None:
         """The pod worker's state before the step being explained."""
