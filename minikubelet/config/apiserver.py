@@ -3,9 +3,9 @@
 Go: pkg/kubelet/config/apiserver.go
 
 kubelet lists and watches the pods whose ``spec.nodeName`` is its node, keeps them in an
-:class:`~minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore`, and sends the whole set as a SET on each
-change. The port has no API server: the watch replays a script
-(:mod:`minikubelet.sim.scripted_watch`).
+[`UndeltaStore`][minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore], and sends the
+whole set as a SET on each change. The port has no API server: the watch replays a script
+([`minikubelet.sim.scripted_watch`][minikubelet.sim.scripted_watch]).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The node the port's kubelet runs on, built from a few numbers (ours: no Go counterpart).
 
-The ``Node`` type itself is :class:`minikubelet.k8s_io.api.core.v1.types.Node`.
+The ``Node`` type itself is
+[`minikubelet.k8s_io.api.core.v1.types.Node`][minikubelet.k8s_io.api.core.v1.types.Node].
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A scripted stand-in for the API server's list and watch of the pods bound to this node.
 
 There is no API server in the port. A script says, at which time of the clock, which watch event
-happens to which pod; :func:`reflector_run` replays it into a store the way client-go's
+happens to which pod; [`reflector_run`][] replays it into a store the way client-go's
 Reflector feeds a store from a real watch (events at ``0s`` are the initial list).
 
 A script is YAML (a list) or JSON lines (one event per line)::

@@ -3,24 +3,24 @@
 Go: pkg/kubelet/status/status_manager.go
 
 Pod workers compute a pod's status (``generateAPIPodStatus``) and hand it to
-:meth:`StatusManager.set_pod_status`; readiness and startup probes flip single containers with
-:meth:`~StatusManager.set_container_readiness` and :meth:`~StatusManager.set_container_startup`.
-The manager keeps one *versioned* status per pod: every accepted change gets the next version
-number, and a change that would move a container back from terminated to running (which only a
-bug in kubelet could cause) is refused. Anyone may read the cache back with
-:meth:`~StatusManager.get_pod_status`.
+[`StatusManager.set_pod_status`][]; readiness and startup probes flip single containers with
+[`set_container_readiness`][.StatusManager.set_container_readiness] and
+[`set_container_startup`][.StatusManager.set_container_startup]. The manager keeps one *versioned*
+status per pod: every accepted change gets the next version number, and a change that would move a
+container back from terminated to running (which only a bug in kubelet could cause) is refused.
+Anyone may read the cache back with [`get_pod_status`][.StatusManager.get_pod_status].
 
 In Go the manager also writes each new status to the API server: ``Start`` runs a goroutine that
 reads ``podStatusChannel`` and a 10 s ticker, and calls ``syncPod``/``syncBatch``, which patch the
 pod's status (and delete a terminated pod whose resources are reclaimed). **minikubelet has no API
-server**: its kube client is ``None``, and :meth:`StatusManager.start` does what Go's ``Start``
+server**: its kube client is ``None``, and [`StatusManager.start`][] does what Go's ``Start``
 does then: log ``"Kubernetes client is nil, not starting status manager"`` and return. So
 ``syncBatch``, ``syncPod``, ``needsUpdate``, ``canBeDeleted``, ``needsReconcile`` and
 ``mergePodStatus`` are not ported, and ``apiStatusVersions`` stays empty. As in Go without a client,
 nobody reads ``podStatusChannel``: after 1000 updates it is full and further updates take the
 select's ``default`` (the status is still cached; only the API-server sync is skipped).
 
-Ours, not Go: :attr:`StatusManager.on_status_change`, an optional observer called with
+Ours, not Go: ``StatusManager.on_status_change``, an optional observer called with
 ``(pod, new_status, old_status)`` each time a new status version is stored, so that a learner can
 watch a pod go ``Pending → Running``.
 
@@ -30,8 +30,9 @@ Differences from Go:
   so they never actually block), and ``select`` is awaited here.
 * Go guards ``podStatuses`` with an ``RWMutex``. Here every goroutine runs on one thread and only
   gives way at an ``await`` that blocks; nothing in these methods blocks, so no lock is taken.
-* Times are float seconds since the epoch (see :mod:`minikubelet.k8s_io.api.core.v1`); "now" is the runtime's
-  clock (:func:`minikubelet.sim.go.now`), virtual in tests.
+* Times are float seconds since the epoch (see
+[`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1]); "now" is the runtime's
+  clock ([`minikubelet.sim.go.now`][minikubelet.sim.go.now]), virtual in tests.
 """
 
 from __future__ import annotations
@@ -66,7 +67,6 @@ from minikubelet.types import pod_condition_by_kubelet, sort_init_container_stat
 
 __all__ = [
     "Manager",
-    "PodDeletionSafetyProvider",
     "PodManager",
     "PodStatusProvider",
     "PodStatusSyncRequest",
@@ -96,9 +96,9 @@ class VersionedPodStatus:
     """
 
     status: PodStatus = field(default_factory=PodStatus)
-    #: Monotonically increasing version number (per pod).
+    #: One more with every stored change of this pod's status.
     version: int = 0
-    #: Pod name & namespace, for sending updates to API server.
+    #: The API server write (Go's syncPod) looks the pod up by these, not by UID.
     pod_name: str = ""
     pod_namespace: str = ""
 
@@ -128,28 +128,20 @@ class PodStatusProvider(Protocol):
         ...
 
 
-class PodDeletionSafetyProvider(Protocol):
-    """Says whether a pod can safely be deleted.
-
-    Go: pkg/kubelet/status/status_manager.go type PodDeletionSafetyProvider
-    """
-
-    def pod_resources_are_reclaimed(self, pod: Pod, status: PodStatus) -> bool:
-        """True if the pod's resources are reclaimed, so that it can be deleted.
-
-        Go: pkg/kubelet/status/status_manager.go PodDeletionSafetyProvider.PodResourcesAreReclaimed
-        """
-        ...
-
-
 class Manager(PodStatusProvider, Protocol):
     """The source of truth for kubelet pod status (in Go it also syncs it to the API server).
 
     Go: pkg/kubelet/status/status_manager.go type Manager
+
+    The two attributes are ours (see [`StatusManager`][]): kubelet reads ``generation``, the CLI
+    sets ``on_status_change``.
     """
 
+    generation: int
+    on_status_change: StatusChangeObserver | None
+
     def start(self) -> None:
-        """Start the API server status sync loop.
+        """Start writing statuses to the API server.
 
         Go: pkg/kubelet/status/status_manager.go Manager.Start
         """
@@ -197,7 +189,7 @@ class Manager(PodStatusProvider, Protocol):
 
 class PodManager(Protocol):
     """The three methods of kubelet's pod manager (Go: ``kubepod.Manager``) the status manager
-    calls; :class:`minikubelet.pod.pod_manager.BasicManager` has them."""
+    calls; [`minikubelet.pod.pod_manager.BasicManager`][minikubelet.pod.pod_manager.BasicManager] has them."""
 
     def get_pod_by_uid(self, uid: str) -> tuple[Pod | None, bool]: ...
 
@@ -224,23 +216,20 @@ class StatusManager:
         self,
         kube_client: Any | None,
         pod_manager: PodManager,
-        pod_deletion_safety: PodDeletionSafetyProvider | None,
     ) -> None:
         #: Always None in minikubelet (there is no API server).
         self.kube_client = kube_client
         self.pod_manager = pod_manager
-        #: Map from pod UID to sync status of the corresponding pod.
+        #: The cache itself, by pod UID (a static pod's, not its mirror pod's).
         self.pod_statuses: dict[str, VersionedPodStatus] = {}
+        #: Read only by the API server writer, which the port does not start: after 1000
+        #: updates it is full and `update_status_internal` takes its `default:` branch.
         self.pod_status_channel: go.Chan[PodStatusSyncRequest] = go.make_chan(
             1000, name="podStatusChannel"
-        )  # Buffer up to 1000 statuses
-        #: Map from (mirror) pod UID to latest status version successfully sent to the API
-        #: server. Never filled here: nothing is sent.
-        self.api_status_versions: dict[str, int] = {}
+        )
         #: Ours, not Go's: counts every change to ``pod_statuses``, so that kubelet can tell
         #: whether a list it filtered by status is still valid (see filterOutTerminatedPods).
         self.generation = 0
-        self.pod_deletion_safety = pod_deletion_safety
         #: Ours, not Go: called as ``on_status_change(pod, new_status, old_status)`` right after
         #: a new status version is stored; ``old_status`` is the previously cached status, or
         #: None for the pod's first one. Must not block or change the statuses it is given.
@@ -251,9 +240,6 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).Start
         """
-        # Don't start the status manager if we don't have a client. This will happen
-        # on the master, where the kubelet is responsible for bootstrapping the pods
-        # of the master components.
         if self.kube_client is None:
             klog.info_s("Kubernetes client is nil, not starting status manager")
             return
@@ -280,17 +266,15 @@ class StatusManager:
         return status.status, True
 
     async def set_pod_status(self, pod: Pod, status: PodStatus) -> None:
-        """Cache ``status`` as the pod's new status (a deep copy of it), unless it is the same
-        as the cached one or an illegal transition.
+        """Store a deep copy of ``status`` as the pod's next version, except when it changes
+        nothing or a container would come back from the dead.
 
         Go: pkg/kubelet/status/status_manager.go (*manager).SetPodStatus
         """
-        # Make sure we're caching a deep copy.
-        status = copy.deepcopy(status)
+        status = copy.deepcopy(status)  # the caller keeps its object; the cache has its own
 
-        # Force a status update if deletion timestamp is set. This is necessary
-        # because if the pod is in the non-running state, the pod worker still
-        # needs to be able to trigger an update and/or deletion.
+        # A pod being deleted gets a new version even when nothing changed, so that its final
+        # status (and the deletion behind it) always goes out.
         await self.update_status_internal(pod, status, pod.metadata.deletion_timestamp is not None)
 
     async def set_container_readiness(
@@ -315,7 +299,6 @@ class StatusManager:
             )
             return
 
-        # Find the container to update.
         container_status, _, ok = find_container_status(old_status.status, str(container_id))
         if not ok or container_status is None:
             klog.info_s(
@@ -334,13 +317,12 @@ class StatusManager:
             )
             return
 
-        # Make sure we're not updating the cached version.
+        # Change a copy: the cached status is replaced, never changed in place.
         status = copy.deepcopy(old_status.status)
         container_status, _, _ = find_container_status(status, str(container_id))
         assert container_status is not None  # found in the original, so in the copy
         container_status.ready = ready
 
-        # updateConditionFunc updates the corresponding type of condition
         def update_condition_func(condition_type: str, condition: PodCondition) -> None:
             condition_index = -1
             for i, c in enumerate(status.conditions):
@@ -390,7 +372,6 @@ class StatusManager:
             )
             return
 
-        # Find the container to update.
         container_status, _, ok = find_container_status(old_status.status, str(container_id))
         if not ok or container_status is None:
             klog.info_s(
@@ -408,7 +389,6 @@ class StatusManager:
             )
             return
 
-        # Make sure we're not updating the cached version.
         status = copy.deepcopy(old_status.status)
         container_status, _, _ = find_container_status(status, str(container_id))
         assert container_status is not None  # found in the original, so in the copy
@@ -422,8 +402,8 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).TerminatePod
         """
-        # ensure that all containers have a terminated state - because we do not know whether
-        # the container was successful, always report an error
+        # Whatever was still running is gone without a trace: it is reported as failed (137),
+        # since nobody saw it succeed.
         old_status = pod.status
         cached_status = self.pod_statuses.get(pod.metadata.uid)
         if cached_status is not None:
@@ -472,7 +452,6 @@ class StatusManager:
                 old_status = pod.status
             cached_status = VersionedPodStatus()  # Go: the map's zero value (version 0)
 
-        # Check for illegal state transition in containers
         try:
             check_container_state_transition(
                 old_status.container_statuses, status.container_statuses, pod.spec.restart_policy
@@ -490,28 +469,18 @@ class StatusManager:
             klog.error_s(err, "Status update on pod aborted", pod=klog.kobj(pod))
             return False
 
-        # Set ContainersReadyCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.CONTAINERS_READY)
-
-        # Set ReadyCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.READY)
-
-        # Set InitializedCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.INITIALIZED)
-
-        # Set PodScheduledCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.POD_SCHEDULED)
 
-        # ensure that the start time does not change across updates.
+        # The first status fixes the start time; later ones cannot move it.
         if old_status.start_time is not None:
             status.start_time = old_status.start_time
         elif status.start_time is None:
-            # if the status has no start time, we need to set an initial time
             status.start_time = go.now().unix()
 
         normalize_status(pod, status)
-        # The intent here is to prevent concurrent updates to a pod's status from
-        # clobbering each other so the phase of a pod progresses monotonically.
         if (
             is_cached
             and is_pod_status_by_kubelet_equal(cached_status.status, status)
@@ -550,22 +519,14 @@ class StatusManager:
                 return True
             # Go: default:
             case _:
-                # Let the periodic syncBatch handle the update if the channel is full.
-                # We can't block (Go holds the mutex lock here).
+                # Go cannot wait here (it holds the statuses lock); its periodic syncBatch
+                # would send the status later.
                 klog.v(4).info_s(
                     "Skipping the status update for pod for now because the channel is full",
                     pod=klog.kobj(pod),
                     status=status,
                 )
                 return False
-
-    def delete_pod_status(self, uid: str) -> None:
-        """Remove the pod from the status cache.
-
-        Go: pkg/kubelet/status/status_manager.go (*manager).deletePodStatus
-        """
-        self.pod_statuses.pop(uid, None)
-        self.generation += 1
 
     def remove_orphaned_statuses(self, pod_uids: Container[str]) -> None:
         """Forget the status of every pod whose UID is not in ``pod_uids`` (a set, or a dict as
@@ -583,13 +544,15 @@ class StatusManager:
 def new_manager(
     kube_client: Any | None,
     pod_manager: PodManager,
-    pod_deletion_safety: PodDeletionSafetyProvider | None,
 ) -> StatusManager:
     """A status manager. ``kube_client`` is None in minikubelet (there is no API server).
 
     Go: pkg/kubelet/status/status_manager.go NewManager
+
+    Go's third argument, a ``PodDeletionSafetyProvider``, is asked only before the API server
+    write deletes a finished pod, which the port does not have.
     """
-    return StatusManager(kube_client, pod_manager, pod_deletion_safety)
+    return StatusManager(kube_client, pod_manager)
 
 
 def is_pod_status_by_kubelet_equal(old_status: PodStatus, status: PodStatus) -> bool:
@@ -623,7 +586,6 @@ def find_container_status(
 
     Go: pkg/kubelet/status/status_manager.go findContainerStatus
     """
-    # Find the container to update.
     for c in status.container_statuses:
         if c.container_id == container_id:
             return c, False, True
@@ -647,14 +609,11 @@ def check_container_state_transition(
 
     Raises ValueError where Go returns an error.
     """
-    # If we should always restart, containers are allowed to leave the terminated state
     if restart_policy == RestartPolicy.ALWAYS:
         return
     for old_status in old_statuses:
-        # Skip any container that wasn't terminated
         if old_status.state.terminated is None:
             continue
-        # Skip any container that failed but is allowed to restart
         if (
             old_status.state.terminated.exit_code != 0
             and restart_policy == RestartPolicy.ON_FAILURE
@@ -679,7 +638,6 @@ def update_last_transition_time(
     _, condition = get_pod_condition(status, condition_type)
     if condition is None:
         return
-    # Need to set LastTransitionTime.
     last_transition_time: float | None = go.now().unix()
     _, old_condition = get_pod_condition(old_status, condition_type)
     if old_condition is not None and condition.status == old_condition.status:
@@ -701,9 +659,9 @@ def _truncate_bytes(s: str, n: int) -> str:
 
 
 def normalize_status(pod: Pod, status: PodStatus) -> PodStatus:
-    """Truncate the status's times to whole seconds (the API server keeps no more), shorten
-    long termination messages, and sort the container statuses, so that comparing two statuses
-    ignores meaningless differences. Changes ``status`` in place and returns it.
+    """Make two statuses that mean the same compare equal: times cut to whole seconds (all the
+    API server keeps), termination messages cut to a share of 12 KiB, container statuses in
+    a fixed order. Changes ``status`` in place and returns it.
 
     Go: pkg/kubelet/status/status_manager.go normalizeStatus
     """
@@ -727,19 +685,16 @@ def normalize_status(pod: Pod, status: PodStatus) -> PodStatus:
         condition.last_probe_time = _rfc3339_copy(condition.last_probe_time)
         condition.last_transition_time = _rfc3339_copy(condition.last_transition_time)
 
-    # update container statuses
     for cstatus in status.container_statuses:
         normalize_container_state(cstatus.state)
         normalize_container_state(cstatus.last_state)  # Go: LastTerminationState
-    # Sort the container statuses, so that the order won't affect the result of comparison
-    # (Go: sort.Sort(kubetypes.SortedContainerStatuses(...)), by name).
+    # By name (Go: kubetypes.SortedContainerStatuses); init containers keep the spec's order,
+    # which is their order of execution.
     status.container_statuses.sort(key=lambda s: s.name)
 
-    # update init container statuses
     for cstatus in status.init_container_statuses:
         normalize_container_state(cstatus.state)
         normalize_container_state(cstatus.last_state)
-    # Sort the container statuses, so that the order won't affect the result of comparison
     sort_init_container_statuses(pod, status.init_container_statuses)
     return status
 
@@ -756,7 +711,6 @@ def need_to_reconcile_pod_readiness(pod: Pod) -> bool:
         pod.spec, pod.status.conditions, pod.status.container_statuses, pod.status.phase
     )
     i, cur_condition = get_pod_condition_from_list(pod.status.conditions, PodConditionType.READY)
-    # Only reconcile if "Ready" condition is present and Status or Message is not expected
     return (
         i >= 0
         and cur_condition is not None

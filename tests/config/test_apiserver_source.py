@@ -14,7 +14,7 @@ from minikubelet.sim.go import Second
 from minikubelet.sim.scripted_watch import ScriptError, load_script
 from minikubelet.types import ApiserverSource, PodOperation
 
-Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+Incremental = PodConfigNotificationMode.INCREMENTAL
 
 SCRIPT = """\
 - at: 0s

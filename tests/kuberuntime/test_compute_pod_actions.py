@@ -196,7 +196,7 @@ def test_changed_spec_kills_and_restarts_the_container(manager):
 def test_failed_liveness_probe_kills_and_restarts(manager):
     pod = make_pod()
     app_status = status(pod.spec.containers[0], ContainerStateRunning)
-    manager.liveness_manager.cache[app_status.id] = Result.Failure
+    manager.liveness_manager.cache[app_status.id] = Result.FAILURE
     a = manager.compute_pod_actions(pod, pod_status(pod, [sandbox()], [app_status]))
     assert a.containers_to_start == [0]
     assert a.containers_to_kill[app_status.id].reason == reasonLivenessProbe

@@ -81,7 +81,7 @@ def manager(*pods: Pod) -> StatusManager:
     pm = pod_manager()
     for p in pods:
         pm.add_pod(p)
-    return new_manager(None, pm, None)
+    return new_manager(None, pm)
 
 
 def test_set_then_get_pod_status_caches_a_deep_copy_with_a_start_time():
@@ -406,7 +406,7 @@ def test_start_without_a_client_logs_and_returns(capsys):
     go.run(main)
     assert '"Kubernetes client is nil, not starting status manager"' in capsys.readouterr().err
     with pytest.raises(NotImplementedError):
-        new_manager(object(), pod_manager(), None).start()
+        new_manager(object(), pod_manager()).start()
 
 
 def test_normalize_status_truncates_times_sorts_and_shortens_messages():

@@ -89,6 +89,7 @@ first): the function the player shows.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -123,11 +124,11 @@ def with_go_lines(trace: dict[str, Any]) -> str | None:
         return f"no cross-linker next to the port ({ROOT / 'tools'} is missing)"
     if str(ROOT) not in sys.path:  # tools/ is run from the repository, not installed
         sys.path.append(str(ROOT))
-    try:
-        from tools.trace.resolve import resolve
+    try:  # by name: tools/ is not part of the package (nor of what mypy checks)
+        resolver = importlib.import_module("tools.trace.resolve")
     except ImportError as exc:
         return f"the cross-linker cannot run here: {exc}"
-    resolve(trace)
+    resolver.resolve(trace)
     return None
 
 
