@@ -261,9 +261,11 @@ class Kubelet(KubeletPods):
             # enough: the sync interval defaults to 10 s.
             sync_ticker = new_ticker(1 * Second)
             defer.callback(sync_ticker.stop)
+            # Go: housekeepingTicker := time.NewTicker(housekeepingPeriod)
             housekeeping_ticker = new_ticker(housekeepingPeriod)
             defer.callback(housekeeping_ticker.stop)
             pleg_ch = self.pleg.watch()
+            # Go: const (
             base = 100 * Millisecond
             max_ = 5 * Second
             factor = 2
@@ -271,13 +273,16 @@ class Kubelet(KubeletPods):
 
             while True:
                 err = self.runtime_state.runtime_errors()
+                # Go: if err := kl.runtimeState.runtimeErrors(); err != nil {
                 if err is not None:
                     klog.error_s(err, "Skipping pod synchronization")
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
+                # Go: duration = base
                 duration = base  # one healthy check is enough to start from 100 ms again
 
+                # Go: if !kl.syncLoopIteration(updates, handler, syncTicker.C, housekeepingTicker.C, plegCh) {
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
@@ -312,6 +317,7 @@ class Kubelet(KubeletPods):
         ):
             # Go: case u, open := <-configCh:
             case 0, (u, open_):
+                # Go: if !open {
                 if not open_:
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
@@ -356,6 +362,7 @@ class Kubelet(KubeletPods):
                     case _:
                         klog.error_s(None, "Invalid operation type received", operation=u.op)
 
+                # Go: kl.sourcesReady.AddSource(u.Source)
                 self.sources_ready.add_source(u.source)
 
             # Go: case e := <-plegCh:
@@ -440,6 +447,7 @@ class Kubelet(KubeletPods):
         """
         # A deleted pod whose containers are all stopped: only its final status is left to do.
         containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
+        # Go: if pod.DeletionTimestamp != nil && containersTerminal {
         if pod.metadata.deletion_timestamp is not None and containers_terminal:
             klog.v(4).info_s(
                 "Pod has completed execution and should be deleted from the API server",
@@ -459,6 +467,7 @@ class Kubelet(KubeletPods):
             )
             return
 
+        # Go: kl.podWorkers.UpdatePod(&UpdatePodOptions{
         # Go also passes an OnCompleteFunc, which only feeds a metric.
         await self.pod_workers.update_pod(
             UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
@@ -480,8 +489,10 @@ class Kubelet(KubeletPods):
         Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodAdditions
         """
         start = self.clock.now()
+        # Go: sort.Sort(sliceutils.PodsByCreationTime(pods))
         pods = sort_pods_by_creation_time(pods)
         for pod in pods:
+            # Go: existingPods := kl.podManager.GetPods()
             existing_pods = self.pod_manager.get_pods()
             # Before admission, and even if admission then refuses the pod: a pod kubelet does
             # not know would look deleted, and its Failed status would be lost.
@@ -494,6 +505,7 @@ class Kubelet(KubeletPods):
             if not self.pod_is_terminated(pod):
                 # Rejected pods were failed, so the pods that are not terminated are exactly the
                 # admitted ones still alive: the resources already promised.
+                # Go: activePods := kl.filterOutTerminatedPods(existingPods)
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
                 ok, reason, message = self.can_admit_pod(active_pods, pod)
@@ -506,28 +518,40 @@ class Kubelet(KubeletPods):
 
     async def handle_pod_updates(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodUpdates"""
+        # Go: start := kl.clock.Now()
         start = self.clock.now()
+        # Go: for _, pod := range pods {
         for pod in pods:
+            # Go: kl.podManager.UpdatePod(pod)
             self.pod_manager.update_pod(pod)
+            # Go: if kubetypes.IsMirrorPod(pod) {
             if is_mirror_pod(pod):
                 await self.handle_mirror_pod(pod, start)
                 continue
+            # Go: mirrorPod, _ := kl.podManager.GetMirrorPodByPod(pod)
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
+            # Go: kl.dispatchWork(pod, kubetypes.SyncPodUpdate, mirrorPod, start)
             await self.dispatch_work(pod, SyncPodType.UPDATE, mirror_pod, start)
 
     async def handle_pod_removes(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodRemoves"""
+        # Go: start := kl.clock.Now()
         start = self.clock.now()
+        # Go: for _, pod := range pods {
         for pod in pods:
+            # Go: kl.podManager.DeletePod(pod)
             self.pod_manager.delete_pod(pod)
+            # Go: if kubetypes.IsMirrorPod(pod) {
             if is_mirror_pod(pod):
                 await self.handle_mirror_pod(pod, start)
                 continue
             # Deletion may fail: the periodic cleanup will try again.
+            # Go: if err := kl.deletePod(pod); err != nil {
             try:
                 await self.delete_pod(pod)
             except Exception as err:
                 klog.v(2).info_s("Failed to delete pod", pod=klog.kobj(pod), err=err)
+            # Go: kl.probeManager.RemovePod(pod)
             self.probe_manager.remove_pod(pod)
 
     async def handle_pod_reconcile(self, pods: list[Pod]) -> None:
@@ -573,27 +597,35 @@ class Kubelet(KubeletPods):
 
         Raises where Go returns an error: sources not ready, or the pod not running.
         """
+        # Go: if !kl.sourcesReady.AllReady() {
         if not self.sources_ready.all_ready():
             # Deleting now might delete pods of a source that has not reported yet.
             raise RuntimeError("skipping delete because sources aren't ready yet")
+        # Go: kl.podWorkers.ForgetWorker(pod.UID)
         self.pod_workers.forget_worker(pod.metadata.uid)
 
         # Make the runtime cache at least as fresh as the last container start we saw, so
         # every container we reported started gets its graceful stop.
+        # Go: if lastContainerStarted, ok := kl.lastContainerStartedTime.Get(pod.UID); ok {
         last_container_started = self.last_container_started_time.get(pod.metadata.uid)
         if last_container_started is not None:
             err = await self.runtime_cache.force_update_if_older(last_container_started)
             if err is not None:
                 raise RuntimeError(f"error updating containers: {err}") from err
         # The cache may not have the pod yet; the periodic cleanup will try again then.
+        # Go: runningPods, err := kl.runtimeCache.GetPods()
         try:
             running_pods = await self.runtime_cache.get_pods()
         except Exception as err:
             raise RuntimeError(f"error listing containers: {err}") from err
+        # Go: runningPod := kubecontainer.Pods(runningPods).FindPod("", pod.UID)
         running_pod = Pods(running_pods).find_pod("", pod.metadata.uid)
+        # Go: if runningPod.IsEmpty() {
         if running_pod.is_empty():
             raise RuntimeError("pod not found")
+        # Go: podPair := kubecontainer.PodPair{APIPod: pod, RunningPod: &runningPod}
         pod_pair = PodPair(running_pod=running_pod, api_pod=pod)
+        # Go: kl.podKiller.KillPod(&podPair)
         await self.pod_killer.kill_pod(pod_pair)
 
     async def reject_pod(self, pod: Pod, reason: str, message: str) -> None:
@@ -684,6 +716,7 @@ class Kubelet(KubeletPods):
         pod_status = o.pod_status
         update_type = o.update_type
 
+        # Go: if updateType == kubetypes.SyncPodKill {
         if update_type == SyncPodType.KILL:
             kill_pod_options = o.kill_pod_options
             if kill_pod_options is None or kill_pod_options.pod_status_func is None:
@@ -738,6 +771,7 @@ class Kubelet(KubeletPods):
 
         await self.status_manager.set_pod_status(pod, api_pod_status)
 
+        # Go: if !runnable.Admit || pod.DeletionTimestamp != nil || apiPodStatus.Phase == v1.PodFailed {
         if (
             not runnable.admit
             or pod.metadata.deletion_timestamp is not None
@@ -757,6 +791,7 @@ class Kubelet(KubeletPods):
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")
             return
 
+        # Go: if err := kl.runtimeState.networkErrors(); err != nil && !kubecontainer.IsHostNetworkPod(pod) {
         network_err = self.runtime_state.network_errors()
         if network_err is not None and not pod.spec.host_network:
             self.recorder.eventf(

@@ -111,12 +111,27 @@ def print_spots(spots: list[Spot], lang: str, out: TextIO) -> None:
         out.write(f"#   {spot.name} ({relative(file)}:{line}): {text(spot.en, spot.zh, lang)}\n")
 
 
+class QuitRun(BaseException):
+    """The learner typed ``quit``: the run ends, wherever the debugger stopped.
+
+    pdb raises ``bdb.BdbQuit``, an ``Exception``: in a pod worker the port catches it, as kubelet
+    catches a failed sync ("Error syncing pod, skipping"), and the run would go on without the
+    debugger. A ``BaseException`` is caught by no port code; the runtime ends the run with it.
+    """
+
+
 class _StopAtBreakpoints(pdb.Pdb):
-    """A pdb that starts running at once and first stops at a breakpoint."""
+    """A pdb that starts running at once, first stops at a breakpoint, and ends the run on quit."""
 
     def __init__(self) -> None:
         super().__init__()
         self._started = False
+
+    def trace_dispatch(self, frame: Any, event: str, arg: Any) -> Any:
+        try:
+            return super().trace_dispatch(frame, event, arg)
+        except bdb.BdbQuit:
+            raise QuitRun from None
 
     def interaction(self, frame: Any, traceback: Any) -> None:
         if not self._started:  # the stop that set_trace asks for: go on, silently
@@ -136,7 +151,7 @@ def run_under_pdb(run: Callable[[], Any], spot: Spot) -> Any:
     debugger.set_trace(sys._getframe())
     try:
         return run()
-    except bdb.BdbQuit:  # the learner typed "quit"
+    except (bdb.BdbQuit, QuitRun):  # the learner typed "quit"
         return None
     finally:
         debugger.set_continue()
@@ -153,8 +168,13 @@ def run_kubelet(
     cpu: str = "4",
     out: TextIO | None = None,
     lang: str = "en",
+    setup: Callable[[Kubelet], None] | None = None,
 ) -> Kubelet | None:
-    """Run the port's kubelet on the fake runtime, pods from a scripted API server (YAML)."""
+    """Run the port's kubelet on the fake runtime, pods from a scripted API server (YAML).
+
+    ``setup(kl)``, if given, is called with the new kubelet before it runs (an example uses it to
+    watch a part of it).
+    """
     out = out if out is not None else sys.stdout
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
@@ -171,6 +191,8 @@ def run_kubelet(
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl
         holder["kl"] = kl
+        if setup is not None:
+            setup(kl)
         await kl.run(pod_cfg.updates())
 
     go.run(kubelet_main, seed=seed, until=until)

@@ -20,7 +20,7 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04"]
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08", "ch09", "ch10", "ch11"]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -30,6 +30,48 @@ EXPECTED = {
         '"SyncLoop DELETE"',
     ],
     "ch04": ["default/late is Failed", "OutOfpods", "OutOfcpu"],
+    "ch05": [
+        "5s  UpdatePod  update web version=2  → worker busy: replaces the waiting sync",
+        "8s  UpdatePod  update web version=3  → worker busy: replaces the waiting update",
+        "21s  syncPod    update web version=3",
+    ],
+    "ch06": [
+        "node-agent (uid …7499) ok",
+        "web (uid …0001)        error: network is not ready: container runtime network not ready",
+        '11s  web (uid …0002)        error: pod "web_default" is pending termination',
+        "default/batch is Running → Failed at 20s (DeadlineExceeded",
+        "24s  web (uid …0002)        ok",
+    ],
+    "ch07": [
+        "3s  migrate-then-serve   start init container migrate",
+        "4s  migrate-then-serve   start init container migrate",
+        "7s  migrate-then-serve   start web",
+        "default/one-shot is Pending → Failed at 3s",
+        "40s  stuck                kill app; start app",
+    ],
+    "ch08": [
+        "3s  crasher/app          restart now; the next back-off is 10s",
+        "5s  crasher/app          in back-off (10s): not now, CrashLoopBackOff",
+        "19s  crasher/app          restart now; the next back-off is 20s",
+        "1.1s  flaky-registry/web   ErrImagePull (pull back-off 10s)",
+        "2s  flaky-registry/web   ImagePullBackOff (pull back-off 10s)",
+        "5m49s  crasher/app          restart now; the next back-off is 5m0s",
+        "default/flaky-registry is Pending → Running at 1m38s",
+    ],
+    "ch09": [
+        '"PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s"',
+        "Type:ContainerDied",
+    ],
+    "ch10": [
+        "default/job is Running → Failed",
+        '"SyncLoop (probe)" probe="liveness" status="unhealthy" pod="default/web"',
+        "default/web                              Running    ready 0/1  restarts 1",
+    ],
+    "ch11": [
+        '"SyncLoop DELETE" source="api" pods=[default/web]',
+        '"SyncLoop REMOVE" source="api" pods=[default/batch]',
+        "default/report is Running → Failed at 15s (DeadlineExceeded",
+    ],
 }
 
 
@@ -74,8 +116,10 @@ def test_the_first_statement_skips_the_docstring() -> None:
 def test_vscode_has_one_configuration_per_chapter() -> None:
     raw = (ROOT / ".vscode" / "launch.json").read_text()
     config = json.loads(re.sub(r"^\s*//.*$", "", raw, flags=re.MULTILINE))
-    configurations = config["configurations"]
+    configurations = [c for c in config["configurations"] if "program" in c]
     assert len(configurations) == len(CHAPTERS)
+    checks = [c for c in config["configurations"] if c.get("module") == "walkthrough"]
+    assert [c["args"] for c in checks] == [["check"]] and checks[0]["subProcess"] is True
     for chapter, c in zip(CHAPTERS, configurations, strict=True):
         assert c["type"] == "debugpy" and c["request"] == "launch" and c["justMyCode"] is True
         assert c["program"] == f"${{workspaceFolder}}/walkthrough/{chapter}/example.py"
@@ -176,6 +220,46 @@ def test_an_example_stops_at_a_named_spot() -> None:
     assert done.returncode == 0, done.stderr
     assert re.search(r"^> .+kubelet\.py\(\d+\)reject_pod\(\)$", done.stdout, flags=re.MULTILINE)
     assert "('late', 'OutOfpods')" in done.stdout
+
+
+def test_quit_in_a_pod_worker_ends_the_run() -> None:
+    done = subprocess.run(
+        [sys.executable, "walkthrough/ch04/example.py", "--break", "sync-pod", "--until", "10s"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "MINIKUBELET_LANG": "en"},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^> .+kubelet\.py\(\d+\)sync_pod\(\)$", done.stdout, flags=re.MULTILINE)
+    assert "Error syncing pod" not in done.stdout  # not swallowed as a failed sync
+    assert "SyncLoop" not in done.stdout.split("(Pdb)")[-1]  # the loop did not go on
+    assert "after 10s" not in done.stdout
+
+
+def test_stepping_over_the_select_lands_in_the_chosen_case() -> None:
+    """What the select spot says: seven recv() arguments, the match, then the case that ran."""
+    done = subprocess.run(
+        [sys.executable, "walkthrough/ch03/example.py", "--break", "select", "--until", "3s"],
+        input="next\n" * 9 + "quit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "MINIKUBELET_LANG": "en"},
+        timeout=120,
+        check=False,
+    )
+    steps = [line for line in done.stdout.splitlines() if line.startswith("-> ")]
+    assert [s.strip() for s in steps[1:8]] == [
+        f"-> recv({channel})," for channel in ("config_ch", "pleg_ch", "sync_ch")
+    ] + [
+        f"-> recv(self.{probe}_manager.updates()),"
+        for probe in ("liveness", "readiness", "startup")
+    ] + ["-> recv(housekeeping_ch),"]
+    assert steps[9].startswith("-> case ")
 
 
 @pytest.mark.parametrize("page", ["debugging.md", "debugging.zh.md"])
