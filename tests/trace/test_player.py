@@ -182,3 +182,28 @@ def test_bad_directive_options_are_refused_with_what_is_wrong(line, message):
     with pytest.raises(DirectiveError, match=None) as err:
         options(parse(line))
     assert message in str(err.value)
+
+
+def test_a_newer_update_is_said_to_replace_the_waiting_one(index):
+    trace = record(
+        "minikubelet run --api-script examples/api/updates-during-a-sync.yaml --until 25s",
+        index=index,
+    )
+    said = {
+        lang: [
+            s["s"]
+            for s in build(
+                trace, index, ROOT, lang=lang, trace_id="x", options=Options(kinds=("worker",))
+            )["steps"]
+        ]
+        for lang in ("en", "zh")
+    }
+    assert said["en"][1:4] == [
+        "the pod worker of default/web is busy: the update waits in lastUndeliveredWorkUpdate "
+        "(sync default/web)",
+        "the pod worker of default/web is busy: this update replaces the one waiting in "
+        "lastUndeliveredWorkUpdate (update default/web)",
+        "the pod worker of default/web is busy: this update replaces the one waiting in "
+        "lastUndeliveredWorkUpdate (update default/web)",
+    ]
+    assert "替换" in said["zh"][2] and "替换" in said["zh"][3] and "替换" not in said["zh"][1]

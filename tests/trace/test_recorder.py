@@ -224,3 +224,22 @@ def test_a_hook_step_is_shown_at_the_kubelet_line_it_reports_not_at_the_hook():
     assert "self.is_working[uid] = True" in lines
     assert "self.is_working[uid] = False" in lines
     assert "self.pod_statuses[pod.metadata.uid] = new_status" in lines
+
+
+def test_each_update_that_waits_for_a_busy_worker_is_a_step_even_when_it_reads_the_same():
+    # Chapter 5: the worker pulls for 20 s; the updates at 5 s and 8 s both wait in
+    # lastUndeliveredWorkUpdate, the second replacing the first. Both describe themselves as
+    # "update default/web", and the reader must still see the second arrive.
+    trace, _ = cli_trace(
+        ["run", "--api-script", "examples/api/updates-during-a-sync.yaml", "--until", "25s"]
+    )
+    waiting = [
+        (s["t"] // 10**9, s["pending"])
+        for s in trace["steps"]
+        if s["k"] == "worker" and s["working"] and s["pending"]
+    ]
+    assert waiting == [
+        (1, "sync default/web"),
+        (5, "update default/web"),
+        (8, "update default/web"),
+    ]

@@ -168,6 +168,13 @@ def _worker(step: dict[str, Any], before: list[Any] | None, lang: str) -> str:
             "lastUndeliveredWorkUpdate",
             f"{pod} 的 pod worker 完成一次同步，接着处理在 lastUndeliveredWorkUpdate 中等待的更新",
         )
+    if step.get("pending") and before and before[0] and before[1]:
+        return _t(
+            lang,
+            f"the pod worker of {pod} is busy: this update replaces the one waiting in "
+            f"lastUndeliveredWorkUpdate ({step['pending']})",
+            f"{pod} 的 pod worker 正忙：这次更新替换掉 lastUndeliveredWorkUpdate 中原先等待的那次（{step['pending']}）",
+        )
     if step.get("pending"):
         return _t(
             lang,

@@ -58,7 +58,9 @@ class Recorder:
         self._hook_lines: dict[tuple[str, int], int] = {}
         self._token = object()  # marks the channels numbered by this recording
         self._dirty: dict[int, Any] = {}
-        self._workers: dict[str, tuple[bool, str | None]] = {}
+        # Each pod worker's last reported state: isWorking and the pending update itself (not
+        # its description: a newer update can read the same and still replace the older one).
+        self._workers: dict[str, tuple[bool, Any]] = {}
 
     # -- the run --------------------------------------------------------------------------------
     def run_started(self, rt: Any) -> None:
@@ -224,10 +226,11 @@ class Recorder:
     # -- the port's hooks (see hooks.py) --------------------------------------------------------
     def pod_worker(self, uid: str, working: bool, pending: Any) -> None:
         if self._on():
-            p = None if pending is None else self.describe(pending)
-            if self._workers.get(uid) == (working, p):
+            last = self._workers.get(uid)
+            if last is not None and last[0] == working and last[1] is pending:
                 return  # nothing changed (a hook that reports "nothing was waiting")
-            self._workers[uid] = (working, p)
+            self._workers[uid] = (working, pending)
+            p = None if pending is None else self.describe(pending)
             self._step("worker", pod=self.describe.uid(uid), working=working, pending=p)
 
     def pod_status(self, pod: Any, status: Any) -> None:
