@@ -121,6 +121,35 @@ def test_runtime_calls_and_goroutines_are_found_by_what_they_call(index):
     assert cri_step["line"] == go_line(".StartContainer(") and cri_step["how"] == "call"
 
 
+def test_sends_and_receives_are_found_by_their_channel_operation(index):
+    """A receive from ``range`` over a channel, a ``<-`` receive and a send statement; a
+    function's ``range`` over a slice is not taken for the receive."""
+    loop, done, wait = resolved(
+        index,
+        [
+            (
+                "PodWorkers.manage_pod_loop",
+                py_line("async for update in pod_updates"),
+                {"k": "recv", "ch": 0, "v": "u", "ok": True, "waited": False},
+            ),
+            (
+                "PodWorkers.manage_pod_loop",
+                py_line("await done.send(None)"),
+                {"k": "send", "ch": 1, "v": "x", "waited": False},
+            ),
+            (
+                "PodWorkers.wait_for",
+                py_line("err = await result.recv()"),
+                {"k": "recv", "ch": 2, "v": None, "ok": True, "waited": True},
+            ),
+        ],
+    )
+    assert loop["line"] == go_line("for update := range podUpdates") and loop["how"] == "channel"
+    assert done["line"] == go_line("done <- struct{}{}") and done["how"] == "channel"
+    assert wait["line"] == go_line("err := <-result") and wait["how"] == "channel"
+    assert (wait["from"], wait["to"]) == (wait["line"], wait["line"])
+
+
 def test_a_line_outside_any_mapped_function_has_no_go(index):
     (go,) = resolved(index, [("Kubelet", py_line("class Kubelet"), {"msg": "x"})])
     assert go is None

@@ -41,6 +41,13 @@ CRI_CALLS = {
 }
 SELECT_OPEN = re.compile(r"^\s*select\s*\{")
 GO_STATEMENT = re.compile(r"^\s*go\s+\S")
+#: A receive written with ``<-``, outside a select's ``case`` (a select's receive is a select
+#: step) and outside a comment.
+GO_RECEIVE = re.compile(r"^(?!\s*(?:case\b|//))(?:.*(?::=|[=(,]|\breturn))?\s*<-\s*[\w(]")
+#: A ``for … range`` loop, which is how Go receives until a channel is closed.
+GO_RANGE = re.compile(r"^\s*for\b.*\brange\s+\S")
+#: A send statement: ``ch <- v``.
+GO_SEND = re.compile(r"^\s*[\w.\[\]()]+\s*<-\s*\S")
 
 
 @dataclass
@@ -95,10 +102,15 @@ class Resolver:
     def find_once(self, path: str, start: int, end: int, pattern: Any) -> int | None:
         """The one line in ``start..end`` of a Go file matching ``pattern`` (a substring or a
         compiled regex), or None when there is none or more than one."""
+        found = self.find_all(path, start, end, pattern)
+        return found[0] if len(found) == 1 else None
+
+    def find_all(self, path: str, start: int, end: int, pattern: Any) -> list[int]:
+        """The lines in ``start..end`` of a Go file matching ``pattern`` (none in link-only)."""
         lines = self.go_lines(path)
         if lines is None:
-            return None
-        found = [
+            return []
+        return [
             n
             for n in range(start, min(end, len(lines)) + 1)
             if (
@@ -107,7 +119,6 @@ class Resolver:
                 else pattern in lines[n - 1]
             )
         ]
-        return found[0] if len(found) == 1 else None
 
     # -- a location ---------------------------------------------------------------------------------
     def locate(self, location: dict[str, Any], step: dict[str, Any]) -> dict[str, Any] | None:
@@ -161,6 +172,12 @@ class Resolver:
             pattern, how = GO_STATEMENT, "call"
         elif kind == "sleep":
             pattern, how = "time.Sleep(", "call"
+        elif kind == "send":
+            pattern, how = GO_SEND, "channel"
+        elif kind == "recv":
+            # A ``<-`` receive first; only a function without one receives with ``range``.
+            receive = self.find_all(m.go_path, start, end, GO_RECEIVE)
+            pattern, how = (GO_RECEIVE if receive else GO_RANGE), "channel"
         if pattern is None:
             return None
         line = self.find_once(m.go_path, start, end, pattern)

@@ -71,7 +71,8 @@ and, by kind:
 `"go": {"path", "symbol", "start", "end"` (the Go declaration's lines), `"line"` (the Go line
 of this step, or null when only the function is known), `"from", "to"` (the lines lit: an
 anchored block or the line), `"case"` (the Go case the Python line is in, if any), `"how"`
-(`select`, `message`, `call`, `case`, `function`: how `line` was found), `"permalink"}`. A
+(`select`, `message`, `call`, `channel` (a send or receive), `case`, `function`: how `line`
+was found), `"permalink"}`. A
 location of a `select` also gets `"cases"` and `"case_lines"` (the Go case text and lines of
 each case index), and `"default"`/`"default_lines"`. A step's *focus* is the first location of
 `at` that has `go` (else the first): the function the player shows.
