@@ -110,7 +110,9 @@ def test_pdb_breaks_on_the_first_statement_after_the_docstring():
     fn = next(n for n in kubelet.body if getattr(n, "name", "") == "sync_loop_iteration")
     assert line == fn.body[1].lineno  # body[0] is the docstring
     lines = body(
-        pdb_directive(ROOT, "walkthrough/ch03/example.py", "minikubelet.types.pod_update.is_mirror_pod")
+        pdb_directive(
+            ROOT, "walkthrough/ch03/example.py", "minikubelet.types.pod_update.is_mirror_pod"
+        )
     )
     assert lines[0] == "$ python -m pdb walkthrough/ch03/example.py"
     assert lines[1].startswith("(Pdb) break minikubelet/types/pod_update.py:")

@@ -283,3 +283,23 @@ def test_every_chapter_that_runs_the_port_has_a_player(built_site, lang):
     chapters = sorted((built_site / lang / "chapters").glob("[01][0-9]-*/index.html"))
     without = [c.parent.name for c in chapters if 'class="mkl-trace' not in c.read_text()]
     assert len(chapters) >= 12 and without == ["12-from-v1-21-to-today"], without
+
+
+@pytest.mark.parametrize("lang", ["", "zh/"])
+def test_at_390_px_no_step_sticks_out_of_the_page(page, site_server, lang):
+    # Chapter 11's steps go through functions with long Go names (executePreStopHook's method).
+    page.set_viewport_size({"width": 390, "height": 844})
+    root = player(page, site_server, lang + "chapters/11-end-of-a-pod/", "deletion")
+    last = int(root.locator(".mkl-trace__range").get_attribute("max"))
+    root.focus()
+    wide = {}
+    for n in range(1, last + 1):
+        for pane in ("go", "py", "state"):
+            root.locator(f".mkl-trace__tabs [data-pane={pane}]").click()
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 390:
+                wide[(n, pane)] = width
+        root.focus()
+        page.keyboard.press("ArrowRight")
+    assert not wide, wide
+    clean(page)
