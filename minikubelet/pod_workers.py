@@ -271,12 +271,11 @@ class PodWorkersImpl:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).checkForUpdates"""
         # Go: if workUpdate, exists := p.lastUndeliveredWorkUpdate[uid]; exists {
         work_update = self.last_undelivered_work_update.pop(uid, None)
-        trace.pod_worker(self, uid)
         if work_update is not None:
             await self.pod_updates[uid].send(work_update)
         else:
             self.is_working[uid] = False
-            trace.pod_worker(self, uid)
+        trace.pod_worker(self, uid)
 
 
 KillPodFunc = Callable[[Pod, PodStatus, int | None], Awaitable[None]]
