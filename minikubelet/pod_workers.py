@@ -20,7 +20,7 @@ from minikubelet.events import ExceededGracePeriod, FailedSync
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import jitter
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
-from minikubelet.sim import klog
+from minikubelet.sim import klog, trace
 from minikubelet.sim.go import Chan, Nanosecond, Second, after, go, make_chan, now, recv, select
 from minikubelet.types import SyncPodType
 from minikubelet.util.queue.work_queue import WorkQueue
@@ -231,6 +231,7 @@ class PodWorkersImpl:
         # Go: if !p.isWorking[pod.UID] {
         if not self.is_working.get(uid, False):
             self.is_working[uid] = True
+            trace.pod_worker(self, uid)
             await pod_updates.send(options)
         else:
             # A pending kill is never replaced: whatever came after it would undo it.
@@ -238,6 +239,7 @@ class PodWorkersImpl:
             update = self.last_undelivered_work_update.get(uid)
             if update is None or update.update_type != SyncPodType.KILL:
                 self.last_undelivered_work_update[uid] = options
+                trace.pod_worker(self, uid)
 
     def remove_worker(self, uid: str) -> None:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).removeWorker"""
@@ -295,6 +297,7 @@ class PodWorkersImpl:
             await self.pod_updates[uid].send(work_update)
         else:
             self.is_working[uid] = False
+        trace.pod_worker(self, uid)
 
 
 KillPodFunc = Callable[[Pod, PodStatus, int | None], Awaitable[None]]

@@ -12,5 +12,7 @@
 * [`manifest`][.manifest] — reading manifests for learners, tests and the config sources, with
   errors that name the file, the document and the field;
 * [`cli`][.cli], [`phase_reporter`][.phase_reporter] and [`i18n`][.i18n] — the ``minikubelet``
-  command, what it prints besides kubelet's log, and the language it speaks.
+  command, what it prints besides kubelet's log, and the language it speaks;
+* [`trace`][.trace] — the recorder of a run's steps (selects, channels, pod workers, runtime
+  calls) that ``minikubelet run --trace`` writes and the site plays back.
 """

@@ -9,8 +9,11 @@ of each pod's status, and a summary at the end.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shlex
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from minikubelet import KUBERNETES_VERSION, __version__
 from minikubelet.sim.i18n import in_language, language, text
@@ -141,6 +144,16 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         ),
     )
     run.add_argument(
+        "--trace",
+        metavar="FILE",
+        help=t(
+            "record every step of the run (selects, channels, pod workers, runtime calls) to "
+            "FILE as JSON, with the Go line of each step",
+            "把这次运行的每一步（select、通道、pod worker、运行时调用）连同对应的 Go 代码行，"
+            "以 JSON 格式记录到 FILE",
+        ),
+    )
+    run.add_argument(
         "-v",
         "--v",
         dest="verbosity",
@@ -170,6 +183,7 @@ def _main(argv: list[str] | None, out: TextIO | None) -> int:
     lang = language(known.lang)
     parser = build_parser(lang)
     args = parser.parse_args(argv)
+    args.argv = argv
     if args.command == "run":
         return run(args, lang, out, parser)
     parser.print_help(out)
@@ -220,7 +234,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     from minikubelet.k8s_io.client_go.tools.record.event import Recorder
     from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
     from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-    from minikubelet.sim import go, klog
+    from minikubelet.sim import go, klog, trace
     from minikubelet.sim.cri.scenario import ScenarioError
     from minikubelet.sim.node import new_node
     from minikubelet.sim.phase_reporter import PhaseReporter
@@ -248,6 +262,8 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         node = new_node(
             args.node_name, cpu=args.node_cpu, memory=args.node_memory, pods=args.max_pods
         )
+        if args.trace:
+            check_writable(args.trace, lang)
     except (ScriptError, ScenarioError, ValueError, OSError) as err:
         print(f"minikubelet: {in_language(err, lang)}", file=sys.stderr)
         return 2
@@ -269,12 +285,65 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
 
     klog.configure(verbosity=args.verbosity, out=out, observer=reporter.on_log)
     try:
-        go.run(kubelet_main, seed=args.seed, clock=args.clock, until=args.until)
+        with trace.recording() if args.trace else contextlib.nullcontext() as rec:
+            go.run(kubelet_main, seed=args.seed, clock=args.clock, until=args.until)
     except KeyboardInterrupt:
         return 130
     finally:
         klog.configure(verbosity=0, out=None)
     reporter.summary(args.until)
+    if rec is not None:
+        return write_trace(rec, args, lang)
+    return 0
+
+
+def check_writable(path: str, lang: str) -> None:
+    """Refuse a trace file that could not be written, before the run (ValueError)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise ValueError(
+            text(
+                f"cannot write the trace to {path}: no such writable directory {folder}",
+                f"无法把 trace 写到 {path}：目录 {folder} 不存在或不可写",
+                lang,
+            )
+        )
+
+
+def write_trace(rec: Any, args: argparse.Namespace, lang: str) -> int:
+    """Resolve the recorded trace to Go lines (when the cross-linker is at hand) and write it."""
+    from minikubelet.sim import trace
+
+    argv = list(args.argv)
+    at = argv.index("--trace") if "--trace" in argv else -1
+    command = [a for a in argv if not a.startswith("--trace=")]
+    if at >= 0:
+        command = argv[:at] + argv[at + 2 :]
+    recorded = rec.trace(shlex.join(["minikubelet", *command]))
+    why = trace.with_go_lines(recorded)
+    if why is not None:
+        print(
+            text(
+                f"minikubelet: the trace has no Go lines: {why}",
+                f"minikubelet: trace 中没有 Go 代码行：{why}",
+                lang,
+            ),
+            file=sys.stderr,
+        )
+    try:
+        trace.write(recorded, args.trace)
+    except OSError as err:
+        print(f"minikubelet: {err}", file=sys.stderr)
+        return 2
+    steps = len(recorded["steps"])
+    print(
+        text(
+            f"minikubelet: trace of {steps} steps written to {args.trace}",
+            f"minikubelet: 已把 {steps} 步的 trace 写入 {args.trace}",
+            lang,
+        ),
+        file=sys.stderr,
+    )
     return 0
 
 

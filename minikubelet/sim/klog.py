@@ -23,6 +23,8 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, TextIO
 
+from minikubelet.sim import trace
+
 
 @dataclass(frozen=True)
 class ObjectRef:
@@ -63,6 +65,7 @@ class _Logger:
         (self.out or sys.stderr).write(line)
         if self.observer is not None:
             self.observer(msg, kv)
+        trace.log(severity, msg, pairs.lstrip())
 
 
 _logger = _Logger()

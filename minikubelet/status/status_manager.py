@@ -58,7 +58,7 @@ from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
     get_pod_condition,
     get_pod_condition_from_list,
 )
-from minikubelet.sim import go, klog
+from minikubelet.sim import go, klog, trace
 from minikubelet.status.generate import (
     generate_containers_ready_condition,
     generate_pod_ready_condition,
@@ -509,6 +509,7 @@ class StatusManager:
         )
         # Go: m.podStatuses[pod.UID] = newStatus
         self.pod_statuses[pod.metadata.uid] = new_status
+        trace.pod_status(pod, status)
         self.generation += 1
 
         # Ours, not Go: let an observer (the CLI) see the change.

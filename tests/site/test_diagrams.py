@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
 from tools.site import diagrams
 from tools.site.diagrams import Diagram, DiagramError, find, render, stale, write_all
 

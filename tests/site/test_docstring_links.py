@@ -63,9 +63,7 @@ def _build(tmp_path: Path, module_doc: str) -> subprocess.CompletedProcess:
             {
                 "mkdocstrings": {
                     "default_handler": "python",
-                    "handlers": {
-                        "python": {"paths": ["."], "options": _python_handler_options()}
-                    },
+                    "handlers": {"python": {"paths": ["."], "options": _python_handler_options()}},
                 }
             },
         ],

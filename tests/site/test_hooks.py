@@ -43,8 +43,6 @@ def test_require_source_without_a_source_fails_the_build(tmp_path):
     assert not (tmp_path / "s" / "index.html").exists()
 
 
-
-
 def test_assets_are_local_files_of_the_site():
     names = {p.name for p in hooks.ASSETS.iterdir()}
     linked = {Path(u).name for u in hooks.CSS + hooks.JS}

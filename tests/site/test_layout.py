@@ -58,8 +58,13 @@ def test_each_rule_is_enforced(tmp_path):
         "Two.\n\nGo: pkg/kubelet/a.go\nGo: pkg/kubelet/b.go\n",
         lines=layout.MAX_LINES + 1,
     )
-    write(tmp_path, "minikubelet/mixed.py", "M.\n\nGo: pkg/kubelet/a.go\nGo: pkg/api/v1/pod/util.go\n")
-    notes = {"minikubelet.sim.fake": {"en": "e", "zh": "z"}, "minikubelet.gone": {"en": "e", "zh": "z"}}
+    write(
+        tmp_path, "minikubelet/mixed.py", "M.\n\nGo: pkg/kubelet/a.go\nGo: pkg/api/v1/pod/util.go\n"
+    )
+    notes = {
+        "minikubelet.sim.fake": {"en": "e", "zh": "z"},
+        "minikubelet.gone": {"en": "e", "zh": "z"},
+    }
     found = problems(modules(tmp_path), notes)
     assert found == [
         "minikubelet/big.py: 606 lines without being the port of one Go file",

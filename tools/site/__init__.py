@@ -13,6 +13,7 @@ its Chinese twin::
     {{ sidebyside("pkg/kubelet/kubelet.go", "(*Kubelet).syncLoopIteration") }}
     {{ run("minikubelet run --manifests examples/static-pods --until 5s", grep="SyncLoop") }}
     {{ pdb("walkthrough/ch03/example.py", "minikubelet.kubelet.Kubelet.sync_loop_iteration") }}
+    {{ trace("minikubelet run --manifests examples/static-pods --until 8s", focus=["(*Kubelet).syncLoopIteration"]) }}
 
 Arguments are Python literals (strings, numbers, booleans), positional or by keyword.
 
@@ -110,6 +111,24 @@ would link to or load anything (``URL``, ``href``, ``image``).  Every chapter pa
 least one diagram (a test holds each ``docs/chapters/NN-*.md`` to it).  Keep a graph narrow
 (``rankdir=TB``, short labels broken with ``\n``): at 390 px an SVG wider than about 500 pt
 shrinks to unreadable text.  No JavaScript diagram library, and no mermaid (it would load one).
+
+``trace(command, id=None, kinds=None, within=None, focus=None, start=None, end=None,
+grep=None, channels=None, limit=400)``
+    Records ``command`` at build time (``minikubelet run …``, or ``python
+    walkthrough/chNN/example.py …``; see `tools.trace` and, for the trace format,
+    `minikubelet.sim.trace`) and embeds a player: play/pause, step, a timeline with markers
+    (selects, a red one where several cases were ready; runtime calls; pod workers; statuses),
+    keys (← → Space Home End), a sentence per step in the page's language, the Go and the Python
+    with the current line lit (following the function each step runs in), and the state:
+    channels with their buffered items, pod workers, pods.  ``#trace-<id>-step-<n>`` links to a
+    step (``id`` defaults to the player's number on the page; the step counter is that link).
+    The options choose the steps shown: ``kinds`` (``select``, ``wait``, ``send``, ``recv``,
+    ``close``, ``sleep``, ``go``, ``exit``, ``worker``, ``cri``, ``status``, ``log``),
+    ``within`` (a Go symbol or Python qualname anywhere on the step's stack), ``focus`` (the
+    function the step happens in), ``start``/``end`` (virtual time, ``"6.3s"``), ``grep`` (a
+    regular expression the kept log messages match), ``channels`` (the channels the state panel
+    shows, by their Go name), ``limit`` (steps).  The player's data is embedded in the page (at
+    most 200 KB: narrow the options when the build says so), so the player makes no request.
 
 Environment
 ===========

@@ -29,11 +29,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import posixpath
+import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +47,7 @@ from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from tools.site.breakpoints import pdb_directive  # noqa: E402
-from tools.site.directives import Directive, DirectiveError, expand  # noqa: E402
+from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
 from tools.site.exercises import exercises_directive  # noqa: E402
 from tools.site.render import render  # noqa: E402
 from tools.site.runner import Runner, port_fingerprint, run_directive  # noqa: E402
@@ -57,14 +58,20 @@ from tools.site.sidebyside import (  # noqa: E402
     reference_id,
     render_view,
 )
+from tools.site.trace import Traces  # noqa: E402
 from tools.xref import LOCK_PATH, build_index  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.minikubelet")
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 ASSET_DIR = "assets/minikubelet"
-CSS = [f"{ASSET_DIR}/site.css", f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/diagrams.css"]
-JS = [f"{ASSET_DIR}/sidebyside.js", f"{ASSET_DIR}/site.js"]
+CSS = [
+    f"{ASSET_DIR}/site.css",
+    f"{ASSET_DIR}/sidebyside.css",
+    f"{ASSET_DIR}/diagrams.css",
+    f"{ASSET_DIR}/trace.css",
+]
+JS = [f"{ASSET_DIR}/sidebyside.js", f"{ASSET_DIR}/site.js", f"{ASSET_DIR}/trace.js"]
 PERMALINK_TITLE = {"zh": "永久链接"}  # the heading anchors' title; English is toc's own
 DEFAULT_LANGUAGE = "en"
 REQUIRE_SOURCE = "MINIKUBELET_REQUIRE_SOURCE"
@@ -77,8 +84,9 @@ class _State:
     index = None
     index_key: tuple | None = None
     runner: Runner | None = None
-    pending: dict[str, dict[str, tuple]] = {}  # page URL → slot id → (mapping, doc)
-    not_found: dict[str, str] = {}  # language → its 404 page
+    traces: Traces | None = None
+    pending: ClassVar[dict[str, dict[str, tuple]]] = {}  # page URL → slot id → (mapping, doc)
+    not_found: ClassVar[dict[str, str]] = {}  # language → its 404 page
 
 
 state = _State()
@@ -107,8 +115,6 @@ def get_index():
     return state.index
 
 
-
-
 def on_config(config):
     index = get_index()
     if _truthy(REQUIRE_SOURCE) and index.mode != "source":
@@ -128,6 +134,8 @@ def on_config(config):
             config.extra_javascript.append(path)
     if state.runner is None:
         state.runner = Runner(ROOT)
+    if state.traces is None:
+        state.traces = Traces(ROOT)
     return config
 
 
@@ -180,6 +188,13 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
             raise DirectiveError(f"run: unknown options {sorted(unknown)}")
         return run_directive(state.runner, d.args[0], lang=lang, **d.kwargs)
 
+    # Numbered in page order (directives are expanded from the last one up).
+    trace_lines = [t.line for t in find(markdown) if t.name == "trace"]
+
+    def trace(d: Directive) -> str:
+        number = trace_lines.index(d.line) + 1
+        return state.traces.directive(d, number=number, lang=lang, index=get_index())
+
     def pdb(d: Directive) -> str:
         if d.kwargs:
             raise DirectiveError("pdb(script, target, …) takes no options")
@@ -190,7 +205,13 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
             raise DirectiveError("exercises(chapter=None) takes at most a chapter number")
         return exercises_directive(src, lang, *d.args)
 
-    handlers = {"sidebyside": sidebyside, "run": run, "pdb": pdb, "exercises": exercises}
+    handlers = {
+        "sidebyside": sidebyside,
+        "run": run,
+        "pdb": pdb,
+        "exercises": exercises,
+        "trace": trace,
+    }
     try:
         out = expand(markdown, handlers)
     except DirectiveError as exc:
@@ -236,7 +257,9 @@ class _Alternates(HTMLParser):
             self.hrefs.append(a["href"])
 
 
-CONFIG_SCRIPT = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.S)
+CONFIG_SCRIPT = re.compile(
+    r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.S
+)
 
 
 def on_post_page(output: str, page, config) -> str:

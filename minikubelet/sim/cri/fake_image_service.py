@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
+from minikubelet.sim import trace
 from minikubelet.sim.cri.scenario import (
     ImageScript,
     Scenario,
@@ -163,6 +164,7 @@ class FakeImageService:
                 f'failed to pull and unpack image "{name}": scripted pull failure '
                 f"{attempt} of {script.fail}",
             )
+        trace.cri("PullImage", pod_sandbox_config, name)
         return self.add_image(name)
 
     async def remove_image(self, image: runtimeapi.ImageSpec) -> None:

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
+from minikubelet.sim import trace
 from minikubelet.sim.cri.scenario import (
     ContainerScript,
     InitContainerAnnotation,
@@ -251,6 +252,12 @@ class FakeRuntimeService:
         c.end_at = None
         c.changed()
 
+    def _trace(self, op: str, c: _Container) -> None:
+        """Tell a trace recording (if any) about a CRI call on ``c``."""
+        s = self.sandboxes.get(c.sandbox_id)
+        name = c.config.metadata.name if c.config.metadata is not None else ""
+        trace.cri(op, None if s is None else s.config, name)
+
     def _sandbox(self, pod_sandbox_id: str) -> _Sandbox:
         s = self.sandboxes.get(pod_sandbox_id)
         if s is None:
@@ -332,12 +339,14 @@ class FakeRuntimeService:
         )
         self.sandboxes[s.id] = s
         self._sandboxes_by_pod.setdefault(pod_uid, []).append(s.id)
+        trace.cri("RunPodSandbox", config)
         return s.id
 
     async def stop_pod_sandbox(self, pod_sandbox_id: str) -> None:
         """Make the sandbox NOTREADY, killing (137) the containers still running in it."""
         await self._enter("stop_pod_sandbox")
         s = self._sandbox(pod_sandbox_id)
+        trace.cri("StopPodSandbox", s.config)
         now = self._now_ns()
         for cid in self._containers_by_pod.get(s.pod_uid, []):
             c = self.containers[cid]
@@ -446,6 +455,7 @@ class FakeRuntimeService:
         )
         self.containers[c.id] = c
         self._containers_by_pod.setdefault(s.pod_uid, []).append(c.id)
+        trace.cri("CreateContainer", s.config, meta.name)
         return c.id
 
     async def start_container(self, container_id: str) -> None:
@@ -465,6 +475,7 @@ class FakeRuntimeService:
             self._seq += 1
             heapq.heappush(self._exits, (c.end_at, self._seq, c.id))
         c.changed()
+        self._trace("StartContainer", c)
 
     async def stop_container(self, container_id: str, timeout: int) -> None:
         """Ask a running container to stop; wait until it does, at most ``timeout`` seconds.
@@ -477,6 +488,7 @@ class FakeRuntimeService:
         c = self._container(container_id)
         if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING:
             return
+        self._trace("StopContainer", c)
         wait = min(c.lifetime.stop_time, max(timeout, 0))
         if wait > 0:
             await sleep(wait)

@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
+from . import tracing
 from .panic import Panic, blocking
 
 T = TypeVar("T")
@@ -86,7 +87,7 @@ def _discard(q: deque[_Sudog], s: _Sudog) -> None:
 class _HChan:
     """The shared state of one channel. Go: `runtime.hchan`."""
 
-    __slots__ = ("buf", "cap", "closed", "name", "on_take", "recvq", "sendq")
+    __slots__ = ("buf", "cap", "closed", "name", "on_take", "recvq", "sendq", "trace_id")
 
     def __init__(self, cap: int, name: str | None) -> None:
         if cap < 0:
@@ -99,6 +100,8 @@ class _HChan:
         self.name = name
         #: Called after a value left the buffer (tickers use it to resume ticking).
         self.on_take: Callable[[], None] | None = None
+        #: Ours: the channel's number in a trace recording, set by the recorder.
+        self.trace_id: Any = None
 
     # --- the non-blocking halves, shared by send/recv and select -------------------------------
 
@@ -121,6 +124,8 @@ class _HChan:
                 return True
         if len(self.buf) < self.cap:
             self.buf.append(v)
+            if tracing.tracer is not None:
+                tracing.tracer.buffer_changed(self)
             return True
         return False
 
@@ -137,6 +142,8 @@ class _HChan:
                     break
             if self.on_take is not None:
                 self.on_take()
+            if tracing.tracer is not None:
+                tracing.tracer.buffer_changed(self)
             return (v, True)
         while q:  # unbuffered: take straight from a blocked sender
             s = q.popleft()
@@ -152,6 +159,8 @@ class _HChan:
     async def send(self, v: Any) -> None:
         """Go: `ch <- v`."""
         if self.try_send(v):
+            if tracing.tracer is not None:
+                tracing.tracer.sent(self, v, False)
             return
         w = _Waiter(asyncio.get_running_loop().create_future())
         s = _Sudog(w, 0, v)
@@ -164,12 +173,16 @@ class _HChan:
                 _discard(self.sendq, s)
         if not ok:
             raise Panic("send on closed channel")
+        if tracing.tracer is not None:
+            tracing.tracer.sent(self, v, True)
 
     @blocking("chan receive")
     async def recv(self) -> tuple[Any, bool]:
         """Go: `v, ok := <-ch`."""
         r = self.try_recv()
         if r is not None:
+            if tracing.tracer is not None:
+                tracing.tracer.received(self, r[0], r[1], False)
             return r
         w = _Waiter(asyncio.get_running_loop().create_future())
         s = _Sudog(w, 0, None)
@@ -180,6 +193,8 @@ class _HChan:
             if not w.done:
                 w.done = True
                 _discard(self.recvq, s)
+        if tracing.tracer is not None:
+            tracing.tracer.received(self, v, ok, True)
         return (v, ok)
 
     def close(self) -> None:
@@ -187,6 +202,8 @@ class _HChan:
         if self.closed:
             raise Panic("close of closed channel")
         self.closed = True
+        if tracing.tracer is not None:
+            tracing.tracer.closed(self)
         while self.recvq:
             s = self.recvq.popleft()
             s.w.fire(s.index, None, False)

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any, Literal, TypeVar
 
+from . import tracing
 from .clock import Clock, RealClock, Time, VirtualClock, format_time
 from .panic import WAIT_REASONS, BlockedGoroutine, DeadlockError
 
@@ -320,6 +321,8 @@ class Runtime:
         self._live[gid] = g
         self._by_task[task] = g
         task.add_done_callback(self._goroutine_done)
+        if tracing.tracer is not None:
+            tracing.tracer.goroutine_started(g)
         if self._stopping:
             task.cancel()
         return g
@@ -327,6 +330,11 @@ class Runtime:
     def _goroutine_done(self, task: asyncio.Task[Any]) -> None:
         g = self._by_task.pop(task)
         del self._live[g.id]
+        if tracing.tracer is not None:
+            how = (
+                "cancelled" if task.cancelled() else "panicked" if task.exception() else "returned"
+            )
+            tracing.tracer.goroutine_ended(g, how)
         if task.cancelled():
             return
         exc = task.exception()
@@ -397,6 +405,9 @@ class Runtime:
         if until is not None:
             self._deadline = self._t0 + until
         error: BaseException | None = None
+        tracer = tracing.tracer
+        if tracer is not None:
+            tracer.run_started(self)
         try:
             self._main = self.spawn(main, args, "main")
             try:
@@ -417,6 +428,8 @@ class Runtime:
             if error is None and self._panic is not None:
                 error = self._with_note(*self._panic)
         finally:
+            if tracer is not None:
+                tracer.run_ended(self)
             self._close()
         if error is not None:
             raise error

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from . import tracing
 from .chan import _ChanBase, _discard, _HChan, _Sudog, _Waiter
 from .panic import Panic, blocking
 from .runtime import current_runtime
@@ -147,8 +148,13 @@ async def select(*cases: Case | None, default: bool = False) -> Selected:
         # Go: selectgo's pollorder, the cases shuffled uniformly (runtime/select.go)
         n = len(ready)  # several ready: a uniform choice (Go: the shuffled poll order)
         i = ready[current_runtime().rng.randrange(n)] if n > 1 else ready[0]
-        return _commit(cases[i], i)  # type: ignore[arg-type]
+        chosen = _commit(cases[i], i)  # type: ignore[arg-type]
+        if tracing.tracer is not None:
+            tracing.tracer.selected(cases, ready, i, chosen.value, False)
+        return chosen
     if default:
+        if tracing.tracer is not None:
+            tracing.tracer.selected(cases, ready, DEFAULT, None, False)
         return Selected(DEFAULT, None, False, None)
 
     # Nothing ready: queue one waiter on every channel, in case order, and sleep.
@@ -165,12 +171,16 @@ async def select(*cases: Case | None, default: bool = False) -> Selected:
             s = _Sudog(w, i, c.value)
             c._h.sendq.append(s)
             queued.append((c._h.sendq, s))
+    if tracing.tracer is not None:
+        tracing.tracer.select_waits(cases)
     try:
         i, v, ok = await w.fut
     finally:
         w.done = True
         for q, s in queued:  # leave every other queue (Go: dequeueSudoG on the losers)
             _discard(q, s)
+    if tracing.tracer is not None:
+        tracing.tracer.selected(cases, [i], i, v, True)
     case = cases[i]
     if isinstance(case, SendCase):
         if not ok:

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from . import tracing
 from .chan import Chan, RecvChan
 from .clock import Time
 from .runtime import _caller_site, current_runtime
@@ -96,4 +97,6 @@ async def sleep(d: float) -> None:
     """
     if d <= 0:
         return
+    if tracing.tracer is not None:
+        tracing.tracer.sleeps(d)
     await asyncio.sleep(d)
