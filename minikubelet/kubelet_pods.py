@@ -9,7 +9,6 @@ module, so these live in [`KubeletPods`][], which
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING
 
 from minikubelet.container import runtime as kubecontainer
@@ -35,6 +34,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     PodStatus,
     RestartPolicy,
 )
+from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.sim import klog
 from minikubelet.sim.go import Chan, go, make_chan
 from minikubelet.status import generate
@@ -413,10 +413,10 @@ class KubeletPods:
             old_status = old_statuses.get(container.name)
             if old_status is not None:
                 if old_status.state.terminated is not None:
-                    status = copy.deepcopy(old_status)
+                    status = deep_copy(old_status)
                 else:
                     status.restart_count = old_status.restart_count
-                    status.last_state = copy.deepcopy(old_status.last_state)
+                    status.last_state = deep_copy(old_status.last_state)
             statuses[container.name] = status
 
         for container in containers:
