@@ -49,16 +49,17 @@ def _same(value: Any) -> Any:
 
 
 def _copy_list(value: list[Any]) -> list[Any]:
-    return [deep_copy(item) for item in value]
+    return [item if type(item) in _SHARED else deep_copy(item) for item in value]
 
 
 def _copy_dict(value: dict[Any, Any]) -> dict[Any, Any]:
-    return {key: deep_copy(item) for key, item in value.items()}
+    return {key: item if type(item) in _SHARED else deep_copy(item) for key, item in value.items()}
 
 
 def _new_copier(cls: type) -> _Copier:
     """The copier for one class: decided once, from what the class is."""
     if issubclass(cls, (str, int, float, Fraction, Enum, type(None))):
+        _SHARED.add(cls)
         return _same
     if cls is list:
         return _copy_list
@@ -78,10 +79,13 @@ def _dataclass_copier(cls: type, names: list[str]) -> _Copier:
     def copier(value: Any) -> Any:
         result = new(cls)
         for name in names:
-            set_field(result, name, deep_copy(getattr(value, name)))
+            field = getattr(value, name)
+            set_field(result, name, field if type(field) in _SHARED else deep_copy(field))
         return result
 
     return copier
 
 
 _COPIERS: dict[type, _Copier] = {}
+# The classes _same copies, tested inline before a call: most fields are strings and numbers.
+_SHARED: set[type] = {str, int, float, bool, type(None)}
