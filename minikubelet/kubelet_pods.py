@@ -112,6 +112,18 @@ class KubeletPods:
         _, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
         return pod_worker_terminal
 
+    def is_pod_terminated(self: Kubelet, uid: str) -> bool:
+        """Whether the pod is gone, in a terminal phase, or being deleted with no container left
+        running.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).IsPodTerminated
+        """
+        pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
+        if not pod_found:
+            return True
+        assert pod is not None
+        return self.pod_is_terminated(pod)
+
     def is_pod_deleted(self: Kubelet, uid: str) -> bool:
         """Whether the pod is gone, or being deleted with no container left running.
 

@@ -77,7 +77,7 @@ def _dataclass_copier(cls: type, names: list[str]) -> _Copier:
     set_field = object.__setattr__  # also sets the fields of a frozen dataclass, as __init__ does
 
     def copier(value: Any) -> Any:
-        result = new(cls)
+        result: Any = new(cls)
         for name in names:
             field = getattr(value, name)
             set_field(result, name, field if type(field) in _SHARED else deep_copy(field))
