@@ -320,11 +320,11 @@ class ContainersByEvictUnit(dict[EvictUnit, list[ContainerGCInfo]]):
     """Go: pkg/kubelet/kuberuntime/kuberuntime_gc.go type containersByEvictUnit"""
 
     def num_containers(self) -> int:
-        """Go: pkg/kubelet/kuberuntime/kuberuntime_gc.go containersByEvictUnit.NumContainers"""
+        """Go: pkg/kubelet/kuberuntime/kuberuntime_gc.go (containersByEvictUnit).NumContainers"""
         return sum(len(units) for units in self.values())
 
     def num_evict_units(self) -> int:
-        """Go: pkg/kubelet/kuberuntime/kuberuntime_gc.go containersByEvictUnit.NumEvictUnits"""
+        """Go: pkg/kubelet/kuberuntime/kuberuntime_gc.go (containersByEvictUnit).NumEvictUnits"""
         return len(self)
 
 
