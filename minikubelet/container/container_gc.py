@@ -4,15 +4,15 @@ Go: pkg/kubelet/container/container_gc.go
 
 The collector itself only asks the runtime
 ([`ContainerGC.garbage_collect`][minikubelet.kuberuntime.kuberuntime_gc.ContainerGC.garbage_collect])
-to apply the policy, telling it whether every pod source has been seen.
+to apply the policy, telling it whether every pod source has been seen. Go's
+``DeleteAllUnusedContainers`` (the same with terminated pods emptied too) serves only the
+eviction manager, which the port leaves out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
-
-from minikubelet.sim import klog
 
 if TYPE_CHECKING:
     from minikubelet.container.runtime import Runtime
@@ -45,10 +45,6 @@ class GC(Protocol):
         """Go: pkg/kubelet/container/container_gc.go GC.GarbageCollect"""
         ...
 
-    async def delete_all_unused_containers(self) -> Exception | None:
-        """Go: pkg/kubelet/container/container_gc.go GC.DeleteAllUnusedContainers"""
-        ...
-
 
 class SourcesReadyProvider(Protocol):
     """Go: pkg/kubelet/container/container_gc.go type SourcesReadyProvider"""
@@ -75,13 +71,6 @@ class RealContainerGC:
         """Go: pkg/kubelet/container/container_gc.go (*realContainerGC).GarbageCollect"""
         return await self.runtime.garbage_collect(
             self.policy, self.sources_ready_provider.all_ready(), False
-        )
-
-    async def delete_all_unused_containers(self) -> Exception | None:
-        """Go: pkg/kubelet/container/container_gc.go (*realContainerGC).DeleteAllUnusedContainers"""
-        klog.info_s("Attempting to delete unused containers")
-        return await self.runtime.garbage_collect(
-            self.policy, self.sources_ready_provider.all_ready(), True
         )
 
 
