@@ -28,12 +28,18 @@ from minikubelet.config.file import new_source_file
 from minikubelet.config.http import new_source_url
 from minikubelet.config.sources import SourcesReady
 from minikubelet.container.cache import Cache, new_cache
+from minikubelet.container.container_gc import GC, GCPolicy, new_container_gc
 from minikubelet.container.runtime import PodPair, Pods, Runtime, get_pod_full_name
 from minikubelet.container.runtime_cache import RuntimeCache, new_runtime_cache
 from minikubelet.container.sync_result import ErrCrashLoopBackOff
-from minikubelet.events import FailedMountVolume, FailedToKillPod, NetworkNotReady
+from minikubelet.events import (
+    ContainerGCFailed,
+    FailedMountVolume,
+    FailedToKillPod,
+    NetworkNotReady,
+)
 from minikubelet.images.types import ErrImagePullBackOff
-from minikubelet.k8s_io.api.core.v1 import Node, Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.api.core.v1 import Node, ObjectReference, Pod, PodPhase, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
@@ -73,6 +79,7 @@ from minikubelet.sim import klog
 from minikubelet.sim.go import (
     Clock,
     Millisecond,
+    Minute,
     RecvChan,
     Second,
     Time,
@@ -109,6 +116,8 @@ plegChannelCapacity = 1000
 plegRelistPeriod = 1 * Second
 #: Both the retry delay after a failed sync and the first step of the restart back-off.
 backOffPeriod = 10 * Second
+#: How often kubelet removes dead containers and sandboxes.
+ContainerGCPeriod = 1 * Minute
 
 
 class SyncHandler(Protocol):
@@ -179,6 +188,8 @@ class Kubelet(KubeletPods):
     pod_workers: PodWorkers = field(init=False)
     probe_manager: ProberManagerInterface = field(init=False)
     pod_killer: PodKillerWithChannel = field(init=False)
+    container_gc: GC = field(init=False)
+    node_ref: ObjectReference = field(init=False)
     volume_manager: VolumeManager | None = None
     container_deletor: Any = None
     #: pod UID → when kubelet last saw one of its containers start.
@@ -196,6 +207,36 @@ class Kubelet(KubeletPods):
     pod_sync_handlers: PodSyncHandlers = field(default_factory=PodSyncHandlers)
 
     # --- running --------------------------------------------------------------------------------
+
+    def start_garbage_collection(self) -> None:
+        """Start the goroutine that collects dead containers every minute, from now on.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).StartGarbageCollection
+
+        Kubelet's main calls it once, after making the Kubelet and before running it. Go also
+        starts the image garbage collector here, every five minutes; the port leaves it out:
+        the fake runtime's images take no disk space, so there is nothing to free.
+        """
+        logged_container_gc_failure = False
+
+        async def collect() -> None:
+            nonlocal logged_container_gc_failure
+            err = await self.container_gc.garbage_collect()
+            if err is not None:
+                klog.error_s(err, "Container garbage collection failed")
+                self.recorder.eventf(
+                    self.node_ref, EventTypeWarning, ContainerGCFailed, "%s", str(err)
+                )
+                logged_container_gc_failure = True
+            else:
+                v_level = 4
+                if logged_container_gc_failure:
+                    v_level = 1
+                    logged_container_gc_failure = False
+
+                klog.v(v_level).info_s("Container garbage collection succeeded")
+
+        go(until, collect, ContainerGCPeriod, None, name="containerGC")
 
     async def run(self, updates: RecvChan[PodUpdate]) -> None:
         """Start the background work, then run the sync loop until the updates channel closes.
@@ -1051,27 +1092,42 @@ def new_main_kubelet(
     recorder: Any,
     pod_config: PodConfig,
     runtime: FakeRuntime,
+    *,
+    minimum_gc_age: float = 0.0,
+    max_per_pod_container_count: int = 1,
+    max_container_count: int = -1,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
 
     Go: pkg/kubelet/kubelet.go NewMainKubelet
 
     ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
-    events of a pod are in one place.
+    events of a pod are in one place. The last three arguments are the container garbage
+    collector's policy, with the defaults of kubelet's flags (see
+    [`GCPolicy`][minikubelet.container.container_gc.GCPolicy]); raises ``ValueError`` for a
+    negative ``minimum_gc_age``.
 
     Call it inside [`minikubelet.sim.go.run`][minikubelet.sim.go.run]: several parts read the run's
     clock. Left out of Go's long list: cAdvisor, the container manager (cgroups), volume and plugin
-    managers, secret and config-map managers, eviction, node lease and status, DNS, the image and
-    container garbage collectors, certificate and shutdown managers.
+    managers, secret and config-map managers, eviction, node lease and status, DNS, the image
+    garbage collector and the container deletor (dead containers wait for the collector),
+    certificate and shutdown managers.
     """
     clock = current_runtime().clock
     node_name = node.metadata.name
+    node_ref = ObjectReference(kind="Node", name=node_name, uid=node_name, namespace="")
 
     # Go picks how the secret and config-map managers watch the API server here:
     # Go omitted: case kubeletconfiginternal.WatchChangeDetectionStrategy: -- no secrets here
     # Go omitted: case kubeletconfiginternal.TTLCacheChangeDetectionStrategy: -- no secrets here
     # Go omitted: case kubeletconfiginternal.GetChangeDetectionStrategy: -- no secrets here
     # Go omitted: default: -- no secrets here
+
+    container_gc_policy = GCPolicy(
+        min_age=minimum_gc_age,
+        max_per_pod_container=max_per_pod_container_count,
+        max_containers=max_container_count,
+    )
 
     liveness_manager = ResultsManager("liveness")
     readiness_manager = ResultsManager("readiness")
@@ -1114,8 +1170,11 @@ def new_main_kubelet(
         reason_cache=ReasonCache(),
         back_off=new_back_off(backOffPeriod, MaxContainerBackOff),
     )
+    kl.node_ref = node_ref
     # Go hands the Kubelet itself to the runtime, which asks it whether a pod is deleted.
     container_runtime.pod_state_provider = kl
+    container_runtime.container_gc.pod_state_provider = kl
+    kl.container_gc = new_container_gc(container_runtime, container_gc_policy, kl.sources_ready)
     kl.probe_manager = new_prober_manager(
         status_manager, liveness_manager, readiness_manager, startup_manager, None, recorder
     )

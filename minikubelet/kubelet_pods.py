@@ -9,7 +9,6 @@ module, so these live in [`KubeletPods`][], which
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING
 
 from minikubelet.container import runtime as kubecontainer
@@ -35,6 +34,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     PodStatus,
     RestartPolicy,
 )
+from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.sim import klog
 from minikubelet.sim.go import Chan, go, make_chan
 from minikubelet.status import generate
@@ -111,6 +111,18 @@ class KubeletPods:
         """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).podIsTerminated"""
         _, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
         return pod_worker_terminal
+
+    def is_pod_terminated(self: Kubelet, uid: str) -> bool:
+        """Whether the pod is gone, in a terminal phase, or being deleted with no container left
+        running.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).IsPodTerminated
+        """
+        pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
+        if not pod_found:
+            return True
+        assert pod is not None
+        return self.pod_is_terminated(pod)
 
     def is_pod_deleted(self: Kubelet, uid: str) -> bool:
         """Whether the pod is gone, or being deleted with no container left running.
@@ -418,10 +430,10 @@ class KubeletPods:
             old_status = old_statuses.get(container.name)
             if old_status is not None:
                 if old_status.state.terminated is not None:
-                    status = copy.deepcopy(old_status)
+                    status = deep_copy(old_status)
                 else:
                     status.restart_count = old_status.restart_count
-                    status.last_state = copy.deepcopy(old_status.last_state)
+                    status.last_state = deep_copy(old_status.last_state)
             statuses[container.name] = status
 
         for container in containers:

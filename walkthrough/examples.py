@@ -188,6 +188,7 @@ def run_kubelet(
             cfg, recorder, "node-1", lambda: True, (load_script(script, "example"), "example")
         )
         kl = new_main_kubelet(cfg, node, recorder, pod_cfg, runtime)
+        kl.start_garbage_collection()  # as kubelet's main does, before Run
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl
         holder["kl"] = kl

@@ -10,13 +10,13 @@ that ``syncLoopIteration`` reads.
 
 from __future__ import annotations
 
-import copy
 from enum import IntEnum
 from typing import Any
 
 from minikubelet.container.runtime import get_pod_full_name
 from minikubelet.events import FailedValidation
 from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.kubernetes.pkg.util.config.config import Mux
 from minikubelet.sim import klog
@@ -356,7 +356,7 @@ class PodStorage:
         Go: pkg/kubelet/config/config.go (*podStorage).MergedState
         """
         return [
-            copy.deepcopy(pod) for source_pods in self.pods.values() for pod in source_pods.values()
+            deep_copy(pod) for source_pods in self.pods.values() for pod in source_pods.values()
         ]
 
 
@@ -505,4 +505,4 @@ def copy_pods(source_pods: list[Pod]) -> list[Pod]:
 
     Go: pkg/kubelet/config/config.go copyPods
     """
-    return [copy.deepcopy(source) for source in source_pods]
+    return [deep_copy(source) for source in source_pods]

@@ -134,12 +134,13 @@ def hash_container(container: v1.Container) -> int:
 
 def _omit_empty(value: Any) -> Any:
     """A JSON-able copy of ``value`` without empty fields (None, "", 0, False, [], {})."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    names = _field_names(type(value))
+    if names:
         out = {}
-        for f in dataclasses.fields(value):
-            v = _omit_empty(getattr(value, f.name))
+        for name in names:
+            v = _omit_empty(getattr(value, name))
             if v not in (None, "", 0, False, [], {}):
-                out[f.name] = v
+                out[name] = v
         return out
     if isinstance(value, Enum):
         return value.value
@@ -148,6 +149,20 @@ def _omit_empty(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _omit_empty(v) for k, v in value.items()}
     return value
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a dataclass, in order; none for any other class (asked once per class)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        is_struct = dataclasses.is_dataclass(cls)
+        names = _FIELD_NAMES[cls] = (
+            tuple(f.name for f in dataclasses.fields(cls)) if is_struct else ()
+        )
+    return names
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def env_vars_to_map(envs: list[EnvVar]) -> dict[str, str]:

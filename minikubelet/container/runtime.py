@@ -23,6 +23,7 @@ from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 
 if TYPE_CHECKING:
+    from minikubelet.container.container_gc import GCPolicy
     from minikubelet.container.sync_result import PodSyncResult
     from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff
 
@@ -75,7 +76,7 @@ class Runtime(ImageService, Protocol):
     Go: pkg/kubelet/container/runtime.go type Runtime
 
     Not listed (not on the pod-creation path): ``SupportsSingleFileMapping``, ``Version``,
-    ``APIVersion``, ``GarbageCollect``, ``GetContainerLogs``, ``UpdatePodCIDR``.
+    ``APIVersion``, ``GetContainerLogs``, ``UpdatePodCIDR``.
     """
 
     def type(self) -> str:
@@ -88,6 +89,12 @@ class Runtime(ImageService, Protocol):
 
     async def get_pods(self, all: bool) -> list[Pod]:
         """Go: pkg/kubelet/container/runtime.go Runtime.GetPods"""
+        ...
+
+    async def garbage_collect(
+        self, gc_policy: GCPolicy, all_sources_ready: bool, evict_non_deleted_pods: bool
+    ) -> Exception | None:
+        """Go: pkg/kubelet/container/runtime.go Runtime.GarbageCollect"""
         ...
 
     async def sync_pod(

@@ -55,6 +55,10 @@ class FakePodStateProvider:
         """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go (*fakePodStateProvider).IsPodDeleted"""
         return self.existing_pods is not None and uid not in self.existing_pods
 
+    def is_pod_terminated(self, uid: str) -> bool:
+        """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go (*fakePodStateProvider).IsPodTerminated"""
+        return self.running_pods is not None and uid not in self.running_pods
+
 
 @dataclass
 class FakeHandlerRunner:

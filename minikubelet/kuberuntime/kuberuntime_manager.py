@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from minikubelet import events
+from minikubelet.container.container_gc import GCPolicy
 from minikubelet.container.helpers import (
     HandlerRunner,
     RuntimeHelper,
@@ -88,6 +89,7 @@ from minikubelet.kuberuntime.kuberuntime_container import (
     container_start_spec,
     find_next_init_container_to_run,
 )
+from minikubelet.kuberuntime.kuberuntime_gc import new_container_gc
 from minikubelet.kuberuntime.kuberuntime_image import ImageMethods
 from minikubelet.kuberuntime.kuberuntime_sandbox import SandboxMethods
 from minikubelet.kuberuntime.labels import get_container_info_from_labels
@@ -113,6 +115,10 @@ class PodStateProvider(Protocol):
 
     def is_pod_deleted(self, uid: str) -> bool:
         """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podStateProvider.IsPodDeleted"""
+        ...
+
+    def is_pod_terminated(self, uid: str) -> bool:
+        """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podStateProvider.IsPodTerminated"""
         ...
 
 
@@ -157,6 +163,8 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         self.runtime_service = runtime_service
         self.image_service = image_service
         self.pod_state_provider = pod_state_provider
+        # Go makes it in NewKubeGenericRuntimeManager; both of the port's constructors come here.
+        self.container_gc = new_container_gc(runtime_service, pod_state_provider, self)
 
     def type(self) -> str:
         """The runtime's name, as it reported it (``containerd``, ``fake`` …).
@@ -927,6 +935,14 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             ips=pod_ips,
             sandbox_statuses=sandbox_statuses,
             container_statuses=container_statuses,
+        )
+
+    async def garbage_collect(
+        self, gc_policy: GCPolicy, all_sources_ready: bool, evict_non_deleted_pods: bool
+    ) -> Exception | None:
+        """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).GarbageCollect"""
+        return await self.container_gc.garbage_collect(
+            gc_policy, all_sources_ready, evict_non_deleted_pods
         )
 
 

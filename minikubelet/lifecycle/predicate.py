@@ -28,12 +28,12 @@ Only the first failure is reported. Go functions that return an error raise here
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from minikubelet.k8s_io.api.core.v1 import Node, Pod, ResourceDefaultNamespacePrefix
+from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.helper.node_affinity import (
     pod_matches_node_selector_and_affinity_terms,
 )
@@ -291,7 +291,7 @@ def remove_missing_extended_resources(pod: Pod, node_info: NodeInfo) -> Pod:
     so the node never has any, and every extended resource request is dropped, as Go does for a node
     without them.
     """
-    pod_copy = copy.deepcopy(pod)
+    pod_copy = deep_copy(pod)
     scalar_resources = node_info.allocatable.scalar_resources or {}
     for i, c in enumerate(pod.spec.containers):
         # Requests only: the resource check that gets this pod never reads limits.

@@ -279,6 +279,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
             kube_cfg, recorder, args.node_name, lambda: True, api_script
         )
         kl = new_main_kubelet(kube_cfg, node, recorder, pod_cfg, runtime)
+        kl.start_garbage_collection()  # as kubelet's main does, before Run
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl
         await kl.run(pod_cfg.updates())

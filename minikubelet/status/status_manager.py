@@ -37,7 +37,6 @@ Differences from Go:
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Callable, Container
 from dataclasses import dataclass, field
@@ -54,6 +53,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     PodStatus,
     RestartPolicy,
 )
+from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
     get_pod_condition,
     get_pod_condition_from_list,
@@ -271,7 +271,7 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).SetPodStatus
         """
-        status = copy.deepcopy(status)  # the caller keeps its object; the cache has its own
+        status = deep_copy(status)  # the caller keeps its object; the cache has its own
 
         # A pod being deleted gets a new version even when nothing changed, so that its final
         # status (and the deletion behind it) always goes out.
@@ -318,7 +318,7 @@ class StatusManager:
             return
 
         # Change a copy: the cached status is replaced, never changed in place.
-        status = copy.deepcopy(old_status.status)
+        status = deep_copy(old_status.status)
         container_status, _, _ = find_container_status(status, str(container_id))
         assert container_status is not None  # found in the original, so in the copy
         container_status.ready = ready
@@ -389,7 +389,7 @@ class StatusManager:
             )
             return
 
-        status = copy.deepcopy(old_status.status)
+        status = deep_copy(old_status.status)
         container_status, _, _ = find_container_status(status, str(container_id))
         assert container_status is not None  # found in the original, so in the copy
         container_status.started = started
@@ -408,7 +408,7 @@ class StatusManager:
         cached_status = self.pod_statuses.get(pod.metadata.uid)
         if cached_status is not None:
             old_status = cached_status.status
-        status = copy.deepcopy(old_status)
+        status = deep_copy(old_status)
         for container_status in status.container_statuses:
             state = container_status.state
             if state.terminated is not None or state.waiting is not None:
@@ -574,7 +574,7 @@ def is_pod_status_by_kubelet_equal(old_status: PodStatus, status: PodStatus) -> 
 
     Go: pkg/kubelet/status/status_manager.go isPodStatusByKubeletEqual
     """
-    old_copy = copy.deepcopy(old_status)
+    old_copy = deep_copy(old_status)
     for c in status.conditions:
         if pod_condition_by_kubelet(c.type):
             _, oc = get_pod_condition(old_copy, c.type)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ class Run:
     statuses: dict[str, PodStatus] = field(default_factory=dict)
     events: list[Any] = field(default_factory=list)
     running_containers: dict[str, list[str]] = field(default_factory=dict)
+    #: pod name → how many containers (running or dead) the runtime still holds for it.
+    runtime_containers: dict[str, int] = field(default_factory=dict)
 
     def phase(self, name: str) -> str:
         return self.statuses[name].phase
@@ -46,11 +49,13 @@ def run_kubelet(
     memory: str = "8Gi",
     max_pods: int = 110,
     verbosity: int = 2,
+    setup: Callable[[Kubelet], None] | None = None,
 ) -> Run:
     """Run kubelet for ``until`` virtual seconds.
 
     Pods come from a manifest directory, and/or are sent as the API source's pods: ``pods`` at
-    0 s, then each ``(time, pods)`` of ``changes`` as the source's new full set.
+    0 s, then each ``(time, pods)`` of ``changes`` as the source's new full set. ``setup`` gets
+    the Kubelet before it runs.
     """
     log = io.StringIO()
     result = Run(log="")
@@ -65,7 +70,10 @@ def run_kubelet(
     async def main() -> None:
         pod_cfg = make_pod_source_config(cfg, recorder, NODE, lambda: True, None)
         kl = new_main_kubelet(cfg, node, recorder, pod_cfg, runtime)
+        kl.start_garbage_collection()  # as kubelet's main does, before Run
         holder["kl"] = kl
+        if setup is not None:
+            setup(kl)
         start = go.now()
 
         def on_change(pod: Pod, new: PodStatus, old: PodStatus | None) -> None:
@@ -100,6 +108,8 @@ def run_kubelet(
     # The fake runtime marks containers exited lazily, on its next call: judge by the clock.
     end_ns = int(kl.clock.now() * 1e9)
     for c in runtime.runtime_service.containers.values():
+        owner = c.config.labels.get("io.kubernetes.pod.name", "")
+        result.runtime_containers[owner] = result.runtime_containers.get(owner, 0) + 1
         running = c.state == runtimeapi.ContainerState_CONTAINER_RUNNING
         if running and (c.end_at is None or c.end_at > end_ns):
             pod_name = c.config.labels.get("io.kubernetes.pod.name", "")

@@ -1,0 +1,112 @@
+"""A day of kubelet: what a virtual hour costs on a full node, and whether it grows with time.
+
+Two runs, each under the virtual clock, so every figure is CPU time spent computing:
+
+* **crash loop**: one pod whose container exits after 1 s, forever. Prints the CPU seconds each
+  stretch of virtual time cost, per virtual hour. With the container garbage collector the
+  runtime keeps one dead container, so the cost per hour stays flat; without it every restart
+  left one more behind and each hour cost more than the one before.
+* **full node**: 110 static pods (kubelet's default ``--max-pods``) from a manifest directory,
+  one in ten crash-looping, for ``--hours`` virtual hours (default 24). Prints the total and the
+  cost per virtual hour, and how many containers the runtime holds at the end.
+
+    python bench/bench_node_day.py [--hours 24] [--pods 110] [--skip-crash-loop]
+
+Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from minikubelet.sim import go
+from tests.e2e.harness import run_kubelet
+from tests.e2e.test_pod_creation import pod
+
+CRASH = {"minikubelet.dev/scenario": "app: {runFor: 1s, exitCode: 1}"}
+MANIFEST = """apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+  namespace: default
+{annotations}spec:
+  containers:
+  - name: app
+    image: busybox:1.34
+    imagePullPolicy: IfNotPresent
+"""
+
+
+def crash_loop(checkpoints: list[float]) -> None:
+    """CPU seconds per virtual hour between successive checkpoints (virtual hours)."""
+    marks: list[tuple[float, float]] = []
+
+    def record(kl: object) -> None:
+        async def sample() -> None:
+            start = go.now()
+            for hours in checkpoints:
+                await go.sleep(start + hours * 3600 - go.now())
+                marks.append((hours, time.process_time()))
+
+        go.go(sample)
+        marks.append((0.0, time.process_time()))
+
+    run = run_kubelet(
+        pods=[pod("crash", ["app"], annotations=CRASH)],
+        until=checkpoints[-1] * 3600 + 1,
+        verbosity=0,
+        setup=record,
+    )
+    print("crash-looping pod, CPU seconds per virtual hour:")
+    for (h0, c0), (h1, c1) in itertools.pairwise(marks):
+        print(f"  {h0:5.2f} h → {h1:5.2f} h   {(c1 - c0) / (h1 - h0):7.3f} s/h")
+    restarts = run.statuses["crash"].container_statuses[0].restart_count
+    print(f"  restarts: {restarts}; containers left in the runtime: {run.runtime_containers}")
+
+
+def full_node(n: int, hours: float) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(n):
+            crash = i % 10 == 0
+            annotations = (
+                '  annotations:\n    minikubelet.dev/scenario: "app: {runFor: 1s, exitCode: 1}"\n'
+                if crash
+                else ""
+            )
+            name = f"pod-{i:03d}"
+            text = MANIFEST.format(name=name, annotations=annotations)
+            Path(tmp, f"{name}.yaml").write_text(text)
+        cpu = time.process_time()
+        wall = time.perf_counter()
+        run = run_kubelet(manifests=Path(tmp), until=hours * 3600, max_pods=n, verbosity=0)
+        cpu = time.process_time() - cpu
+        wall = time.perf_counter() - wall
+    running = sum(1 for s in run.statuses.values() if s.phase == "Running")
+    held = sum(run.runtime_containers.values())
+    print(f"{n}-pod node for {hours:g} virtual hours:")
+    print(f"  CPU {cpu:7.1f} s ({cpu / hours:6.2f} s per virtual hour); wall {wall:7.1f} s")
+    print(f"  {running} pods Running; the runtime holds {held} containers at the end")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hours", type=float, default=24, help="virtual hours (default 24)")
+    parser.add_argument("--pods", type=int, default=110, help="pods on the node (default 110)")
+    parser.add_argument("--skip-crash-loop", action="store_true")
+    args = parser.parse_args()
+    print(f"Python {platform.python_version()} on {platform.machine()}")
+    if not args.skip_crash_loop:
+        crash_loop([0.5, 1, 2, 4])
+    full_node(args.pods, args.hours)
+
+
+if __name__ == "__main__":
+    main()

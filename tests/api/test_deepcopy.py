@@ -1,0 +1,69 @@
+"""Deep copies of API objects: equal to the original, sharing nothing that can change."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given
+
+from minikubelet.k8s_io.api.core.v1 import (
+    ContainerState,
+    ContainerStateTerminated,
+    ContainerStatus,
+    PodCondition,
+    PodStatus,
+)
+from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from tests.api.test_roundtrip import SETTINGS, pod_cases
+
+
+def shared_mutables(a, b, path="obj"):
+    """The paths where the copy ``b`` holds the very same mutable object as ``a``."""
+    found = []
+    mutable = isinstance(a, list | dict) or (
+        dataclasses.is_dataclass(a) and not type(a).__dataclass_params__.frozen
+    )
+    if mutable and a is b:
+        found.append(path)
+    if isinstance(a, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found += shared_mutables(x, y, f"{path}[{i}]")
+    elif isinstance(a, dict):
+        for key in a:
+            found += shared_mutables(a[key], b[key], f"{path}[{key!r}]")
+    elif dataclasses.is_dataclass(a):
+        for f in dataclasses.fields(a):
+            found += shared_mutables(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
+    return found
+
+
+@SETTINGS
+@given(pod_cases())
+def test_a_copied_pod_is_equal_and_shares_nothing_mutable(case):
+    _, pod = case
+    copy = deep_copy(pod)
+    assert copy == pod
+    assert type(copy) is type(pod)
+    assert shared_mutables(pod, copy) == []
+
+
+def test_changing_a_copied_status_leaves_the_original_alone():
+    status = PodStatus(
+        phase="Running",
+        conditions=[PodCondition(type="Ready", status="True")],
+        container_statuses=[
+            ContainerStatus(
+                name="app",
+                restart_count=2,
+                last_state=ContainerState(terminated=ContainerStateTerminated(exit_code=1)),
+            )
+        ],
+    )
+    copy = deep_copy(status)
+    copy.conditions[0].status = "False"
+    copy.container_statuses[0].last_state.terminated.exit_code = 137
+    copy.container_statuses.append(ContainerStatus(name="sidecar"))
+    assert status.conditions[0].status == "True"
+    assert status.container_statuses[0].last_state.terminated.exit_code == 1
+    assert [c.name for c in status.container_statuses] == ["app"]
+    assert shared_mutables(status, deep_copy(status)) == []
