@@ -51,7 +51,6 @@ from minikubelet.go import (
 from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
 from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
-from minikubelet.lifecycle.admission_failure_handler_stub import new_admission_failure_handler_stub
 from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
 from minikubelet.lifecycle.node import Node
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
@@ -64,7 +63,9 @@ from minikubelet.pod_workers import (
     PodWorkersImpl,
     SyncPodOptions,
     UpdatePodOptions,
+    kill_pod_now,
 )
+from minikubelet.preemption.preemption import new_critical_pod_admission_handler
 from minikubelet.prober.prober_manager import new_manager as new_prober_manager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
@@ -497,7 +498,7 @@ class Kubelet(KubeletPods):
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
                 # Check if we can admit the pod; if not, reject it.
-                ok, reason, message = self.can_admit_pod(active_pods, pod)
+                ok, reason, message = await self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
                     continue
@@ -613,21 +614,22 @@ class Kubelet(KubeletPods):
             pod, PodStatus(phase=PodPhase.FAILED, reason=reason, message="Pod " + message)
         )
 
-    def can_admit_pod(self, pods: list[Pod], pod: Pod) -> tuple[bool, str, str]:
+    async def can_admit_pod(self, pods: list[Pod], pod: Pod) -> tuple[bool, str, str]:
         """Ask every admit handler in turn; the first refusal rejects the pod.
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).canAdmitPod
 
-        Returns ``(admit, reason, message)``.
+        Returns ``(admit, reason, message)``. A coroutine, as the handlers are: admitting a
+        critical pod may wait while other pods are preempted.
         """
         attrs = PodAdmitAttributes(pod=pod, other_pods=pods)
         for pod_admit_handler in self.admit_handlers:
-            result = pod_admit_handler.admit(attrs)
+            result = await pod_admit_handler.admit(attrs)
             if not result.admit:
                 return False, result.reason, result.message
         return True, "", ""
 
-    def can_run_pod(self, pod: Pod) -> PodAdmitResult:
+    async def can_run_pod(self, pod: Pod) -> PodAdmitResult:
         """Whether a pod already admitted may run now (the soft admit handlers).
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).canRunPod
@@ -640,7 +642,7 @@ class Kubelet(KubeletPods):
             attrs.other_pods = self.filter_out_terminated_pods(self.pod_manager.get_pods())
 
         for handler in self.soft_admit_handlers:
-            result = handler.admit(attrs)
+            result = await handler.admit(attrs)
             if not result.admit:
                 return result
 
@@ -737,7 +739,7 @@ class Kubelet(KubeletPods):
             pod_status.ips = [api_pod_status.pod_ip]
 
         # Kill the pod if it should not be running
-        runnable = self.can_run_pod(pod)
+        runnable = await self.can_run_pod(pod)
         if not runnable.admit:
             # Pod is not runnable; update the Pod and Container statuses to why.
             api_pod_status.reason = runnable.reason
@@ -1040,9 +1042,13 @@ def new_main_kubelet(
     kl.pod_sync_loop_handlers.append(active_deadline_handler)
     kl.pod_sync_handlers.append(active_deadline_handler)
 
+    critical_pod_admission_handler = new_critical_pod_admission_handler(
+        kl.get_active_pods, kill_pod_now(kl.pod_workers, recorder), recorder
+    )
+    # No device plugins: updating the node info with their resources has nothing to do.
     kl.admit_handlers.append(
         new_predicate_admit_handler(
-            lambda: node, new_admission_failure_handler_stub(), lambda node_info, attrs: None
+            lambda: node, critical_pod_admission_handler, lambda node_info, attrs: None
         )
     )
     # Go's soft admit handlers (AppArmor, NoNewPrivs, ProcMount) check Linux security features

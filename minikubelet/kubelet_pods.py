@@ -60,6 +60,15 @@ PodConditionsByKubelet = (
 class KubeletPods:
     """The methods of Go's Kubelet defined in kubelet_pods.go."""
 
+    def get_active_pods(self: Kubelet) -> list[Pod]:
+        """Every pod kubelet has that is not terminated (rejected pods are Failed, so out).
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).GetActivePods
+        """
+        all_pods = self.pod_manager.get_pods()
+        active_pods = self.filter_out_terminated_pods(all_pods)
+        return active_pods
+
     async def kill_pod(
         self: Kubelet,
         pod: Pod | None,

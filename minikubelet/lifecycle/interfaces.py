@@ -65,10 +65,13 @@ class PodAdmitHandler(Protocol):
     Go: pkg/kubelet/lifecycle/interfaces.go type PodAdmitHandler
     """
 
-    def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
+    async def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
         """Evaluate if a pod can be admitted.
 
         Go: pkg/kubelet/lifecycle/interfaces.go PodAdmitHandler.Admit
+
+        A coroutine: the predicate handler may wait for preempted pods to be killed, which
+        blocks in Go.
         """
         ...
 

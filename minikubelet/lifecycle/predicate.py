@@ -84,10 +84,13 @@ class AdmissionFailureHandler(Protocol):
     Go: pkg/kubelet/lifecycle/predicate.go type AdmissionFailureHandler
     """
 
-    def handle_admission_failure(
+    async def handle_admission_failure(
         self, admit_pod: Pod, failure_reasons: list[PredicateFailureReason]
     ) -> list[PredicateFailureReason]:
-        """Go: pkg/kubelet/lifecycle/predicate.go AdmissionFailureHandler.HandleAdmissionFailure"""
+        """Go: pkg/kubelet/lifecycle/predicate.go AdmissionFailureHandler.HandleAdmissionFailure
+
+        A coroutine: handling a failure may mean waiting for other pods to be killed.
+        """
         ...
 
 
@@ -126,7 +129,7 @@ class PredicateAdmitHandler:
         self._last = (list(pods), node_info.clone())
         return node_info
 
-    def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
+    async def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
         """Admit the pod if it fits the node next to the other pods; otherwise the first
         failure's reason and message.
 
@@ -188,7 +191,7 @@ class PredicateAdmitHandler:
             )
         if not fit:
             try:
-                reasons = self.admission_failure_handler.handle_admission_failure(
+                reasons = await self.admission_failure_handler.handle_admission_failure(
                     admit_pod, reasons
                 )
             except Exception as e:
@@ -257,9 +260,9 @@ def new_predicate_admit_handler(
 
     Go: pkg/kubelet/lifecycle/predicate.go NewPredicateAdmitHandler
 
-    kubelet passes its ``getNodeAnyWay``, a handler that may evict lower-priority pods for a
-    critical one, and the container manager's device-plugin update. Without device plugins, a
-    function that does nothing will do for the last.
+    kubelet passes its ``getNodeAnyWay``, the critical-pod admission handler
+    (:mod:`minikubelet.preemption.preemption`), and the container manager's device-plugin
+    update. Without device plugins, a function that does nothing will do for the last.
     """
     return PredicateAdmitHandler(
         get_node_any_way_func,

@@ -48,7 +48,7 @@ class Kubelet(PortKubelet):
                 # that are alive.
                 # TODO 3: admit the pod or reject it. The pods it competes with are the
                 #   existing pods that are still alive (self.filter_out_terminated_pods);
-                #   self.can_admit_pod(...) returns (ok, reason, message); a pod that is
+                #   await self.can_admit_pod(...) returns (ok, reason, message); a pod that is
                 #   not admitted is rejected (self.reject_pod) and not handed to a worker.
                 pass
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)

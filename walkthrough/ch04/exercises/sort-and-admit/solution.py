@@ -54,14 +54,14 @@ class Kubelet(PortKubelet):
                 # that are alive.
                 # exercise: # TODO 3: admit the pod or reject it. The pods it competes with are the
                 # exercise: #   existing pods that are still alive (self.filter_out_terminated_pods);
-                # exercise: #   self.can_admit_pod(...) returns (ok, reason, message); a pod that is
+                # exercise: #   await self.can_admit_pod(...) returns (ok, reason, message); a pod that is
                 # exercise: #   not admitted is rejected (self.reject_pod) and not handed to a worker.
                 # exercise: pass
                 # SOLUTION BEGIN
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
                 # Check if we can admit the pod; if not, reject it.
-                ok, reason, message = self.can_admit_pod(active_pods, pod)
+                ok, reason, message = await self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
                     continue

@@ -72,10 +72,10 @@ def test_a_pod_that_does_not_fit_is_rejected(ex: Any) -> None:
         state["rejected"],
         {"c": "OutOfpods"},
         en="On a node that takes 2 pods, the third (the youngest) must be rejected: ask "
-        "self.can_admit_pod(active_pods, pod) and, when it says no, call "
+        "await self.can_admit_pod(active_pods, pod) and, when it says no, call "
         "self.reject_pod(pod, reason, message), which marks the pod Failed with the reason.",
         zh="节点最多容纳 2 个 Pod 时，第三个（最晚创建的）应当被拒绝：调用 "
-        "self.can_admit_pod(active_pods, pod)，它说不行时调用 self.reject_pod(pod, reason, "
+        "await self.can_admit_pod(active_pods, pod)，它说不行时调用 self.reject_pod(pod, reason, "
         "message)，这会把 Pod 标记为 Failed 并写上原因。",
     )
     expect_equal(

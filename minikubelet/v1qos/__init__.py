@@ -1,0 +1,1 @@
+"""A pod's quality-of-service class, from pkg/apis/core/v1/helper/qos/ in Go."""
