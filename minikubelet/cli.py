@@ -123,6 +123,16 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         help=t("the most pods the node admits", "节点最多接纳的 Pod 数"),
     )
     run.add_argument(
+        "--maximum-dead-containers-per-container",
+        type=int,
+        default=1,
+        metavar="N",
+        help=t(
+            "dead instances to keep of each container (kubelet's flag; at least 1 is kept)",
+            "每个容器保留多少个已退出的实例（kubelet 的同名参数；至少保留 1 个）",
+        ),
+    )
+    run.add_argument(
         "--seed", type=int, default=0, help=t("seed of every random choice", "所有随机选择的种子")
     )
     run.add_argument(
@@ -207,7 +217,14 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         pod_cfg = make_pod_source_config(
             kube_cfg, recorder, args.node_name, lambda: True, api_script
         )
-        kl = new_main_kubelet(kube_cfg, node, recorder, pod_cfg, runtime)
+        kl = new_main_kubelet(
+            kube_cfg,
+            node,
+            recorder,
+            pod_cfg,
+            runtime,
+            max_per_pod_container_count=args.maximum_dead_containers_per_container,
+        )
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl
         await kl.run(pod_cfg.updates())

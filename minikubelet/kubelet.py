@@ -58,6 +58,7 @@ from minikubelet.pleg.generic import new_generic_pleg
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
+from minikubelet.pod_container_deletor import new_pod_container_deletor
 from minikubelet.pod_workers import (
     NetworkNotReadyErrorMsg,
     PodWorkersImpl,
@@ -100,6 +101,9 @@ plegChannelCapacity = 1000
 plegRelistPeriod = 1 * Second
 #: Back-off after a failed sync, and the base of the container restart back-off. Go: backOffPeriod
 backOffPeriod = 10 * Second
+#: The fewest dead containers kept per container name, whatever the flag says.
+#: Go: minDeadContainerInPod
+minDeadContainerInPod = 1
 
 
 class SyncHandler(Protocol):
@@ -666,12 +670,9 @@ class Kubelet(KubeletPods):
             remove_all = synced_pod.metadata.deletion_timestamp is not None and not_running(
                 api_pod_status.container_statuses
             )
-        # Go's containerDeletor removes dead containers beyond the newest few; the port does
-        # not garbage-collect containers, so NewMainKubelet leaves it None.
-        if self.container_deletor is not None:
-            await self.container_deletor.delete_containers_in_pod(
-                exited_container_id, pod_status, remove_all
-            )
+        await self.container_deletor.delete_containers_in_pod(
+            exited_container_id, pod_status, remove_all
+        )
 
     # --- syncing one pod ------------------------------------------------------------------------
 
@@ -962,13 +963,15 @@ def new_main_kubelet(
     recorder: Any,
     pod_config: PodConfig,
     runtime: FakeRuntime,
+    max_per_pod_container_count: int = 1,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
 
     Go: pkg/kubelet/kubelet.go NewMainKubelet
 
     ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
-    events of a pod are in one place.
+    events of a pod are in one place. ``max_per_pod_container_count`` is the flag
+    ``--maximum-dead-containers-per-container`` (default 1).
 
     Call it inside :func:`minikubelet.go.run`: several parts read the run's clock. Left out of
     Go's long list: cAdvisor, the container manager (cgroups), volume and plugin managers,
@@ -1004,6 +1007,11 @@ def new_main_kubelet(
     )
     runtime_state = new_runtime_state(clock, maxWaitForContainerRuntime)
     runtime_state.add_health_check("PLEG", pleg.healthy)
+    # Go builds the container GC policy from the flags here; only its MaxPerPodContainer is
+    # used (the container garbage collector itself is not ported).
+    container_deletor = new_pod_container_deletor(
+        container_runtime, max(max_per_pod_container_count, minDeadContainerInPod)
+    )
 
     work_queue = BasicWorkQueue(clock)
     kl = Kubelet(
@@ -1026,6 +1034,7 @@ def new_main_kubelet(
         probe_manager=None,
         reason_cache=ReasonCache(),
         back_off=new_back_off(backOffPeriod, MaxContainerBackOff),
+        container_deletor=container_deletor,
     )
     # Go hands the Kubelet itself to the parts that ask about pods.
     status_manager.pod_deletion_safety = kl
