@@ -56,8 +56,10 @@ def test_optional_pages_leave_the_nav_until_they_exist(tmp_path):
 
 
 def test_assets_are_local_files_of_the_site():
-    names = sorted(p.name for p in hooks.ASSETS.iterdir())
-    assert names == ["sidebyside.css", "sidebyside.js"]
+    names = {p.name for p in hooks.ASSETS.iterdir()}
+    linked = {Path(u).name for u in hooks.CSS + hooks.JS}
+    assert {"sidebyside.css", "sidebyside.js", "diagrams.css"} <= names
+    assert linked <= names, "a page links an asset that is not there"
     for path in hooks.ASSETS.iterdir():
         text = path.read_text(encoding="utf-8")
         assert "http://" not in text and "https://" not in text, path

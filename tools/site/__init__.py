@@ -39,6 +39,31 @@ Arguments are Python literals (strings, numbers, booleans), positional or by key
     (a dotted name of a function or method of the port, resolved to its first statement after
     the docstring at build time), then ``continue``.
 
+Diagrams
+========
+
+A picture of what a page explains is a Graphviz ``dot`` source we write, one per language::
+
+    docs/diagrams/<name>.en.dot     labels in English
+    docs/diagrams/<name>.zh.dot     the same graph, labels in Chinese
+
+``python -m tools.site.diagrams`` (or ``make diagrams``, which installs Debian's ``graphviz``)
+renders each to ``docs/assets/diagrams/<name>.<lang>.svg``; commit the sources and the SVGs
+together.  ``<name>`` is lower-case letters, digits and ``-``.  A page, in both languages,
+embeds it with ordinary Markdown and the *same* path without the language::
+
+    ![What the picture shows, in a sentence (the alt text, in the page's language)](../assets/diagrams/<name>.svg)
+
+mkdocs-static-i18n resolves ``<name>.svg`` to ``<name>.en.svg`` on English pages and to
+``<name>.zh.svg`` on Chinese ones.  The site needs no Graphviz to build: the SVGs are committed,
+and ``python -m tools.site.diagrams --check`` (in ``make lint``; ``tests/site/test_diagrams.py``)
+fails when an SVG is missing, stale (each carries the sha256 of the source it was rendered from)
+or left without a source.  The tool sets the font to ``sans-serif`` and refuses a diagram that
+would link to or load anything (``URL``, ``href``, ``image``).  Every chapter page shows at
+least one diagram (a test holds each ``docs/chapters/NN-*.md`` to it).  Keep a graph narrow
+(``rankdir=TB``, short labels broken with ``\n``): at 390 px an SVG wider than about 500 pt
+shrinks to unreadable text.  No JavaScript diagram library, and no mermaid (it would load one).
+
 Environment
 ===========
 

@@ -51,7 +51,7 @@ log = logging.getLogger("mkdocs.plugins.minikubelet")
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 ASSET_DIR = "assets/minikubelet"
-CSS = [f"{ASSET_DIR}/sidebyside.css"]
+CSS = [f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/diagrams.css"]
 JS = [f"{ASSET_DIR}/sidebyside.js"]
 REQUIRE_SOURCE = "MINIKUBELET_REQUIRE_SOURCE"
 # Pages written by others that may not exist yet: listed in the nav, dropped while missing.
