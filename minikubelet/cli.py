@@ -9,11 +9,12 @@ of each pod's status, and a summary at the end.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import sys
 from typing import Any, TextIO
 
 from minikubelet import KUBERNETES_VERSION, __version__, go, klog
-from minikubelet.api import Pod, PodStatus
+from minikubelet.api import Pod, PodStatus, Quantity
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.cache.scripted_watch import ScriptError, load_script_file
 from minikubelet.cri.scenario import ScenarioError
@@ -21,7 +22,8 @@ from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.i18n import language, text
 from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.lifecycle.node import new_node
+from minikubelet.lifecycle.node import MachineInfo
+from minikubelet.nodeutil.node import get_hostname
 from minikubelet.record import Recorder
 
 
@@ -109,7 +111,28 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
             "模拟运行时的行为：容器运行多久、镜像拉取、运行时故障",
         ),
     )
-    run.add_argument("--node-name", default="minikubelet", help=t("the node's name", "节点名称"))
+    run.add_argument(
+        "--hostname-override",
+        "--node-name",
+        dest="hostname_override",
+        default="minikubelet",
+        metavar="NAME",
+        help=t(
+            "the node's name (kubelet's --hostname-override; kubelet lower-cases it)",
+            "节点名称（即 kubelet 的 --hostname-override；kubelet 会把它转成小写）",
+        ),
+    )
+    run.add_argument(
+        "--node-ip",
+        default="",
+        metavar="IP[,IP]",
+        help=t(
+            "the node's IP, or an IPv4 and an IPv6 one (kubelet's flag); its family decides "
+            "which of a pod's IPs is its pod IP",
+            "节点 IP，或一个 IPv4 加一个 IPv6（kubelet 的同名参数）；它的地址族决定 Pod 的哪个 IP "
+            "作为 Pod IP",
+        ),
+    )
     run.add_argument(
         "--node-cpu", default="4", help=t("the node's allocatable CPU", "节点可分配的 CPU")
     )
@@ -200,8 +223,13 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         )
         recorder = Recorder()
         runtime = new_fake_runtime(scenario=args.scenario, seed=args.seed, recorder=recorder)
-        node = new_node(
-            args.node_name, cpu=args.node_cpu, memory=args.node_memory, pods=args.max_pods
+        # As kubelet's RunKubelet: the hostname first; without a cloud provider the node name
+        # is the hostname.
+        hostname = get_hostname(args.hostname_override)
+        node_name = hostname
+        node_ips = parse_node_ips(args.node_ip)
+        machine_info = MachineInfo(
+            cpu=Quantity.parse(args.node_cpu), memory=Quantity.parse(args.node_memory)
         )
     except (ScriptError, ScenarioError, ValueError, OSError) as err:
         print(f"minikubelet: {err}", file=sys.stderr)
@@ -214,15 +242,16 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     reporter = PhaseReporter(out, lang)
 
     async def kubelet_main() -> None:
-        pod_cfg = make_pod_source_config(
-            kube_cfg, recorder, args.node_name, lambda: True, api_script
-        )
+        pod_cfg = make_pod_source_config(kube_cfg, recorder, node_name, lambda: True, api_script)
         kl = new_main_kubelet(
             kube_cfg,
-            node,
             recorder,
             pod_cfg,
             runtime,
+            hostname=hostname,
+            node_name=node_name,
+            machine_info=machine_info,
+            node_ips=node_ips,
             max_per_pod_container_count=args.maximum_dead_containers_per_container,
         )
         kl.status_manager.on_status_change = reporter.on_status_change
@@ -238,6 +267,27 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         klog.configure(verbosity=0, out=None)
     reporter.summary(args.until)
     return 0
+
+
+def parse_node_ips(value: str) -> list[str]:
+    """``--node-ip``: one address, or an IPv4 and an IPv6 one, comma-separated.
+
+    Ours, modelled on kubelet's own check of the flag (cmd/kubelet/app, outside the Go files
+    the port reads); raises ValueError with kubelet's message.
+    """
+    node_ips: list[str] = []
+    if value != "":
+        for ip in value.split(","):
+            try:
+                node_ips.append(str(ipaddress.ip_address(ip.strip())))
+            except ValueError:
+                raise ValueError(f"could not parse --node-ip {ip.strip()!r}") from None
+    families = {ipaddress.ip_address(ip).version for ip in node_ips}
+    if len(node_ips) > 2 or (len(node_ips) == 2 and len(families) == 1):
+        raise ValueError(
+            f'bad --node-ip "{value}"; must contain either a single IP or a dual-stack pair of IPs'
+        )
+    return node_ips
 
 
 class PhaseReporter:
@@ -285,12 +335,14 @@ class PhaseReporter:
             ready = sum(1 for c in status.container_statuses if c.ready)
             restarts = sum(c.restart_count for c in status.container_statuses)
             ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
+            ips = ",".join(ip.ip for ip in status.pod_ips) or "-"
+            qos = status.qos_class or "-"
             self.out.write(
                 text(
                     f"  {ref:<40} {status.phase:<10} ready {ready}/{len(pod.spec.containers)}"
-                    f"  restarts {restarts}\n",
+                    f"  restarts {restarts}  IP {ips}  QoS {qos}\n",
                     f"  {ref:<40} {status.phase:<10} 就绪 {ready}/{len(pod.spec.containers)}"
-                    f"  重启 {restarts} 次\n",
+                    f"  重启 {restarts} 次  IP {ips}  QoS {qos}\n",
                     self.lang,
                 )
             )

@@ -49,10 +49,12 @@ from minikubelet.go import (
     sleep,
 )
 from minikubelet.images.types import ErrImagePullBackOff
+from minikubelet.kubelet_getters import KubeletGetters
+from minikubelet.kubelet_node_status import KubeletNodeStatus
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
 from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
 from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
-from minikubelet.lifecycle.node import Node
+from minikubelet.lifecycle.node import MachineInfo
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
 from minikubelet.pleg.generic import new_generic_pleg
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
@@ -144,7 +146,7 @@ class SyncHandler(Protocol):
 
 
 @dataclass
-class Kubelet(KubeletPods):
+class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
     """The fields of Go's Kubelet struct that the pod-creation path uses.
 
     Go: pkg/kubelet/kubelet.go type Kubelet
@@ -175,6 +177,18 @@ class Kubelet(KubeletPods):
     pod_killer: Any = None
     volume_manager: Any = None
     container_deletor: Any = None
+    #: The node's hostname (lower-cased, see nodeutil.get_hostname).
+    hostname: str = ""
+    #: The node's IPs from --node-ip (empty: not given); their family picks the pod IPs shown.
+    node_ips: list[str] = field(default_factory=list)
+    #: --node-labels, applied on top of the well-known labels.
+    node_labels: dict[str, str] = field(default_factory=dict)
+    #: What cAdvisor would measure (ours: the simulated machine).
+    machine_info: Any = None
+    #: The most pods this node runs (KubeletConfiguration.MaxPods).
+    max_pods: int = 110
+    #: The API server client: None when kubelet runs without one.
+    kube_client: Any = None
     #: pod UID → when kubelet last saw one of its containers start.
     last_container_started_time: dict[str, float] = field(default_factory=dict)
     #: The pod data directories kubelet would have made (it writes nothing to disk here).
@@ -959,10 +973,15 @@ def make_pod_source_config(
 
 def new_main_kubelet(
     kube_cfg: KubeletConfiguration,
-    node: Node,
     recorder: Any,
     pod_config: PodConfig,
     runtime: FakeRuntime,
+    *,
+    hostname: str,
+    node_name: str,
+    machine_info: MachineInfo,
+    node_ips: list[str] | None = None,
+    node_labels: dict[str, str] | None = None,
     max_per_pod_container_count: int = 1,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
@@ -970,8 +989,11 @@ def new_main_kubelet(
     Go: pkg/kubelet/kubelet.go NewMainKubelet
 
     ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
-    events of a pod are in one place. ``max_per_pod_container_count`` is the flag
-    ``--maximum-dead-containers-per-container`` (default 1).
+    events of a pod are in one place. ``hostname`` and ``node_name`` come from
+    :func:`minikubelet.nodeutil.node.get_hostname` (the same, without a cloud provider);
+    ``node_ips`` is ``--node-ip``, ``node_labels`` is ``--node-labels``,
+    ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1).
+    ``machine_info`` stands for what cAdvisor measures.
 
     Call it inside :func:`minikubelet.go.run`: several parts read the run's clock. Left out of
     Go's long list: cAdvisor, the container manager (cgroups), volume and plugin managers,
@@ -979,7 +1001,6 @@ def new_main_kubelet(
     container garbage collectors, certificate and shutdown managers.
     """
     clock = current_runtime().clock
-    node_name = node.metadata.name
 
     # Go picks how the secret and config-map managers watch the API server here:
     # Go omitted: case kubeletconfiginternal.WatchChangeDetectionStrategy: -- no secrets here
@@ -1035,6 +1056,11 @@ def new_main_kubelet(
         reason_cache=ReasonCache(),
         back_off=new_back_off(backOffPeriod, MaxContainerBackOff),
         container_deletor=container_deletor,
+        hostname=hostname,
+        node_ips=list(node_ips or []),
+        node_labels=dict(node_labels or {}),
+        machine_info=machine_info,
+        max_pods=kube_cfg.max_pods,
     )
     # Go hands the Kubelet itself to the parts that ask about pods.
     status_manager.pod_deletion_safety = kl
@@ -1057,7 +1083,7 @@ def new_main_kubelet(
     # No device plugins: updating the node info with their resources has nothing to do.
     kl.admit_handlers.append(
         new_predicate_admit_handler(
-            lambda: node, critical_pod_admission_handler, lambda node_info, attrs: None
+            kl.get_node_any_way, critical_pod_admission_handler, lambda node_info, attrs: None
         )
     )
     # Go's soft admit handlers (AppArmor, NoNewPrivs, ProcMount) check Linux security features

@@ -10,6 +10,7 @@ inherits.
 from __future__ import annotations
 
 import copy
+import ipaddress
 from typing import TYPE_CHECKING, Any
 
 from minikubelet import klog
@@ -37,6 +38,7 @@ from minikubelet.container.helpers import (
 from minikubelet.container.runtime import PodPair, get_pod_full_name
 from minikubelet.go import Chan, go, make_chan
 from minikubelet.status import generate
+from minikubelet.v1qos.qos import get_pod_qos
 
 if TYPE_CHECKING:
     from minikubelet.kubelet import Kubelet
@@ -337,13 +339,27 @@ class KubeletPods:
         """
         api_pod_status = PodStatus()
 
-        # The runtime reports IPv4 addresses only (the node is single-stack IPv4 here).
-        pod_ips = [PodIP(ip=ip) for ip in pod_status.ips[:1]]
+        # The runtime may report the pod's IPs in any order: the first one of the node's family
+        # becomes the pod IP, then the first of the other family (dual-stack) follows.
+        pod_ips: list[PodIP] = []
+        if len(self.node_ips) == 0 or _is_ipv4_string(self.node_ips[0]):
+            valid_primary_ip, valid_secondary_ip = _is_ipv4_string, _is_ipv6_string
+        else:
+            valid_primary_ip, valid_secondary_ip = _is_ipv6_string, _is_ipv4_string
+        for ip in pod_status.ips:
+            if valid_primary_ip(ip):
+                pod_ips.append(PodIP(ip=ip))
+                break
+        for ip in pod_status.ips:
+            if valid_secondary_ip(ip):
+                pod_ips.append(PodIP(ip=ip))
+                break
         api_pod_status.pod_ips = pod_ips
         if len(pod_ips) > 0:
             api_pod_status.pod_ip = pod_ips[0].ip
 
-        # Go sets the QoS class here (v1qos.GetPodQOS).
+        # Pods created before v1.6 have no QoS class yet; every status carries it since.
+        api_pod_status.qos_class = get_pod_qos(pod)
 
         old_pod_status, found = self.status_manager.get_pod_status(pod.metadata.uid)
         if not found:
@@ -543,6 +559,29 @@ class KubeletPods:
             return [statuses[c.name] for c in pod.spec.init_containers if c.name in statuses]
         # By name, as sort.Sort(kubetypes.SortedContainerStatuses(...)) does.
         return sorted(statuses.values(), key=lambda s: s.name)
+
+
+def _parse_ip(ip: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(ip)
+    except ValueError:
+        return None
+
+
+def _is_ipv4_string(ip: str) -> bool:
+    """Go's utilnet.IsIPv4String (k8s.io/utils/net): an IPv4 address, or an IPv6 one that maps
+    an IPv4 address (Go's ``To4`` accepts those)."""
+    parsed = _parse_ip(ip)
+    if parsed is None:
+        return False
+    if isinstance(parsed, ipaddress.IPv6Address):
+        return parsed.ipv4_mapped is not None
+    return True
+
+
+def _is_ipv6_string(ip: str) -> bool:
+    """Go's utilnet.IsIPv6String: a valid address that is not IPv4 (mapped or not)."""
+    return _parse_ip(ip) is not None and not _is_ipv4_string(ip)
 
 
 def not_running(statuses: list[ContainerStatus]) -> bool:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from minikubelet import go, klog
+from minikubelet.api import Quantity
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.cache.scripted_watch import load_script
 from minikubelet.cli import PhaseReporter
@@ -32,7 +33,7 @@ from minikubelet.go.duration import parse_duration
 from minikubelet.i18n import language, text
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.lifecycle.node import new_node
+from minikubelet.lifecycle.node import MachineInfo
 from minikubelet.record import Recorder
 
 
@@ -158,7 +159,7 @@ def run_kubelet(
     out = out if out is not None else sys.stdout
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
-    node = new_node("node-1", cpu=cpu, memory="8Gi", pods=max_pods)
+    machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse("8Gi"))
     cfg = KubeletConfiguration(max_pods=max_pods)
     reporter = PhaseReporter(out, lang)
     holder: dict[str, Kubelet] = {}
@@ -167,7 +168,15 @@ def run_kubelet(
         pod_cfg = make_pod_source_config(
             cfg, recorder, "node-1", lambda: True, (load_script(script, "example"), "example")
         )
-        kl = new_main_kubelet(cfg, node, recorder, pod_cfg, runtime)
+        kl = new_main_kubelet(
+            cfg,
+            recorder,
+            pod_cfg,
+            runtime,
+            hostname="node-1",
+            node_name="node-1",
+            machine_info=machine,
+        )
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl
         holder["kl"] = kl

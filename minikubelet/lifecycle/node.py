@@ -1,10 +1,11 @@
-"""A minimal v1 ``Node``: a name, labels, and its capacity and allocatable resources.
+"""A minimal v1 ``Node``: a name, labels, its resources and its addresses.
 
 Go: staging/src/k8s.io/api/core/v1/types.go
 
 **Stand-in** until :mod:`minikubelet.api` has a ``Node`` type; then this module should go and its
-users import the api's. Only the fields kubelet's admission check reads are here: the node's
-``metadata`` (name, labels) and ``status.capacity`` / ``status.allocatable``.
+users import the api's. Only the fields kubelet reads are here: the node's ``metadata`` (name,
+labels), ``spec.unschedulable``, ``status.capacity`` / ``status.allocatable`` and
+``status.addresses``. :class:`MachineInfo` (ours) stands for what cAdvisor would measure.
 """
 
 from __future__ import annotations
@@ -14,7 +15,27 @@ from dataclasses import dataclass, field
 from minikubelet.api import ObjectMeta, ResourceList
 from minikubelet.api.resource import Quantity
 
-__all__ = ["Node", "NodeStatus", "new_node"]
+__all__ = ["MachineInfo", "Node", "NodeAddress", "NodeSpec", "NodeStatus", "new_node"]
+
+#: Go: v1.NodeInternalIP, the type of the address other nodes reach this one at.
+NodeInternalIP = "InternalIP"
+#: Go: v1.NodeHostName
+NodeHostName = "Hostname"
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeAddress:
+    """Go: staging/src/k8s.io/api/core/v1/types.go type NodeAddress"""
+
+    type: str
+    address: str
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeSpec:
+    """Go: staging/src/k8s.io/api/core/v1/types.go type NodeSpec"""
+
+    unschedulable: bool = False
 
 
 @dataclass(slots=True, kw_only=True)
@@ -26,6 +47,7 @@ class NodeStatus:
 
     capacity: ResourceList = field(default_factory=dict)
     allocatable: ResourceList = field(default_factory=dict)
+    addresses: list[NodeAddress] = field(default_factory=list)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -38,7 +60,17 @@ class Node:
     api_version: str = "v1"
     kind: str = "Node"
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
+    spec: NodeSpec = field(default_factory=NodeSpec)
     status: NodeStatus = field(default_factory=NodeStatus)
+
+
+@dataclass(slots=True, kw_only=True)
+class MachineInfo:
+    """Ours: the simulated machine's CPU and memory, which cAdvisor would measure on a real
+    node (Go reads its ``MachineInfo``: ``NumCores``, ``MemoryCapacity``)."""
+
+    cpu: Quantity
+    memory: Quantity
 
 
 def new_node(

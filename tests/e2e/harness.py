@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from minikubelet import go, klog
-from minikubelet.api import Pod, PodStatus
+from minikubelet.api import Pod, PodStatus, Quantity
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.cri import api as runtimeapi
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.lifecycle.node import new_node
+from minikubelet.lifecycle.node import MachineInfo
 from minikubelet.record import Recorder
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 
@@ -56,7 +56,7 @@ def run_kubelet(
     result = Run(log="")
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
-    node = new_node(NODE, cpu=cpu, memory=memory, pods=max_pods)
+    machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory))
     cfg = KubeletConfiguration(
         static_pod_path=str(manifests) if manifests else "", max_pods=max_pods
     )
@@ -64,7 +64,9 @@ def run_kubelet(
 
     async def main() -> None:
         pod_cfg = make_pod_source_config(cfg, recorder, NODE, lambda: True, None)
-        kl = new_main_kubelet(cfg, node, recorder, pod_cfg, runtime)
+        kl = new_main_kubelet(
+            cfg, recorder, pod_cfg, runtime, hostname=NODE, node_name=NODE, machine_info=machine
+        )
         holder["kl"] = kl
         start = go.now()
 
