@@ -1073,10 +1073,14 @@ def new_main_kubelet(
     )
     kl.pod_killer = PodKillerWithChannel(kl)
     kl.volume_manager = VolumeManager()
+
+    # The admit handlers, in Go's order; the first that refuses a pod rejects it.
+    # Go omitted: the eviction manager and its admit handler -- it refuses pods only while the node reports memory, disk or PID pressure, and the simulated node measures no usage, so it has no pressure to report
     active_deadline_handler = ActiveDeadlineHandler(status_manager, recorder, clock)
     kl.pod_sync_loop_handlers.append(active_deadline_handler)
     kl.pod_sync_handlers.append(active_deadline_handler)
 
+    # Go omitted: the container manager's GetAllocateResourcesPodAdmitHandler (topology manager) -- with v1.21's defaults (topology policy none, CPU manager none, no device plugins) it admits every pod and allocates nothing
     critical_pod_admission_handler = new_critical_pod_admission_handler(
         kl.get_active_pods, kill_pod_now(kl.pod_workers, recorder), recorder
     )
@@ -1086,6 +1090,11 @@ def new_main_kubelet(
             kl.get_node_any_way, critical_pod_admission_handler, lambda node_info, attrs: None
         )
     )
-    # Go's soft admit handlers (AppArmor, NoNewPrivs, ProcMount) check Linux security features
-    # that no pod of the port asks for: there are none.
+
+    # The soft admit handlers, asked by syncPod before each run (canRunPod).
+    # Go omitted: the AppArmor soft admit handler -- its verdict depends on the host kernel's AppArmor module and loaded profiles, which the simulated node does not have
+    # Go omitted: the NoNewPrivs soft admit handler -- it can refuse only on the docker runtime; the fake runtime is a CRI ("remote") one, for which it always admits
+    # Go omitted: the ProcMount soft admit handler -- the same: it always admits on a CRI runtime
+
+    # Go omitted: the node shutdown manager and its admit handler -- it refuses pods only while systemd reports the node shutting down, which the simulated node never does
     return kl
