@@ -16,7 +16,11 @@ from typing import Any, TextIO
 from minikubelet import KUBERNETES_VERSION, __version__, go, klog
 from minikubelet.api import Pod, PodStatus, Quantity
 from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.cache.scripted_watch import ScriptError, load_script_file
+from minikubelet.cache.scripted_watch import (
+    ScriptError,
+    load_script_file,
+    start_scripted_cluster,
+)
 from minikubelet.cri.scenario import ScenarioError
 from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.i18n import language, text
@@ -218,9 +222,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         )
     # Bad input is refused before anything runs: nothing is left half-done.
     try:
-        api_script = (
-            (load_script_file(args.api_script), args.api_script) if args.api_script else None
-        )
+        api_script = load_script_file(args.api_script) if args.api_script else None
         recorder = Recorder()
         runtime = new_fake_runtime(scenario=args.scenario, seed=args.seed, recorder=recorder)
         # As kubelet's RunKubelet: the hostname first; without a cloud provider the node name
@@ -242,7 +244,15 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     reporter = PhaseReporter(out, lang)
 
     async def kubelet_main() -> None:
-        pod_cfg = make_pod_source_config(kube_cfg, recorder, node_name, lambda: True, api_script)
+        # With a script, the pods come from a fake API server, which kubelet also writes to
+        # (ours: the script's events are the rest of the cluster).
+        kube_client = (
+            start_scripted_cluster(api_script, args.api_script, node_name)
+            if api_script is not None
+            else None
+        )
+        # The node informer of the fake API server syncs at once.
+        pod_cfg = make_pod_source_config(kube_cfg, recorder, node_name, lambda: True, kube_client)
         kl = new_main_kubelet(
             kube_cfg,
             recorder,
@@ -253,6 +263,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
             machine_info=machine_info,
             node_ips=node_ips,
             max_per_pod_container_count=args.maximum_dead_containers_per_container,
+            kube_client=kube_client,
         )
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl

@@ -24,7 +24,7 @@ from minikubelet import klog
 from minikubelet.active_deadline import ActiveDeadlineHandler
 from minikubelet.api import Pod, PodPhase, PodStatus
 from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.cache.scripted_watch import WatchEvent
+from minikubelet.cache.fake_apiserver import FakeAPIServer
 from minikubelet.config.apiserver import new_source_apiserver
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.file import new_source_file
@@ -101,6 +101,8 @@ housekeepingPeriod = 2 * Second
 plegChannelCapacity = 1000
 #: How often the PLEG relists the runtime. Go: plegRelistPeriod
 plegRelistPeriod = 1 * Second
+#: How often kubelet posts its node's status (KubeletConfiguration.NodeStatusUpdateFrequency).
+nodeStatusUpdateFrequency = 10 * Second
 #: Back-off after a failed sync, and the base of the container restart back-off. Go: backOffPeriod
 backOffPeriod = 10 * Second
 #: The fewest dead containers kept per container name, whatever the flag says.
@@ -189,6 +191,8 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
     max_pods: int = 110
     #: The API server client: None when kubelet runs without one.
     kube_client: Any = None
+    #: Whether the node is registered with the API server.
+    registration_completed: bool = False
     #: pod UID → when kubelet last saw one of its containers start.
     last_container_started_time: dict[str, float] = field(default_factory=dict)
     #: The pod data directories kubelet would have made (it writes nothing to disk here).
@@ -211,12 +215,15 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).Run
 
-        Left out: the log server, cloud resource sync, node status and lease updates (there is no
-        API server), iptables chains, the volume manager's own loop, runtime classes.
+        Left out: the log server, cloud resource sync, the node lease, iptables chains, the
+        volume manager's own loop, runtime classes.
         """
-        # Go logs this when it has no API client. The port never has one: its API source is a
-        # scripted watch, and no node status is ever sent.
-        klog.info_s("No API server defined - no node status update will be sent")
+        if self.kube_client is None:
+            klog.info_s("No API server defined - no node status update will be sent")
+        if self.kube_client is not None:
+            # Go also runs fastStatusUpdateOnce (which waits for a pod CIDR) and the node lease
+            # controller; nothing in the port reads either.
+            go(until, self.sync_node_status, nodeStatusUpdateFrequency, None, name="syncNodeStatus")
         go(until, self.update_runtime_up, 5 * Second, None, name="updateRuntimeUp")
         go(until, self.pod_killer.perform_pod_killing_work, 1 * Second, None, name="podKiller")
         self.status_manager.start()
@@ -823,12 +830,22 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
                         "Deleted mirror pod because it is outdated", pod=klog.kobj(mirror_pod)
                     )
             if mirror_pod is None or deleted:
-                # Go checks that the node still exists; without an API server it always does.
-                klog.v(4).info_s("Creating a mirror pod for static pod", pod=klog.kobj(pod))
                 try:
-                    self.pod_manager.create_mirror_pod(pod)
-                except Exception as err:
-                    klog.error_s(err, "Failed creating a mirror pod for", pod=klog.kobj(pod))
+                    node = self.get_node()
+                except Exception:
+                    node = None
+                if node is None or node.metadata.deletion_timestamp is not None:
+                    klog.v(4).info_s(
+                        "No need to create a mirror pod, since node has been removed from the "
+                        "cluster",
+                        node=klog.ObjectRef(self.node_name),
+                    )
+                else:
+                    klog.v(4).info_s("Creating a mirror pod for static pod", pod=klog.kobj(pod))
+                    try:
+                        self.pod_manager.create_mirror_pod(pod)
+                    except Exception as err:
+                        klog.error_s(err, "Failed creating a mirror pod for", pod=klog.kobj(pod))
 
         # Make data directories for the pod
         self.make_pod_data_dirs(pod)
@@ -923,14 +940,13 @@ def make_pod_source_config(
     recorder: Any,
     node_name: str,
     node_has_synced: Callable[[], bool],
-    api_script: tuple[list[WatchEvent], str] | None,
+    kube_client: FakeAPIServer | None,
 ) -> PodConfig:
     """The PodConfig merging every configured source: file, URL, API server.
 
     Go: pkg/kubelet/kubelet.go makePodSourceConfig
 
-    Go adds the API server source when it has a client; the port, when it has a script of
-    watch events to replay (``api_script``: the events and the script's name).
+    Go reads the client from ``kubeDeps.KubeClient``; here it is an argument.
     """
     manifest_url_header = {k: ", ".join(v) for k, v in kube_cfg.static_pod_url_header.items()}
 
@@ -962,12 +978,9 @@ def make_pod_source_config(
             cfg.channel(HTTPSource),
         )
 
-    if api_script is not None:
+    if kube_client is not None:
         klog.info_s("Adding apiserver pod source")
-        events, script_name = api_script
-        new_source_apiserver(
-            events, script_name, node_name, node_has_synced, cfg.channel(ApiserverSource)
-        )
+        new_source_apiserver(kube_client, node_name, node_has_synced, cfg.channel(ApiserverSource))
     return cfg
 
 
@@ -983,6 +996,7 @@ def new_main_kubelet(
     node_ips: list[str] | None = None,
     node_labels: dict[str, str] | None = None,
     max_per_pod_container_count: int = 1,
+    kube_client: FakeAPIServer | None = None,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
 
@@ -993,7 +1007,8 @@ def new_main_kubelet(
     :func:`minikubelet.nodeutil.node.get_hostname` (the same, without a cloud provider);
     ``node_ips`` is ``--node-ip``, ``node_labels`` is ``--node-labels``,
     ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1).
-    ``machine_info`` stands for what cAdvisor measures.
+    ``machine_info`` stands for what cAdvisor measures. ``kube_client`` is the API server
+    (Go's ``kubeDeps.KubeClient``), None to run without one.
 
     Call it inside :func:`minikubelet.go.run`: several parts read the run's clock. Left out of
     Go's long list: cAdvisor, the container manager (cgroups), volume and plugin managers,
@@ -1013,8 +1028,10 @@ def new_main_kubelet(
     startup_manager = ResultsManager("startup")
     pod_cache = new_cache()
 
-    pod_manager = BasicManager(BasicMirrorClient(None))
-    status_manager = new_status_manager(None, pod_manager, None)
+    # Go reads the node through an informer's lister; here straight from the (in-memory) server.
+    node_lister = kube_client
+    pod_manager = BasicManager(BasicMirrorClient(kube_client, node_name, node_lister))
+    status_manager = new_status_manager(kube_client, pod_manager, None)
 
     # The container runtime: kuberuntime's manager on the fake CRI runtime.
     container_runtime = runtime.manager
@@ -1061,6 +1078,7 @@ def new_main_kubelet(
         node_labels=dict(node_labels or {}),
         machine_info=machine_info,
         max_pods=kube_cfg.max_pods,
+        kube_client=kube_client,
     )
     # Go hands the Kubelet itself to the parts that ask about pods.
     status_manager.pod_deletion_safety = kl

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from minikubelet import klog
 from minikubelet.api import ObjectMeta, Quantity
 from minikubelet.api.core_v1 import ResourceCPU, ResourceMemory
+from minikubelet.cache.fake_apiserver import is_already_exists
+from minikubelet.go import Millisecond, Second, sleep
 from minikubelet.lifecycle.node import (
     Node,
     NodeAddress,
@@ -22,6 +24,7 @@ from minikubelet.lifecycle.node import (
     NodeSpec,
     NodeStatus,
 )
+from minikubelet.nodeutil.node import parse_ip
 from minikubelet.scheduler.framework_types import ResourcePods
 
 if TYPE_CHECKING:
@@ -42,10 +45,70 @@ LabelArch = "beta.kubernetes.io/arch"
 #: GOARCH); the simulated node is a linux/amd64 one.
 GOOS = "linux"
 GOARCH = "amd64"
+#: Ours: the address kubelet would find on the simulated host's default interface.
+SimulatedHostIP = "10.0.0.10"
 
 
 class KubeletNodeStatus:
     """The methods of Go's Kubelet defined in kubelet_node_status.go."""
+
+    async def register_with_api_server(self: Kubelet) -> None:
+        """Create this node in the API server, retrying with a growing pause until it is.
+
+        Go: pkg/kubelet/kubelet_node_status.go (*Kubelet).registerWithAPIServer
+        """
+        if self.registration_completed:
+            return
+        step = 100 * Millisecond
+
+        while True:
+            await sleep(step)
+            step = step * 2
+            if step >= 7 * Second:
+                step = 7 * Second
+
+            try:
+                node = self.initial_node()
+            except Exception as err:
+                klog.error_s(err, "Unable to construct v1.Node object for kubelet")
+                continue
+
+            klog.info_s("Attempting to register node", node=klog.kobj(node))
+            registered = self.try_register_with_api_server(node)
+            if registered:
+                klog.info_s("Successfully registered node", node=klog.kobj(node))
+                self.registration_completed = True
+                return
+
+    def try_register_with_api_server(self: Kubelet, node: Node) -> bool:
+        """One attempt; a node of that name already there counts as registered.
+
+        Go: pkg/kubelet/kubelet_node_status.go (*Kubelet).tryRegisterWithAPIServer
+
+        Go then reconciles the existing node's labels and resources with the new ones; the
+        fake API server starts empty each run, so the node is never there before.
+        """
+        try:
+            self.kube_client.create_node(node)
+        except Exception as err:
+            if not is_already_exists(err):
+                klog.error_s(err, "Unable to register node with API server", node=klog.kobj(node))
+                return False
+        else:
+            return True
+        klog.info_s("Node was previously registered", node=klog.kobj(node))
+        return True
+
+    async def sync_node_status(self: Kubelet) -> None:
+        """Register the node if need be, then report its status.
+
+        Go: pkg/kubelet/kubelet_node_status.go (*Kubelet).syncNodeStatus
+        """
+        if self.kube_client is None:
+            return
+        # kubelet registers its node unless --register-node=false.
+        await self.register_with_api_server()
+        # Go omitted: kl.updateNodeStatus() -- nothing in the port reads the node's conditions, capacity updates or heartbeats back
 
     def initial_node(self: Kubelet) -> Node:
         """The node kubelet registers: its name, the well-known labels, ``--node-labels``, and
@@ -93,12 +156,16 @@ class KubeletNodeStatus:
         Go runs a list of setters (addresses, machine info, versions, conditions …); the port
         runs the two whose results kubelet reads back: addresses and resources.
         """
-        # Go's nodestatus.NodeAddress: the --node-ip addresses, then the hostname. Without
-        # --node-ip Go looks the hostname up in DNS; the simulated node has no DNS, so then it
-        # has no IP address.
-        node.status.addresses = [
-            NodeAddress(type=NodeInternalIP, address=ip) for ip in self.node_ips
-        ]
+        # Go's nodestatus.NodeAddress: --node-ip (one or a dual-stack pair), else a hostname
+        # that is an IP, else DNS or the default route's interface. The simulated host has
+        # neither of the last two: it answers with SimulatedHostIP.
+        if self.node_ips:
+            ips = list(self.node_ips)
+        elif parse_ip(self.hostname) is not None:
+            ips = [self.hostname]
+        else:
+            ips = [SimulatedHostIP]
+        node.status.addresses = [NodeAddress(type=NodeInternalIP, address=ip) for ip in ips]
         node.status.addresses.append(NodeAddress(type=NodeHostName, address=self.hostname))
         # Go's nodestatus.MachineInfo: capacity from cAdvisor and maxPods. Nothing is reserved
         # for the system here, so allocatable equals capacity.

@@ -37,6 +37,7 @@ from minikubelet.container.helpers import (
 )
 from minikubelet.container.runtime import PodPair, get_pod_full_name
 from minikubelet.go import Chan, go, make_chan
+from minikubelet.nodeutil.node import parse_ip
 from minikubelet.status import generate
 from minikubelet.v1qos.qos import get_pod_qos
 
@@ -329,7 +330,19 @@ class KubeletPods:
         s.conditions.append(
             PodCondition(type=PodConditionType.POD_SCHEDULED, status=ConditionStatus.TRUE)
         )
-        # Go fills in the host IP from the node object when it has an API server.
+        if self.kube_client is not None:
+            try:
+                host_ips = self.get_host_ips_any_way()
+            except Exception as err:
+                klog.v(4).info_s("Cannot get host IPs", err=err)
+            else:
+                s.host_ip = host_ips[0]
+                # A pod on the host's network has the host's IPs (both, on a dual-stack node).
+                if pod.spec.host_network and s.pod_ip == "":
+                    s.pod_ip = host_ips[0]
+                    s.pod_ips = [PodIP(ip=s.pod_ip)]
+                    if len(host_ips) == 2:
+                        s.pod_ips.append(PodIP(ip=host_ips[1]))
         return s
 
     def convert_status_to_api_status(self: Kubelet, pod: Pod, pod_status: Any) -> PodStatus:
@@ -561,17 +574,10 @@ class KubeletPods:
         return sorted(statuses.values(), key=lambda s: s.name)
 
 
-def _parse_ip(ip: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        return ipaddress.ip_address(ip)
-    except ValueError:
-        return None
-
-
 def _is_ipv4_string(ip: str) -> bool:
     """Go's utilnet.IsIPv4String (k8s.io/utils/net): an IPv4 address, or an IPv6 one that maps
     an IPv4 address (Go's ``To4`` accepts those)."""
-    parsed = _parse_ip(ip)
+    parsed = parse_ip(ip)
     if parsed is None:
         return False
     if isinstance(parsed, ipaddress.IPv6Address):
@@ -581,7 +587,7 @@ def _is_ipv4_string(ip: str) -> bool:
 
 def _is_ipv6_string(ip: str) -> bool:
     """Go's utilnet.IsIPv6String: a valid address that is not IPv4 (mapped or not)."""
-    return _parse_ip(ip) is not None and not _is_ipv4_string(ip)
+    return parse_ip(ip) is not None and not _is_ipv4_string(ip)
 
 
 def not_running(statuses: list[ContainerStatus]) -> bool:

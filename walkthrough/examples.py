@@ -27,7 +27,7 @@ from typing import Any, TextIO
 from minikubelet import go, klog
 from minikubelet.api import Quantity
 from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.cache.scripted_watch import load_script
+from minikubelet.cache.scripted_watch import load_script, start_scripted_cluster
 from minikubelet.cli import PhaseReporter
 from minikubelet.go.duration import parse_duration
 from minikubelet.i18n import language, text
@@ -165,9 +165,8 @@ def run_kubelet(
     holder: dict[str, Kubelet] = {}
 
     async def kubelet_main() -> None:
-        pod_cfg = make_pod_source_config(
-            cfg, recorder, "node-1", lambda: True, (load_script(script, "example"), "example")
-        )
+        kube_client = start_scripted_cluster(load_script(script, "example"), "example", "node-1")
+        pod_cfg = make_pod_source_config(cfg, recorder, "node-1", lambda: True, kube_client)
         kl = new_main_kubelet(
             cfg,
             recorder,
@@ -176,6 +175,7 @@ def run_kubelet(
             hostname="node-1",
             node_name="node-1",
             machine_info=machine,
+            kube_client=kube_client,
         )
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl

@@ -19,6 +19,8 @@ __all__ = ["MachineInfo", "Node", "NodeAddress", "NodeSpec", "NodeStatus", "new_
 
 #: Go: v1.NodeInternalIP, the type of the address other nodes reach this one at.
 NodeInternalIP = "InternalIP"
+#: Go: v1.NodeExternalIP
+NodeExternalIP = "ExternalIP"
 #: Go: v1.NodeHostName
 NodeHostName = "Hostname"
 

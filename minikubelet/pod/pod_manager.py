@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from minikubelet.api import Pod
 from minikubelet.container.runtime import get_pod_full_name
-from minikubelet.pod.mirror_client import MirrorClient
-from minikubelet.types import ConfigHashAnnotationKey, ConfigMirrorAnnotationKey, is_mirror_pod
+from minikubelet.pod.mirror_client import MirrorClient, get_hash_from_mirror_pod, get_pod_hash
+from minikubelet.types import is_mirror_pod, is_static_pod
 
 
 class BasicManager:
@@ -118,6 +118,24 @@ class BasicManager:
             return uid
         return self.translation_by_uid.get(uid, uid)
 
+    def get_uid_translations(self) -> tuple[dict[str, str], dict[str, str]]:
+        """``(pod_to_mirror, mirror_to_pod)``: each static pod's mirror UID ("" while it has no
+        mirror pod), and the reverse.
+
+        Go: pkg/kubelet/pod/pod_manager.go (*basicManager).GetUIDTranslations
+        """
+        pod_to_mirror: dict[str, str] = {}
+        mirror_to_pod: dict[str, str] = {}
+        # Every static pod first maps to "": no mirror pod yet.
+        for uid, pod in self.pod_by_uid.items():
+            if not is_static_pod(pod):
+                continue
+            pod_to_mirror[uid] = ""
+        for k, v in self.translation_by_uid.items():
+            mirror_to_pod[k] = v
+            pod_to_mirror[v] = k
+        return pod_to_mirror, mirror_to_pod
+
     def get_orphaned_mirror_pod_names(self) -> list[str]:
         """Full names of mirror pods whose static pod is gone.
 
@@ -146,17 +164,3 @@ class BasicManager:
         """Go: pkg/kubelet/pod/pod_manager.go (*basicManager).GetPodByMirrorPod"""
         pod = self.pod_by_full_name.get(get_pod_full_name(mirror_pod))
         return pod, pod is not None
-
-
-def get_hash_from_mirror_pod(pod: Pod) -> tuple[str, bool]:
-    """Go: pkg/kubelet/pod/mirror_client.go getHashFromMirrorPod"""
-    annotations = pod.metadata.annotations or {}
-    if ConfigMirrorAnnotationKey in annotations:
-        return annotations[ConfigMirrorAnnotationKey], True
-    return "", False
-
-
-def get_pod_hash(pod: Pod) -> str:
-    """Go: pkg/kubelet/pod/mirror_client.go getPodHash"""
-    # The hash of the static pod is always in the config.hash annotation.
-    return (pod.metadata.annotations or {}).get(ConfigHashAnnotationKey, "")

@@ -1,4 +1,5 @@
-"""The API server source, replaying a scripted watch of the pods bound to this node."""
+"""The API server source: a list and watch of the pods bound to this node, in the fake API
+server that a script drives."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import io
 import pytest
 
 from minikubelet import go, klog
-from minikubelet.cache.scripted_watch import ScriptError, load_script
+from minikubelet.cache.scripted_watch import ScriptError, load_script, start_scripted_cluster
 from minikubelet.config.apiserver import new_source_apiserver
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.go import Second
@@ -15,6 +16,8 @@ from minikubelet.record import Recorder
 from minikubelet.types import ApiserverSource, PodOperation
 
 Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+
+POD = "{apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {containers: [{name: c, image: x}]}}"
 
 SCRIPT = """\
 - at: 0s
@@ -61,10 +64,8 @@ def replay(text: str, until: float):
 
     async def main() -> None:
         config = PodConfig(Incremental, Recorder())
-        script = load_script(text, "script.yaml")
-        new_source_apiserver(
-            script, "script.yaml", "node-1", lambda: True, config.channel(ApiserverSource)
-        )
+        server = start_scripted_cluster(load_script(text, "script.yaml"), "script.yaml", "node-1")
+        new_source_apiserver(server, "node-1", lambda: True, config.channel(ApiserverSource))
         start = go.now()
 
         async def consume() -> None:
@@ -102,12 +103,19 @@ def test_script_errors_name_the_event_and_field():
     with pytest.raises(
         ScriptError, match=r'script.yaml: event 2: at: time: invalid duration "soon"'
     ):
-        load_script(
-            "- {at: 0s, type: ADDED, object: {}}\n- {at: soon, type: ADDED, object: {}}\n",
-            "script.yaml",
-        )
+        load_script(f"- {{at: 0s, type: ADDED, object: {POD}}}\n- {{at: soon}}\n", "script.yaml")
     with pytest.raises(ScriptError, match=r"script.yaml: a script is a list of events"):
         load_script("type: ADDED\n", "script.yaml")
+
+
+def test_an_invalid_pod_is_refused_when_the_script_loads():
+    """The API server would refuse it: the script is refused before anything runs."""
+    with pytest.raises(
+        ScriptError, match=r'script.yaml: event 1: object: metadata.name: invalid name "Web"'
+    ):
+        load_script(
+            f"- {{at: 2s, type: ADDED, object: {POD.replace('a}', 'Web}')}}}\n", "script.yaml"
+        )
 
 
 def test_json_lines_scripts_are_accepted():

@@ -20,7 +20,7 @@ import sys
 
 from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.cache.scripted_watch import load_script
+from minikubelet.cache.scripted_watch import load_script, start_scripted_cluster
 from minikubelet.go import recv, select
 from minikubelet.kubelet import make_pod_source_config
 from minikubelet.record import Recorder
@@ -105,7 +105,7 @@ async def watch_updates(until: float) -> None:
         Recorder(),
         "node-1",
         lambda: True,
-        (load_script(SCRIPT, "ch01"), "ch01"),
+        start_scripted_cluster(load_script(SCRIPT, "ch01"), "ch01", "node-1"),
     )
     updates = cfg.updates()
     start = go.now()
