@@ -15,16 +15,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from minikubelet import go
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.cache import new_cache
-from minikubelet.flowcontrol.backoff import new_back_off
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.kuberuntime.fake_kuberuntime_manager import (
     MaxContainerBackOff,
     backOffPeriod,
     new_fake_runtime,
 )
 from minikubelet.pleg.generic import new_generic_pleg
+from minikubelet.sim import go
 
 
 def make_pods(n: int) -> list[v1.Pod]:

@@ -20,11 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from minikubelet import klog
 from minikubelet.active_deadline import ActiveDeadlineHandler
-from minikubelet.api import Pod, PodPhase, PodStatus
 from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.cache.fake_apiserver import FakeAPIServer
 from minikubelet.config.apiserver import new_source_apiserver
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.file import new_source_file
@@ -35,26 +32,16 @@ from minikubelet.container.runtime import PodPair, Pods, get_pod_full_name
 from minikubelet.container.runtime_cache import new_runtime_cache
 from minikubelet.container.sync_result import ErrCrashLoopBackOff
 from minikubelet.events import FailedMountVolume, FailedToKillPod, NetworkNotReady
-from minikubelet.flowcontrol.backoff import new_back_off
-from minikubelet.go import (
-    Clock,
-    Millisecond,
-    RecvChan,
-    Second,
-    current_runtime,
-    go,
-    new_ticker,
-    recv,
-    select,
-    sleep,
-)
 from minikubelet.images.types import ErrImagePullBackOff
+from minikubelet.k8s_io.api.core.v1 import Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.client_go.tools.record.event import EventTypeWarning
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.kubelet_getters import KubeletGetters
 from minikubelet.kubelet_node_status import KubeletNodeStatus
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
 from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
 from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
-from minikubelet.lifecycle.node import MachineInfo
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
 from minikubelet.pleg.generic import new_generic_pleg
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
@@ -72,8 +59,22 @@ from minikubelet.preemption.preemption import new_critical_pod_admission_handler
 from minikubelet.prober.prober_manager import new_manager as new_prober_manager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
-from minikubelet.record import EventTypeWarning
 from minikubelet.runtime import new_runtime_state
+from minikubelet.sim import klog
+from minikubelet.sim.fake_apiserver import FakeAPIServer
+from minikubelet.sim.go import (
+    Clock,
+    Millisecond,
+    RecvChan,
+    Second,
+    current_runtime,
+    go,
+    new_ticker,
+    recv,
+    select,
+    sleep,
+)
+from minikubelet.sim.node import MachineInfo
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
 from minikubelet.types import (
@@ -89,7 +90,6 @@ from minikubelet.types import (
 from minikubelet.util import format
 from minikubelet.util.queue.work_queue import BasicWorkQueue
 from minikubelet.volumemanager.volume_manager import VolumeManager
-from minikubelet.wait import until
 
 #: How long the runtime may go without a successful status check. Go: maxWaitForContainerRuntime
 maxWaitForContainerRuntime = 30 * Second
@@ -153,7 +153,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
     Go: pkg/kubelet/kubelet.go type Kubelet
 
-    Build one with :func:`minikubelet.kubelet_builder.new_main_kubelet`, which wires the
+    Build one with :func:`minikubelet.kubelet.new_main_kubelet`, which wires the
     pieces as Go's ``NewMainKubelet`` does.
     """
 
@@ -1004,13 +1004,13 @@ def new_main_kubelet(
 
     ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
     events of a pod are in one place. ``hostname`` and ``node_name`` come from
-    :func:`minikubelet.nodeutil.node.get_hostname` (the same, without a cloud provider);
+    :func:`minikubelet.k8s_io.kubernetes.pkg.util.node.node.get_hostname` (the same, without a cloud provider);
     ``node_ips`` is ``--node-ip``, ``node_labels`` is ``--node-labels``,
     ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1).
     ``machine_info`` stands for what cAdvisor measures. ``kube_client`` is the API server
     (Go's ``kubeDeps.KubeClient``), None to run without one.
 
-    Call it inside :func:`minikubelet.go.run`: several parts read the run's clock. Left out of
+    Call it inside :func:`minikubelet.sim.go.run`: several parts read the run's clock. Left out of
     Go's long list: cAdvisor, the container manager (cgroups), volume and plugin managers,
     secret and config-map managers, eviction, node lease and status, DNS, the image and
     container garbage collectors, certificate and shutdown managers.

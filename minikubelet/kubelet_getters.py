@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from minikubelet.lifecycle.node import Node
-from minikubelet.nodeutil.node import get_node_host_ips
+from minikubelet.k8s_io.api.core.v1 import Node
+from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_node_host_ips
 
 if TYPE_CHECKING:
     from minikubelet.kubelet import Kubelet

@@ -11,21 +11,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from minikubelet import klog
-from minikubelet.api import ObjectMeta, Quantity
-from minikubelet.api.core_v1 import ResourceCPU, ResourceMemory
-from minikubelet.cache.fake_apiserver import is_already_exists
-from minikubelet.go import Millisecond, Second, sleep
-from minikubelet.lifecycle.node import (
+from minikubelet.k8s_io.api.core.v1 import (
     Node,
     NodeAddress,
     NodeHostName,
     NodeInternalIP,
     NodeSpec,
     NodeStatus,
+    ResourceCPU,
+    ResourceMemory,
 )
-from minikubelet.nodeutil.node import parse_ip
-from minikubelet.scheduler.framework_types import ResourcePods
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types import ResourcePods
+from minikubelet.k8s_io.kubernetes.pkg.util.node.node import parse_ip
+from minikubelet.sim import klog
+from minikubelet.sim.fake_apiserver import is_already_exists
+from minikubelet.sim.go import Millisecond, Second, sleep
 
 if TYPE_CHECKING:
     from minikubelet.kubelet import Kubelet

@@ -13,8 +13,13 @@ import copy
 import ipaddress
 from typing import TYPE_CHECKING, Any
 
-from minikubelet import klog
-from minikubelet.api import (
+from minikubelet.container import runtime as kubecontainer
+from minikubelet.container.helpers import (
+    convert_pod_status_to_running_pod,
+    should_container_be_restarted,
+)
+from minikubelet.container.runtime import PodPair, get_pod_full_name
+from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
     ContainerState,
     ContainerStateRunning,
@@ -30,16 +35,12 @@ from minikubelet.api import (
     PodStatus,
     RestartPolicy,
 )
-from minikubelet.container import runtime as kubecontainer
-from minikubelet.container.helpers import (
-    convert_pod_status_to_running_pod,
-    should_container_be_restarted,
-)
-from minikubelet.container.runtime import PodPair, get_pod_full_name
-from minikubelet.go import Chan, go, make_chan
-from minikubelet.nodeutil.node import parse_ip
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
+from minikubelet.k8s_io.kubernetes.pkg.util.node.node import parse_ip
+from minikubelet.sim import klog
+from minikubelet.sim.go import Chan, go, make_chan
 from minikubelet.status import generate
-from minikubelet.v1qos.qos import get_pod_qos
+from minikubelet.types import PodConditionsByKubelet
 
 if TYPE_CHECKING:
     from minikubelet.kubelet import Kubelet
@@ -50,14 +51,6 @@ podKillingChannelCapacity = 50
 PodInitializing = "PodInitializing"
 #: The waiting reason of containers before they are created. Go: ContainerCreating
 ContainerCreating = "ContainerCreating"
-
-#: The pod conditions kubelet owns. Go: pkg/kubelet/types/pod_status.go PodConditionsByKubelet
-PodConditionsByKubelet = (
-    PodConditionType.POD_SCHEDULED,
-    PodConditionType.READY,
-    PodConditionType.INITIALIZED,
-    PodConditionType.CONTAINERS_READY,
-)
 
 
 class KubeletPods:

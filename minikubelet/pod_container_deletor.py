@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from minikubelet import klog
 from minikubelet.container.runtime import (
     ContainerID,
     ContainerStateExited,
@@ -26,8 +25,9 @@ from minikubelet.container.runtime import (
     Runtime,
     Status,
 )
-from minikubelet.go import Chan, go, make_chan, select, send
-from minikubelet.wait import until
+from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.sim import klog
+from minikubelet.sim.go import Chan, go, make_chan, select, send
 
 #: How many removal requests may wait. Go: containerDeletorBufferLimit
 containerDeletorBufferLimit = 50

@@ -16,14 +16,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from minikubelet import klog
-from minikubelet.api import Pod, PodStatus
 from minikubelet.events import ExceededGracePeriod, FailedSync
-from minikubelet.go import Chan, Nanosecond, Second, after, go, make_chan, now, recv, select
-from minikubelet.record import EventRecorder, EventTypeWarning
+from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
+from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import jitter
+from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
+from minikubelet.sim import klog
+from minikubelet.sim.go import Chan, Nanosecond, Second, after, go, make_chan, now, recv, select
 from minikubelet.types import SyncPodType
 from minikubelet.util.queue.work_queue import WorkQueue
-from minikubelet.wait import jitter
 
 #: A function invoked when an operation completes; its argument is the error, or None.
 OnCompleteFunc = Callable[[Exception | None], Awaitable[None] | None]

@@ -4,8 +4,8 @@ import subprocess
 import sys
 
 from minikubelet import KUBERNETES_VERSION, __version__
-from minikubelet.cli import main
-from minikubelet.i18n import language
+from minikubelet.sim.cli import main
+from minikubelet.sim.i18n import language
 from tests.conftest import ROOT
 
 EXAMPLES = str(ROOT / "examples")
@@ -13,7 +13,7 @@ EXAMPLES = str(ROOT / "examples")
 
 def test_version_names_the_kubernetes_release():
     result = subprocess.run(
-        [sys.executable, "-m", "minikubelet.cli", "--version"],
+        [sys.executable, "-m", "minikubelet.sim.cli", "--version"],
         capture_output=True,
         text=True,
         check=False,

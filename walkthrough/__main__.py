@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from minikubelet.i18n import language, text
+from minikubelet.sim.i18n import language, text
 from walkthrough.catalog import CatalogError
 from walkthrough.runner import (
     Workspace,

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from minikubelet import klog
+from minikubelet.sim import klog
 from walkthrough.catalog import Exercise
 from walkthrough.expect import Unmet
 

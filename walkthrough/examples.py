@@ -24,17 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from minikubelet import go, klog
-from minikubelet.api import Quantity
 from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.cache.scripted_watch import load_script, start_scripted_cluster
-from minikubelet.cli import PhaseReporter
-from minikubelet.go.duration import parse_duration
-from minikubelet.i18n import language, text
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.lifecycle.node import MachineInfo
-from minikubelet.record import Recorder
+from minikubelet.sim import go, klog
+from minikubelet.sim.cli import PhaseReporter
+from minikubelet.sim.go.duration import parse_duration
+from minikubelet.sim.i18n import language, text
+from minikubelet.sim.node import MachineInfo
+from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 
 
 @dataclass(frozen=True)

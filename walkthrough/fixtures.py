@@ -11,21 +11,21 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from minikubelet import go, klog
-from minikubelet.api import Pod
-from minikubelet.api.load import pod_from_dict
 from minikubelet.config.sources import SourcesReady
-from minikubelet.go import Second, make_chan
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.kubelet import Kubelet
 from minikubelet.lifecycle.admission_failure_handler_stub import new_admission_failure_handler_stub
-from minikubelet.lifecycle.node import new_node
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
 from minikubelet.pod_workers import UpdatePodOptions
 from minikubelet.prober.results.results_manager import ResultsManager
-from minikubelet.record import Recorder
 from minikubelet.runtime import new_runtime_state
+from minikubelet.sim import go, klog
+from minikubelet.sim.go import Second, make_chan
+from minikubelet.sim.manifest import pod_from_dict
+from minikubelet.sim.node import new_node
 from minikubelet.status.status_manager import new_manager
 from minikubelet.types import ConfigMirrorAnnotationKey, ConfigSourceAnnotationKey, FileSource
 from minikubelet.util.queue.work_queue import BasicWorkQueue

@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from minikubelet.i18n import text
+from minikubelet.sim.i18n import text
 from walkthrough.catalog import (
     PACKAGE_DIR,
     Chapter,

@@ -3,9 +3,9 @@
 Go: pkg/kubelet/config/apiserver.go
 
 kubelet lists and watches the pods whose ``spec.nodeName`` is its node, keeps them in an
-:class:`~minikubelet.cache.undelta_store.UndeltaStore`, and sends the whole set as a SET on each
+:class:`~minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore`, and sends the whole set as a SET on each
 change. The API server is the fake one of ``--api-script``
-(:mod:`minikubelet.cache.fake_apiserver`).
+(:mod:`minikubelet.sim.fake_apiserver`).
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from minikubelet import klog
-from minikubelet.api import Pod
-from minikubelet.cache.fake_apiserver import FakeAPIServer
-from minikubelet.cache.scripted_watch import reflector_run
-from minikubelet.cache.undelta_store import UndeltaStore, meta_namespace_key_func
-from minikubelet.go import Second, SendChan, go, sleep
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.client_go.tools.cache.store import meta_namespace_key_func
+from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
+from minikubelet.sim import klog
+from minikubelet.sim.fake_apiserver import FakeAPIServer
+from minikubelet.sim.go import Second, SendChan, go, sleep
+from minikubelet.sim.scripted_watch import reflector_run
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 
 #: How often to check whether the node has synced. Go: WaitForAPIServerSyncPeriod

@@ -3,7 +3,7 @@
 Go: pkg/kubelet/config/common.go
 
 Decoding and validating a manifest (Go's ``tryDecodeSinglePod`` and ``tryDecodePodList``) is
-:func:`minikubelet.api.load.load_pods_like_kubelet`; :func:`try_decode_pods` adds the step
+:func:`minikubelet.sim.manifest.load_pods_like_kubelet`; :func:`try_decode_pods` adds the step
 between the two that this file owns, :func:`apply_defaults`.
 """
 
@@ -12,10 +12,18 @@ from __future__ import annotations
 import hashlib
 import json
 
-from minikubelet import klog
-from minikubelet.api import Pod, PodPhase
-from minikubelet.api.core_v1 import TaintEffect, Toleration, TolerationOperator
-from minikubelet.api.load import ManifestError, load_pods_like_kubelet, pod_to_dict
+from minikubelet.k8s_io.api.core.v1 import (
+    Pod,
+    PodPhase,
+    TaintEffect,
+    Toleration,
+    TolerationOperator,
+)
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.helper.helpers import (
+    add_or_update_toleration_in_pod,
+)
+from minikubelet.sim import klog
+from minikubelet.sim.manifest import ManifestError, load_pods_like_kubelet, pod_to_dict
 from minikubelet.types import ConfigHashAnnotationKey, NamespaceDefault
 
 #: The largest manifest kubelet reads (10 MiB). Go: maxConfigLength
@@ -77,26 +85,6 @@ def apply_defaults(pod: Pod, source: str, is_file: bool, node_name: str) -> None
 
     # Set the default status to pending.
     pod.status.phase = PodPhase.PENDING
-
-
-def add_or_update_toleration_in_pod(pod: Pod, toleration: Toleration) -> bool:
-    """Add a toleration unless an equal one is there. Returns whether the pod changed.
-
-    Go: pkg/apis/core/helper/helpers.go AddOrUpdateTolerationInPod
-    """
-    for i, t in enumerate(pod.spec.tolerations):
-        if (t.key, t.operator, t.value, t.effect) == (
-            toleration.key,
-            toleration.operator,
-            toleration.value,
-            toleration.effect,
-        ):
-            if t == toleration:
-                return False
-            pod.spec.tolerations[i] = toleration
-            return True
-    pod.spec.tolerations.append(toleration)
-    return True
 
 
 def get_self_link(name: str, namespace: str) -> str:

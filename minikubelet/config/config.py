@@ -11,17 +11,16 @@ that ``syncLoopIteration`` reads.
 from __future__ import annotations
 
 import copy
-from datetime import UTC, datetime
 from enum import IntEnum
 from typing import Any
 
-from minikubelet import klog
-from minikubelet.api import Pod
-from minikubelet.config.mux import Mux
 from minikubelet.container.runtime import get_pod_full_name
 from minikubelet.events import FailedValidation
-from minikubelet.go import Chan, Mutex, RecvChan, SendChan, make_chan, now
-from minikubelet.record import EventRecorder, EventTypeWarning
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
+from minikubelet.k8s_io.kubernetes.pkg.util.config.config import Mux
+from minikubelet.sim import klog
+from minikubelet.sim.go import Chan, Mutex, RecvChan, SendChan, make_chan, now
 from minikubelet.types import (
     AllSource,
     ConfigFirstSeenAnnotationKey,
@@ -29,6 +28,7 @@ from minikubelet.types import (
     ConfigSourceAnnotationKey,
     PodOperation,
     PodUpdate,
+    timestamp_string,
 )
 from minikubelet.util import format
 
@@ -394,17 +394,6 @@ def record_first_seen_time(pod: Pod) -> None:
     """
     klog.v(4).info_s("Receiving a new pod", pod=klog.kobj(pod))
     pod.metadata.annotations[ConfigFirstSeenAnnotationKey] = timestamp_string(now())
-
-
-def timestamp_string(t: float) -> str:
-    """``t`` in Go's RFC3339NanoFixed layout (nine fractional digits).
-
-    Go: pkg/kubelet/types/types.go (*Timestamp).GetString
-    """
-    seconds = int(t)
-    nanos = round((t - seconds) * 1e9)
-    stamp = datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S")
-    return f"{stamp}.{nanos:09d}Z"
 
 
 def update_annotations(existing: Pod, ref: Pod) -> None:

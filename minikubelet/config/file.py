@@ -6,7 +6,7 @@ Go: pkg/kubelet/config/file_linux.go
 Two things keep the source up to date, as in Go: a full listing of the directory every
 ``period`` (``--file-check-frequency``, 20 s by default), and a watch that turns each change of a
 file into an event handled at once. Each manifest file holds one pod. The pods are kept in an
-:class:`~minikubelet.cache.undelta_store.UndeltaStore`, which sends the whole set (a SET) to
+:class:`~minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore`, which sends the whole set (a SET) to
 PodConfig after every change.
 
 Go watches with inotify (fsnotify). The port polls the directory instead, once per
@@ -24,15 +24,16 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
-from minikubelet import klog
-from minikubelet.api import Pod
-from minikubelet.cache.undelta_store import UndeltaStore, meta_namespace_key_func
 from minikubelet.config.common import maxConfigLength, try_decode_pods
-from minikubelet.config.fsnotify import Create, Event, Remove, Rename, Watcher, Write
-from minikubelet.flowcontrol.backoff import new_back_off
-from minikubelet.go import Chan, Second, SendChan, go, make_chan, new_ticker, now, recv, select
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import forever
+from minikubelet.k8s_io.client_go.tools.cache.store import meta_namespace_key_func
+from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
+from minikubelet.sim import klog
+from minikubelet.sim.fsnotify import Create, Event, Remove, Rename, Watcher, Write
+from minikubelet.sim.go import Chan, Second, SendChan, go, make_chan, new_ticker, now, recv, select
 from minikubelet.types import FileSource, PodOperation, PodUpdate
-from minikubelet.wait import forever
 
 #: Go: eventBufferLen
 eventBufferLen = 10
@@ -196,7 +197,7 @@ class SourceFile:
 
         Go: pkg/kubelet/config/file.go (*sourceFile).extractFromFile
 
-        Raises the file's first :class:`~minikubelet.api.load.ManifestError` (naming the file,
+        Raises the file's first :class:`~minikubelet.sim.manifest.ManifestError` (naming the file,
         the document and the field) when it holds no valid pod. Only the first YAML document of
         a file counts, as in kubelet, which ignores the others without a word.
         """

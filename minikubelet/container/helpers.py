@@ -14,9 +14,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, Protocol
 
-from minikubelet import klog
-from minikubelet.api import core_v1 as v1
-from minikubelet.container.ref import ImplicitContainerPrefix, ObjectReference
+from minikubelet.container.ref import ImplicitContainerPrefix
 from minikubelet.container.runtime import (
     Container,
     ContainerID,
@@ -31,8 +29,11 @@ from minikubelet.container.runtime import (
     RunContainerOptions,
     State,
 )
-from minikubelet.cri import api as runtimeapi
-from minikubelet.record import EventRecorder
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.api.core.v1 import ObjectReference
+from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.sim import klog
 
 
 class HandlerRunner(Protocol):

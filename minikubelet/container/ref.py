@@ -2,43 +2,20 @@
 
 Go: pkg/kubelet/container/ref.go
 
-Go returns a ``*v1.ObjectReference``; :mod:`minikubelet.api` has no such type, so
-:class:`ObjectReference` is defined here with the fields kubelet fills in.
+Go returns a ``*v1.ObjectReference``
+(:class:`~minikubelet.k8s_io.api.core.v1.types.ObjectReference`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from minikubelet.api import core_v1 as v1
+from minikubelet.k8s_io.api.core import v1
 
 #: Prefix of the field path of a container kubelet starts implicitly (like the pod infra container).
 #: Go: ImplicitContainerPrefix
 ImplicitContainerPrefix = "implicitly required container "
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ObjectReference:
-    """A reference to an object, optionally to a field inside it (a container of a pod).
-
-    Go: staging/src/k8s.io/api/core/v1/types.go type ObjectReference
-    """
-
-    kind: str = ""
-    namespace: str = ""
-    name: str = ""
-    uid: str = ""
-    api_version: str = ""
-    field_path: str = ""
-
-    @property
-    def metadata(self) -> ObjectReference:
-        """The reference itself: it has ``name`` and ``namespace``, which is all
-        :func:`minikubelet.klog.kobj` (and so the event recorder) reads of ``obj.metadata``."""
-        return self
-
-
-def generate_container_ref(pod: v1.Pod, container: v1.Container) -> ObjectReference:
+def generate_container_ref(pod: v1.Pod, container: v1.Container) -> v1.ObjectReference:
     """A reference to ``container`` within ``pod``.
 
     Go: pkg/kubelet/container/ref.go GenerateContainerRef
@@ -53,7 +30,7 @@ def generate_container_ref(pod: v1.Pod, container: v1.Container) -> ObjectRefere
         # start (like the pod infra container). This is not a good way, ugh.
         field_path = ImplicitContainerPrefix + container.name
     # Go: ref.GetPartialReference(legacyscheme.Scheme, pod, fieldPath)
-    return ObjectReference(
+    return v1.ObjectReference(
         kind="Pod",
         namespace=pod.metadata.namespace,
         name=pod.metadata.name,

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from minikubelet.api import core_v1 as v1
-from minikubelet.cri import api as runtimeapi
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 
 if TYPE_CHECKING:
     from minikubelet.container.sync_result import PodSyncResult
-    from minikubelet.flowcontrol.backoff import Backoff
+    from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff
 
 
 @dataclass(slots=True, kw_only=True)
@@ -501,5 +501,8 @@ def parse_pod_full_name(pod_full_name: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+#: The most bytes of termination messages one pod may keep, shared among its containers.
+#: Go: MaxPodTerminationMessageLogLength
+MaxPodTerminationMessageLogLength = 1024 * 12
 #: Go: MaxContainerTerminationMessageLength
 MaxContainerTerminationMessageLength = 1024 * 4

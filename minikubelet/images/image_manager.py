@@ -13,14 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from minikubelet import events, klog
-from minikubelet.api import core_v1 as v1
-from minikubelet.container.ref import ObjectReference, generate_container_ref
+from minikubelet import events
+from minikubelet.container.ref import generate_container_ref
 from minikubelet.container.runtime import Annotation, ImageService, ImageSpec
-from minikubelet.cri import api as runtimeapi
-from minikubelet.flowcontrol.backoff import Backoff
-from minikubelet.go import Chan, now
-from minikubelet.go.duration import format_duration
 from minikubelet.images.puller import (
     ImagePuller,
     ParallelImagePuller,
@@ -35,7 +30,18 @@ from minikubelet.images.types import (
     ErrInvalidImageName,
     ErrRegistryUnavailable,
 )
-from minikubelet.record import EventRecorder, EventTypeNormal, EventTypeWarning
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.api.core.v1 import ObjectReference
+from minikubelet.k8s_io.client_go.tools.record.event import (
+    EventRecorder,
+    EventTypeNormal,
+    EventTypeWarning,
+)
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.sim import klog
+from minikubelet.sim.go import Chan, now
+from minikubelet.sim.go.duration import format_duration
 
 
 class ImageManagerImpl:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from minikubelet.api import core_v1 as v1
-from minikubelet.cri import api as runtimeapi
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 
 #: Pulling failed and kubelet is backing off. Go: ErrImagePullBackOff
 ErrImagePullBackOff = RuntimeError("ImagePullBackOff")

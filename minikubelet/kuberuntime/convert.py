@@ -6,7 +6,7 @@ Go: pkg/kubelet/kuberuntime/convert.go
 from __future__ import annotations
 
 from minikubelet.container.runtime import Annotation, ImageSpec
-from minikubelet.cri import api as runtimeapi
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 
 
 def to_kube_container_image_spec(image: runtimeapi.Image) -> ImageSpec:

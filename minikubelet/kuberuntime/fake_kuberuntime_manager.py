@@ -17,23 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.helpers import HandlerRunner, RuntimeHelper, filter_event_recorder
 from minikubelet.container.runtime import ContainerID
 from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
-from minikubelet.cri.fake_image_service import FakeImageService
-from minikubelet.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
-from minikubelet.cri.scenario import Scenario, load_scenario_file, parse_scenario
-from minikubelet.cri.services import ImageManagerService, RuntimeService
-from minikubelet.flowcontrol.backoff import Backoff, new_back_off
-from minikubelet.go import Clock, Second
 from minikubelet.images.image_manager import new_image_manager
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, Recorder
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
+from minikubelet.k8s_io.cri_api.pkg.apis.services import ImageManagerService, RuntimeService
 from minikubelet.kuberuntime.kuberuntime_manager import (
     KubeGenericRuntimeManager,
     PodStateProvider,
 )
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
-from minikubelet.record import EventRecorder, Recorder
+from minikubelet.sim.cri.fake_image_service import FakeImageService
+from minikubelet.sim.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
+from minikubelet.sim.cri.scenario import Scenario, load_scenario_file, parse_scenario
+from minikubelet.sim.go import Clock, Second
 
 #: kubelet's back-off settings (Go: backOffPeriod and MaxContainerBackOff in kubelet.go).
 backOffPeriod = 10 * Second
@@ -153,13 +153,13 @@ def new_fake_runtime(
     """A runtime manager on a fresh fake CRI runtime; callable before ``go.run``.
 
     * ``clock``: the fake runtime's clock (default: the running runtime's, virtual or real);
-    * ``scenario``: a :class:`~minikubelet.cri.scenario.Scenario`, its parsed mapping, or the
+    * ``scenario``: a :class:`~minikubelet.sim.cri.scenario.Scenario`, its parsed mapping, or the
       path of a YAML/JSON scenario file;
     * ``seed``: seeds the container and sandbox IDs;
     * ``pod_lookup``: pod UID → ``v1.Pod`` or None, so the fake knows init containers (their
       default lifetime is 1 s) when the runtime helper does not mark them (the default
       :class:`~minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper` does);
-    * ``recorder``: where events go (default: a new :class:`~minikubelet.record.Recorder`);
+    * ``recorder``: where events go (default: a new :class:`~minikubelet.k8s_io.client_go.tools.record.event.Recorder`);
     * the rest as in :func:`~minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager`,
       with kubelet's defaults (serial image pulls, an image back-off of 10 s to 300 s).
 

@@ -13,8 +13,6 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from minikubelet import klog
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.helpers import hash_container, sandbox_to_container_state
 from minikubelet.container.runtime import (
     Container,
@@ -29,8 +27,10 @@ from minikubelet.container.runtime import (
     State,
     Status,
 )
-from minikubelet.cri import api as runtimeapi
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.labels import get_container_info_from_annotations
+from minikubelet.sim import klog
 
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager

@@ -22,8 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from minikubelet import events, klog
-from minikubelet.api import core_v1 as v1
+from minikubelet import events
 from minikubelet.container.helpers import expand_container_command_and_args, get_container_spec
 from minikubelet.container.ref import generate_container_ref
 from minikubelet.container.runtime import (
@@ -43,9 +42,10 @@ from minikubelet.container.sync_result import (
     SyncResult,
     new_sync_result,
 )
-from minikubelet.cri import api as runtimeapi
-from minikubelet.cri.services import status_message
-from minikubelet.go import Chan, Second, WaitGroup, after, go, now, recv, select
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.client_go.tools.record.event import EventTypeNormal, EventTypeWarning
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.cri_api.pkg.apis.services import status_message
 from minikubelet.kuberuntime.helpers import (
     build_container_logs_path,
     container_status_by_created,
@@ -53,13 +53,14 @@ from minikubelet.kuberuntime.helpers import (
     to_kube_container_state,
 )
 from minikubelet.kuberuntime.labels import (
-    KubernetesPodUIDLabel,
     get_container_info_from_annotations,
     get_container_info_from_labels,
     new_container_annotations,
     new_container_labels,
 )
-from minikubelet.record import EventTypeNormal, EventTypeWarning
+from minikubelet.sim import klog
+from minikubelet.sim.go import Chan, Second, WaitGroup, after, go, now, recv, select
+from minikubelet.types import KubernetesPodUIDLabel
 from minikubelet.util import format
 
 if TYPE_CHECKING:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from minikubelet import klog
 from minikubelet.container.runtime import Image, ImageSpec, ImageStats
-from minikubelet.cri import api as runtimeapi
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.convert import to_kube_container_image_spec, to_runtime_api_image_spec
+from minikubelet.sim import klog
 
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager

@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from minikubelet import events, klog
-from minikubelet.api import core_v1 as v1
+from minikubelet import events
 from minikubelet.container.helpers import (
     HandlerRunner,
     RuntimeHelper,
@@ -64,12 +63,17 @@ from minikubelet.container.sync_result import (
     StartContainer,
     new_sync_result,
 )
-from minikubelet.cri import api as runtimeapi
-from minikubelet.cri.services import ImageManagerService, RuntimeService
-from minikubelet.flowcontrol.backoff import Backoff
-from minikubelet.go.duration import format_duration
 from minikubelet.images.image_manager import new_image_manager
 from minikubelet.images.types import ErrImagePullBackOff, ImageManager
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.client_go.tools.record.event import (
+    EventRecorder,
+    EventTypeNormal,
+    EventTypeWarning,
+)
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.cri_api.pkg.apis.services import ImageManagerService, RuntimeService
 from minikubelet.kuberuntime.helpers import (
     HelperMethods,
     get_stable_key,
@@ -89,7 +93,8 @@ from minikubelet.kuberuntime.kuberuntime_sandbox import SandboxMethods
 from minikubelet.kuberuntime.labels import get_container_info_from_labels
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager
-from minikubelet.record import EventRecorder, EventTypeNormal, EventTypeWarning
+from minikubelet.sim import klog
+from minikubelet.sim.go.duration import format_duration
 from minikubelet.util import format
 
 #: The api version of kubelet runtime api. Go: kubeRuntimeAPIVersion

@@ -11,25 +11,22 @@ from __future__ import annotations
 import ipaddress
 from typing import TYPE_CHECKING
 
-from minikubelet import klog
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.helpers import (
     has_privileged_container,
     is_host_network_pod,
     make_port_mappings,
 )
-from minikubelet.cri import api as runtimeapi
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.helpers import (
     build_pod_logs_directory,
     namespaces_for_pod,
     pod_sandbox_by_created,
     to_runtime_protocol,
 )
-from minikubelet.kuberuntime.labels import (
-    KubernetesPodUIDLabel,
-    new_pod_annotations,
-    new_pod_labels,
-)
+from minikubelet.kuberuntime.labels import new_pod_annotations, new_pod_labels
+from minikubelet.sim import klog
+from minikubelet.types import KubernetesPodUIDLabel
 from minikubelet.util import format
 
 if TYPE_CHECKING:

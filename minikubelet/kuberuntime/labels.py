@@ -15,16 +15,16 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from minikubelet import klog
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.helpers import hash_container
 from minikubelet.container.runtime import RunContainerOptions
-
-# Go: pkg/kubelet/types/labels.go
-KubernetesPodNameLabel = "io.kubernetes.pod.name"
-KubernetesPodNamespaceLabel = "io.kubernetes.pod.namespace"
-KubernetesPodUIDLabel = "io.kubernetes.pod.uid"
-KubernetesContainerNameLabel = "io.kubernetes.container.name"
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.sim import klog
+from minikubelet.types import (
+    KubernetesContainerNameLabel,
+    KubernetesPodNameLabel,
+    KubernetesPodNamespaceLabel,
+    KubernetesPodUIDLabel,
+)
 
 # TODO (in Go): change those label names to follow kubernetes's format
 podDeletionGracePeriodLabel = "io.kubernetes.pod.deletionGracePeriod"

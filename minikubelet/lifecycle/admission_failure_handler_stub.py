@@ -9,7 +9,7 @@ verdict.
 
 from __future__ import annotations
 
-from minikubelet.api import Pod
+from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.lifecycle.predicate import PredicateFailureReason
 
 __all__ = ["AdmissionFailureHandlerStub", "new_admission_failure_handler_stub"]

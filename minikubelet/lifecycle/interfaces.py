@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from minikubelet.api import Pod
+from minikubelet.k8s_io.api.core.v1 import Pod
 
 __all__ = [
     "PodAdmitAttributes",

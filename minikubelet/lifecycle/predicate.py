@@ -4,7 +4,7 @@ Go: pkg/kubelet/lifecycle/predicate.go
 
 kubelet runs, for every new pod, the scheduler's own checks against its node
 (:func:`general_predicates`): enough CPU, memory, ephemeral storage and pod slots
-(:mod:`minikubelet.scheduler.noderesources_fit`), the right node name, free host ports, a
+(:mod:`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit`), the right node name, free host ports, a
 matching ``nodeSelector``. The scheduler has run them already; kubelet runs them again because
 a pod can reach it without the scheduler (a static pod, a pod with ``nodeName`` set) or after
 the node changed.
@@ -33,16 +33,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from minikubelet import klog
-from minikubelet.api import Pod
-from minikubelet.api.core_v1 import ResourceDefaultNamespacePrefix
-from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
-from minikubelet.lifecycle.node import Node
-from minikubelet.scheduler import nodeaffinity, nodename, nodeports, noderesources_fit
-from minikubelet.scheduler.framework_types import NodeInfo, new_node_info
-from minikubelet.scheduler.helper_node_affinity import (
+from minikubelet.k8s_io.api.core.v1 import Node, Pod, ResourceDefaultNamespacePrefix
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.helper.node_affinity import (
     pod_matches_node_selector_and_affinity_terms,
 )
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.nodeaffinity import (
+    node_affinity as nodeaffinity,
+)
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.nodename import (
+    node_name as nodename,
+)
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.nodeports import (
+    node_ports as nodeports,
+)
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources import (
+    fit as noderesources_fit,
+)
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types import NodeInfo, new_node_info
+from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
+from minikubelet.sim import klog
 from minikubelet.util import format
 
 __all__ = [
@@ -287,7 +296,7 @@ def remove_missing_extended_resources(pod: Pod, node_info: NodeInfo) -> Pod:
 
     Go: pkg/kubelet/lifecycle/predicate.go removeMissingExtendedResources
 
-    Scalar resources are not modelled (see :mod:`minikubelet.scheduler.framework_types`), so the
+    Scalar resources are not modelled (see :mod:`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`), so the
     node never has any, and every extended resource request is dropped, as Go does for a node
     without them.
     """

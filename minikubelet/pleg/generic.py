@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from minikubelet import klog
 from minikubelet.container.cache import Cache
 from minikubelet.container.runtime import (
     Container,
@@ -34,10 +33,11 @@ from minikubelet.container.runtime import (
     Runtime,
     State,
 )
-from minikubelet.cri import api as runtimeapi
-from minikubelet.go import Chan, Clock, Minute, go, select, send
+from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import NEVER_STOP, until
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
-from minikubelet.wait import NEVER_STOP, until
+from minikubelet.sim import klog
+from minikubelet.sim.go import Chan, Clock, Minute, go, select, send
 
 ContainerStarted = PodLifeCycleEventType.ContainerStarted
 ContainerDied = PodLifeCycleEventType.ContainerDied
@@ -184,7 +184,7 @@ class GenericPLEG:
     def _now(self) -> float:
         if self._clock is not None:
             return self._clock.now()
-        from minikubelet.go import now
+        from minikubelet.sim.go import now
 
         return now()
 
@@ -213,7 +213,7 @@ class GenericPLEG:
         # Go exposes the time as a metric (pleg_last_seen_seconds) here.
         elapsed = self._now() - relist_time
         if elapsed > relistThreshold:
-            from minikubelet.go.duration import format_duration
+            from minikubelet.sim.go.duration import format_duration
 
             return False, RuntimeError(
                 f"pleg was last seen active {format_duration(elapsed)} ago; threshold is "

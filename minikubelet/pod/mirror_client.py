@@ -13,9 +13,9 @@ from __future__ import annotations
 import copy
 from typing import Any, Protocol
 
-from minikubelet import klog
-from minikubelet.api import Pod
 from minikubelet.container.runtime import parse_pod_full_name
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.sim import klog
 from minikubelet.types import ConfigHashAnnotationKey, ConfigMirrorAnnotationKey
 
 

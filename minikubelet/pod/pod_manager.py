@@ -9,8 +9,8 @@ that Go registers pods with are left out: there are no secrets here.
 
 from __future__ import annotations
 
-from minikubelet.api import Pod
 from minikubelet.container.runtime import get_pod_full_name
+from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.pod.mirror_client import MirrorClient, get_hash_from_mirror_pod, get_pod_hash
 from minikubelet.types import is_mirror_pod, is_static_pod
 

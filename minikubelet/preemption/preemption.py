@@ -21,16 +21,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from minikubelet import klog
-from minikubelet.api import Pod, PodPhase, PodQOSClass, PodStatus
-from minikubelet.api.core_v1 import ResourceCPU, ResourceMemory
 from minikubelet.events import PreemptContainer
+from minikubelet.k8s_io.api.core.v1 import (
+    Pod,
+    PodPhase,
+    PodQOSClass,
+    PodStatus,
+    ResourceCPU,
+    ResourceMemory,
+)
+from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
+from minikubelet.k8s_io.kubernetes.pkg.api.v1.resource.helpers import get_resource_request
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
 from minikubelet.lifecycle.predicate import InsufficientResourceError, PredicateFailureReason
 from minikubelet.pod_workers import KillPodFunc
-from minikubelet.record import EventRecorder, EventTypeWarning
+from minikubelet.sim import klog
 from minikubelet.types import is_critical_pod, preemptable
-from minikubelet.v1qos.qos import get_pod_qos
-from minikubelet.v1resource.helpers import get_resource_request
 
 __all__ = [
     "ActivePodsFunc",

@@ -28,7 +28,7 @@ Differences from Go:
 * The ``ProberResults`` metric (and its labels, ``deepCopyPrometheusLabels``) is not ported.
 * Times: ``time.Since(startedAt)`` is the runtime's clock minus ``state.running.started_at``
   (float seconds since the epoch, see :func:`running_for`); the initial random wait draws from the
-  run's seeded RNG (:attr:`minikubelet.go.Runtime.rng`), so a run is repeatable.
+  run's seeded RNG (:attr:`minikubelet.sim.go.Runtime.rng`), so a run is repeatable.
 """
 
 from __future__ import annotations
@@ -36,12 +36,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from minikubelet import go, klog
-from minikubelet.api import Container, Pod, Probe
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.runtime import ContainerID
-from minikubelet.go import Chan, Second, make_chan, recv, select, send
-from minikubelet.podutil.util import get_container_status
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.api.core.v1 import Container, Pod, Probe
+from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import get_container_status
 from minikubelet.prober.prober_manager import (
     ProbeType,
     _parse_container_id,
@@ -50,6 +48,8 @@ from minikubelet.prober.prober_manager import (
     try_select,
 )
 from minikubelet.prober.results import results_manager as results
+from minikubelet.sim import go, klog
+from minikubelet.sim.go import Chan, Second, make_chan, recv, select, send
 
 if TYPE_CHECKING:
     from minikubelet.prober.prober_manager import ProberManager

@@ -13,7 +13,7 @@ only for a pod that has never been synced.
 
 from __future__ import annotations
 
-from minikubelet.api import (
+from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
     ContainerStatus,
     PodCondition,
@@ -21,7 +21,10 @@ from minikubelet.api import (
     PodPhase,
     PodSpec,
 )
-from minikubelet.podutil.util import get_container_status, get_pod_condition_from_list
+from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
+    get_container_status,
+    get_pod_condition_from_list,
+)
 
 #: All container statuses are unknown. Go: status.UnknownContainerStatuses
 UnknownContainerStatuses = "UnknownContainerStatuses"
@@ -115,7 +118,7 @@ def generate_pod_ready_condition(
     # Evaluate corresponding conditions specified in readiness gate
     # Generate message if any readiness gate is not satisfied.
     unready_messages: list[str] = []
-    # minikubelet.api's PodSpec has no readiness_gates yet: none until it does.
+    # minikubelet.k8s_io.api.core.v1's PodSpec has no readiness_gates yet: none until it does.
     for rg in getattr(spec, "readiness_gates", None) or []:
         _, c = get_pod_condition_from_list(conditions, rg.condition_type)
         if c is None:

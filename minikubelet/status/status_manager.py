@@ -1,8 +1,6 @@
 """The status manager: kubelet's source of truth for the status of each pod.
 
 Go: pkg/kubelet/status/status_manager.go
-Go: pkg/kubelet/types/pod_status.go
-Go: pkg/kubelet/types/types.go
 
 Pod workers compute a pod's status (``generateAPIPodStatus``) and hand it to
 :meth:`StatusManager.set_pod_status`; readiness and startup probes flip single containers with
@@ -32,11 +30,8 @@ Differences from Go:
   so they never actually block), and ``select`` is awaited here.
 * Go guards ``podStatuses`` with an ``RWMutex``. Here every goroutine runs on one thread and only
   gives way at an ``await`` that blocks; nothing in these methods blocks, so no lock is taken.
-* ``PodConditionByKubelet`` (pkg/kubelet/types/pod_status.go) and ``SortInitContainerStatuses``
-  (pkg/kubelet/types/types.go) are ported here, because :mod:`minikubelet.types` does not have
-  them (it ports pod_update.go only).
-* Times are float seconds since the epoch (see :mod:`minikubelet.api`); "now" is the runtime's
-  clock (:func:`minikubelet.go.now`), virtual in tests.
+* Times are float seconds since the epoch (see :mod:`minikubelet.k8s_io.api.core.v1`); "now" is the runtime's
+  clock (:func:`minikubelet.sim.go.now`), virtual in tests.
 """
 
 from __future__ import annotations
@@ -47,8 +42,8 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from minikubelet import go, klog
-from minikubelet.api import (
+from minikubelet.container.runtime import ContainerID, MaxPodTerminationMessageLogLength
+from minikubelet.k8s_io.api.core.v1 import (
     ContainerState,
     ContainerStateTerminated,
     ContainerStatus,
@@ -58,15 +53,23 @@ from minikubelet.api import (
     PodStatus,
     RestartPolicy,
 )
-from minikubelet.container.runtime import ContainerID
-from minikubelet.podutil.util import get_pod_condition, get_pod_condition_from_list
+from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
+    get_pod_condition,
+    get_pod_condition_from_list,
+)
+from minikubelet.k8s_io.kubernetes.pkg.util.pod.pod import patch_pod_status, status_diff
+from minikubelet.sim import go, klog
 from minikubelet.status.generate import (
     generate_containers_ready_condition,
     generate_pod_ready_condition,
 )
-from minikubelet.statusutil.pod import patch_pod_status, status_diff
-from minikubelet.types import is_mirror_pod, is_static_pod
-from minikubelet.wait import until
+from minikubelet.types import (
+    is_mirror_pod,
+    is_static_pod,
+    pod_condition_by_kubelet,
+    sort_init_container_statuses,
+)
 
 __all__ = [
     "Manager",
@@ -83,51 +86,12 @@ __all__ = [
     "need_to_reconcile_pod_readiness",
     "new_manager",
     "normalize_status",
-    "pod_condition_by_kubelet",
-    "sort_init_container_statuses",
     "update_last_transition_time",
 ]
 
 #: How often the status manager syncs every status with the API server (``syncBatch``).
 #: Go: syncPeriod
 sync_period = 10 * go.Second
-
-#: Go: kubecontainer.MaxPodTerminationMessageLogLength (pkg/kubelet/container/runtime.go), the
-#: most bytes of termination messages one pod may keep, shared among its containers.
-#: :mod:`minikubelet.container.runtime` does not define it (yet).
-_MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH = 1024 * 12
-
-#: The pod conditions kubelet owns (others belong to other controllers).
-#: Go: pkg/kubelet/types/pod_status.go PodConditionsByKubelet
-PodConditionsByKubelet: list[str] = [
-    PodConditionType.POD_SCHEDULED,
-    PodConditionType.READY,
-    PodConditionType.INITIALIZED,
-    PodConditionType.CONTAINERS_READY,
-]
-
-
-def pod_condition_by_kubelet(condition_type: str) -> bool:
-    """Whether kubelet owns conditions of this type.
-
-    Go: pkg/kubelet/types/pod_status.go PodConditionByKubelet
-    """
-    return any(c == condition_type for c in PodConditionsByKubelet)
-
-
-def sort_init_container_statuses(p: Pod, statuses: list[ContainerStatus]) -> None:
-    """Put init container statuses in the order their containers appear in the spec, in place.
-
-    Go: pkg/kubelet/types/types.go SortInitContainerStatuses
-    """
-    containers = p.spec.init_containers
-    current = 0
-    for container in containers:
-        for j in range(current, len(statuses)):
-            if container.name == statuses[j].name:
-                statuses[current], statuses[j] = statuses[j], statuses[current]
-                current += 1
-                break
 
 
 @dataclass(slots=True)
@@ -966,7 +930,7 @@ def normalize_status(pod: Pod, status: PodStatus) -> PodStatus:
 
     Go: pkg/kubelet/status/status_manager.go normalizeStatus
     """
-    bytes_per_status = _MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH
+    bytes_per_status = MaxPodTerminationMessageLogLength
     containers = len(pod.spec.containers) + len(pod.spec.init_containers)
     if containers > 0:
         bytes_per_status = bytes_per_status // containers
@@ -1008,7 +972,7 @@ def need_to_reconcile_pod_readiness(pod: Pod) -> bool:
 
     Go: pkg/kubelet/status/status_manager.go NeedToReconcilePodReadiness
     """
-    # minikubelet.api's PodSpec has no readiness_gates yet: none until it does.
+    # minikubelet.k8s_io.api.core.v1's PodSpec has no readiness_gates yet: none until it does.
     if len(getattr(pod.spec, "readiness_gates", None) or []) == 0:
         return False
     pod_ready_condition = generate_pod_ready_condition(

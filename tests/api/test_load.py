@@ -6,19 +6,17 @@ from fractions import Fraction
 
 import pytest
 
-from minikubelet.api import (
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.api.core.v1 import Pod, PullPolicy, RestartPolicy
+from minikubelet.sim import manifest as load_module
+from minikubelet.sim.manifest import (
     ManifestError,
-    Pod,
-    PullPolicy,
-    RestartPolicy,
     load_pod_file,
     load_pods,
     load_pods_like_kubelet,
     pod_from_dict,
     pod_to_dict,
 )
-from minikubelet.api import core_v1 as v1
-from minikubelet.api import load as load_module
 
 SRC = "manifests/web.yaml"
 

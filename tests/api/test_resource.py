@@ -6,7 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minikubelet.api.resource import Format, Quantity, QuantityError, parse_quantity
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import (
+    Format,
+    Quantity,
+    QuantityError,
+    parse_quantity,
+)
 
 # text, exact amount, format, value() (rounded up), milli_value(), canonical spelling
 CASES = [

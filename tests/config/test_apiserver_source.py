@@ -7,12 +7,12 @@ import io
 
 import pytest
 
-from minikubelet import go, klog
-from minikubelet.cache.scripted_watch import ScriptError, load_script, start_scripted_cluster
 from minikubelet.config.apiserver import new_source_apiserver
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
-from minikubelet.go import Second
-from minikubelet.record import Recorder
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.sim import go, klog
+from minikubelet.sim.go import Second
+from minikubelet.sim.scripted_watch import ScriptError, load_script, start_scripted_cluster
 from minikubelet.types import ApiserverSource, PodOperation
 
 Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental

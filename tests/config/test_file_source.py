@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from minikubelet import go, klog
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.file import new_source_file
-from minikubelet.go import Second
-from minikubelet.record import Recorder
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.sim import go, klog
+from minikubelet.sim.go import Second
 from minikubelet.types import FileSource, PodOperation
 from tests.config.helpers import manifest
 

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from minikubelet import go, klog
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.http import new_source_url
-from minikubelet.go import Second
-from minikubelet.record import Recorder
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.sim import go, klog
+from minikubelet.sim.go import Second
 from minikubelet.types import HTTPSource, PodOperation
 from tests.config.helpers import Server, manifest
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from minikubelet import go
-from minikubelet.cri import api as runtimeapi
-from minikubelet.cri.fake_image_service import FakeImageService
-from minikubelet.cri.fake_runtime import FakeRuntimeService
-from minikubelet.cri.scenario import parse_scenario
-from minikubelet.cri.services import CRIError
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
+from minikubelet.sim import go
+from minikubelet.sim.cri.fake_image_service import FakeImageService
+from minikubelet.sim.cri.fake_runtime import FakeRuntimeService
+from minikubelet.sim.cri.scenario import parse_scenario
 
 S = 1_000_000_000  # nanoseconds
 UID = "io.kubernetes.pod.uid"
@@ -76,7 +76,7 @@ def test_container_lifecycle_with_scripted_exit_and_lazy_reaping():
 
 
 def test_unscripted_containers_run_forever_unless_the_lookup_says_init():
-    from minikubelet.api import core_v1 as v1
+    from minikubelet.k8s_io.api.core import v1
 
     pod = v1.Pod(
         spec=v1.PodSpec(

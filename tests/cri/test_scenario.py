@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from minikubelet.cri.scenario import (
+from minikubelet.sim.cri.scenario import (
     DEFAULT_APP,
     DEFAULT_INIT,
     ImageScript,

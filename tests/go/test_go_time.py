@@ -6,8 +6,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from minikubelet import go
-from minikubelet.go import Chan, Panic, Second, recv, select
+from minikubelet.sim import go
+from minikubelet.sim.go import Chan, Panic, Second, recv, select
 
 
 def elapsed() -> float:

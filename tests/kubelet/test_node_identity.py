@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from minikubelet import go
-from minikubelet.api import Quantity
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
 from minikubelet.kubelet import new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.lifecycle.node import MachineInfo
-from minikubelet.nodeutil.node import get_hostname
-from minikubelet.record import Recorder
+from minikubelet.sim import go
+from minikubelet.sim.node import MachineInfo
 from tests.test_cli import EXAMPLES, run_cli
 
 

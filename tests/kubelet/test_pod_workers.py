@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from minikubelet import go
-from minikubelet.go import Second
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, UpdatePodOptions
-from minikubelet.record import Recorder
+from minikubelet.sim import go
+from minikubelet.sim.go import Second
 from minikubelet.types import SyncPodType
 from minikubelet.util.queue.work_queue import BasicWorkQueue
 from tests.config.helpers import pod

@@ -9,7 +9,12 @@ import asyncio
 
 import pytest
 
-from minikubelet.api import Container, ObjectMeta, Pod, PodSpec, Quantity, ResourceRequirements
+from minikubelet.k8s_io.api.core.v1 import Container, Pod, PodSpec, ResourceRequirements
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.k8s_io.kubernetes.pkg.api.v1.resource.helpers import get_resource_request
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
 from minikubelet.lifecycle.predicate import InsufficientResourceError, PredicateFailureError
 from minikubelet.preemption.preemption import (
     AdmissionRequirement,
@@ -17,10 +22,7 @@ from minikubelet.preemption.preemption import (
     get_pods_to_preempt,
     new_critical_pod_admission_handler,
 )
-from minikubelet.record import Recorder
 from minikubelet.types import ConfigSourceAnnotationKey
-from minikubelet.v1qos.qos import get_pod_qos
-from minikubelet.v1resource.helpers import get_resource_request
 
 MI = 1024**2
 

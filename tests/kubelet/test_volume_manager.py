@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from minikubelet import go, klog
-from minikubelet.api import pod_from_dict
-from minikubelet.go import Second
+from minikubelet.sim import go, klog
+from minikubelet.sim.go import Second
+from minikubelet.sim.manifest import pod_from_dict
 from minikubelet.volumemanager.volume_manager import VolumeManager, get_expected_volumes
 
 

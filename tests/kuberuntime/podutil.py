@@ -5,17 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from minikubelet import go
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.runtime import PodStatus
 from minikubelet.container.sync_result import PodSyncResult
-from minikubelet.flowcontrol.backoff import Backoff, new_back_off
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
 from minikubelet.kuberuntime.fake_kuberuntime_manager import (
     FakeRuntime,
     MaxContainerBackOff,
     backOffPeriod,
     new_fake_runtime,
 )
+from minikubelet.sim import go
 
 
 def container(name: str, image: str = "busybox:1.34", **kw: Any) -> v1.Container:

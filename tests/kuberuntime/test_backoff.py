@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from minikubelet.flowcontrol.backoff import new_back_off, new_fake_back_off
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off, new_fake_back_off
 
 
 class FakeClock:
@@ -79,7 +79,7 @@ def test_reset_and_delete_entry():
 
 
 def test_default_back_off_reads_the_running_runtime_clock():
-    from minikubelet import go
+    from minikubelet.sim import go
 
     b = new_back_off(10, 300)  # made before the run
 

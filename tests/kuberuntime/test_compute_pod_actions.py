@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.helpers import hash_container
 from minikubelet.container.runtime import (
     ContainerID,
@@ -15,7 +14,8 @@ from minikubelet.container.runtime import (
     State,
     Status,
 )
-from minikubelet.cri import api as runtimeapi
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.kuberuntime.kuberuntime_container import find_next_init_container_to_run
 from minikubelet.kuberuntime.kuberuntime_manager import PodActions, reasonLivenessProbe

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from minikubelet import go
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
 from minikubelet.container.runtime import (
     ContainerID,
@@ -16,10 +14,12 @@ from minikubelet.container.runtime import (
 from minikubelet.container.runtime_cache import new_runtime_cache
 from minikubelet.container.sync_result import PodSyncResult, SyncResult
 from minikubelet.images.image_manager import apply_default_image_tag, should_pull_image
+from minikubelet.k8s_io.api.core import v1
 from minikubelet.kuberuntime.labels import (
     get_container_info_from_annotations,
     new_container_annotations,
 )
+from minikubelet.sim import go
 from tests.kuberuntime.podutil import Node, container, make_pod
 
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import itertools
 
-from minikubelet import go
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.runtime import ContainerStateExited, ContainerStateRunning
 from minikubelet.container.sync_result import (
     ErrCrashLoopBackOff,
     ErrCreatePodSandbox,
     StartContainer,
 )
-from minikubelet.cri import api as runtimeapi
 from minikubelet.images.types import ErrImageNeverPull, ErrImagePull
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.fake_kuberuntime_manager import MaxContainerBackOff, backOffPeriod
+from minikubelet.sim import go
 from tests.kuberuntime.podutil import Node, container, dedup, make_pod, rel
 
 

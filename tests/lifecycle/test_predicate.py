@@ -7,20 +7,24 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from minikubelet.api import (
+from minikubelet.k8s_io.api.core.v1 import (
     Container,
     ContainerPort,
-    ObjectMeta,
+    Node,
     Pod,
     PodSpec,
     Quantity,
     ResourceRequirements,
 )
+from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit import (
+    compute_pod_resource_request,
+)
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types import new_node_info
 from minikubelet.lifecycle.admission_failure_handler_stub import (
     new_admission_failure_handler_stub,
 )
 from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandlers, PodAdmitResult
-from minikubelet.lifecycle.node import Node, new_node
 from minikubelet.lifecycle.predicate import (
     InsufficientResourceError,
     PredicateFailureError,
@@ -28,15 +32,14 @@ from minikubelet.lifecycle.predicate import (
     new_predicate_admit_handler,
     remove_missing_extended_resources,
 )
-from minikubelet.scheduler.framework_types import new_node_info
-from minikubelet.scheduler.noderesources_fit import compute_pod_resource_request
+from minikubelet.sim.node import new_node
 
 GI = 1024**3
 
 
 @dataclass(slots=True, kw_only=True)
 class SpecWithNodeSelector(PodSpec):
-    """minikubelet.api's PodSpec has no node_selector yet; the predicate reads it if present."""
+    """minikubelet.k8s_io.api.core.v1's PodSpec has no node_selector yet; the predicate reads it if present."""
 
     node_selector: dict[str, str] = field(default_factory=dict)
 

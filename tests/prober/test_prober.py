@@ -7,8 +7,8 @@ import io
 
 import pytest
 
-from minikubelet import go, klog
-from minikubelet.api import (
+from minikubelet.container.runtime import parse_container_id
+from minikubelet.k8s_io.api.core.v1 import (
     Container,
     ContainerPort,
     ExecAction,
@@ -18,7 +18,6 @@ from minikubelet.api import (
     Probe,
     TCPSocketAction,
 )
-from minikubelet.container.runtime import parse_container_id
 from minikubelet.prober.prober import (
     MinikubeletProbesAnnotation,
     ProbeAnnotationError,
@@ -31,6 +30,7 @@ from minikubelet.prober.prober import (
 )
 from minikubelet.prober.prober_manager import liveness, readiness, startup
 from minikubelet.prober.results.results_manager import Result
+from minikubelet.sim import go, klog
 from tests.prober.harness import POD_IP, Harness, http_probe, make_pod, running
 
 ID1 = "containerd://nginx-1"

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minikubelet import go, klog
-from minikubelet.api import (
+from minikubelet.container.runtime import parse_container_id
+from minikubelet.k8s_io.api.core.v1 import (
     ContainerState,
     ContainerStateTerminated,
     ContainerStateWaiting,
@@ -21,11 +21,11 @@ from minikubelet.api import (
     PodStatus,
     RestartPolicy,
 )
-from minikubelet.container.runtime import parse_container_id
-from minikubelet.go import DeadlockError, Second
-from minikubelet.go.duration import format_duration
 from minikubelet.prober.prober_manager import ProbeKey, liveness, readiness, startup
 from minikubelet.prober.results.results_manager import Result
+from minikubelet.sim import go, klog
+from minikubelet.sim.go import DeadlockError, Second
+from minikubelet.sim.go.duration import format_duration
 from tests.prober.harness import POD_IP, Harness, http_probe, make_pod, running
 
 S, F, U = Result.Success, Result.Failure, Result.Unknown

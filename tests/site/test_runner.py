@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from minikubelet import cli
+from minikubelet.sim import cli
 from tests.conftest import ROOT
 from tools.site.breakpoints import locate, pdb_directive
 from tools.site.directives import DirectiveError
@@ -48,7 +48,7 @@ def test_run_shows_the_command_and_its_real_output(runner, monkeypatch):
 def test_run_is_the_same_in_a_fresh_interpreter(runner):
     """What the page shows is what a reader's shell prints."""
     done = subprocess.run(
-        [sys.executable, "-m", "minikubelet.cli", *COMMAND.split()[1:]],
+        [sys.executable, "-m", "minikubelet.sim.cli", *COMMAND.split()[1:]],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -110,10 +110,10 @@ def test_pdb_breaks_on_the_first_statement_after_the_docstring():
     fn = next(n for n in kubelet.body if getattr(n, "name", "") == "sync_loop_iteration")
     assert line == fn.body[1].lineno  # body[0] is the docstring
     lines = body(
-        pdb_directive(ROOT, "walkthrough/ch03/example.py", "minikubelet.types.is_mirror_pod")
+        pdb_directive(ROOT, "walkthrough/ch03/example.py", "minikubelet.types.pod_update.is_mirror_pod")
     )
     assert lines[0] == "$ python -m pdb walkthrough/ch03/example.py"
-    assert lines[1].startswith("(Pdb) break minikubelet/types.py:")
+    assert lines[1].startswith("(Pdb) break minikubelet/types/pod_update.py:")
     assert lines[-1] == "(Pdb) continue"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from minikubelet.api import (
+from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
     Container,
     ContainerStatus,

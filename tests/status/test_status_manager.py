@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from minikubelet import go
-from minikubelet.api import (
+from minikubelet.container.runtime import ContainerID
+from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
     Container,
     ContainerState,
@@ -15,7 +15,6 @@ from minikubelet.api import (
     ContainerStateTerminated,
     ContainerStateWaiting,
     ContainerStatus,
-    ObjectMeta,
     Pod,
     PodCondition,
     PodConditionType,
@@ -24,9 +23,10 @@ from minikubelet.api import (
     PodStatus,
     RestartPolicy,
 )
-from minikubelet.container.runtime import ContainerID
+from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
+from minikubelet.sim import go
 from minikubelet.status.status_manager import (
     StatusManager,
     check_container_state_transition,
@@ -349,7 +349,7 @@ def test_a_full_channel_skips_the_sync_but_still_caches_the_status(capsys):
     pod = make_pod()
 
     async def main():
-        from minikubelet import klog
+        from minikubelet.sim import klog
 
         m = manager(pod)
         queued = []

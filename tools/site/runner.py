@@ -1,6 +1,6 @@
 """Running ``minikubelet`` for the pages: the real output of the exact command shown.
 
-The CLI runs in-process (``minikubelet.cli.main``) under its virtual clock and seed, so a run is
+The CLI runs in-process (``minikubelet.sim.cli.main``) under its virtual clock and seed, so a run is
 repeatable and takes a fraction of a second.  If the port's files changed since they were
 imported (``mkdocs serve`` while editing), the command runs in a fresh interpreter instead, so
 that a page never shows the output of stale code.
@@ -70,7 +70,7 @@ class Runner:
         self.imported: tuple | None = None
 
     def _in_process(self, argv: list[str]) -> Result:
-        from minikubelet import cli
+        from minikubelet.sim import cli
 
         out, err = io.StringIO(), io.StringIO()
         code: list[int] = []
@@ -96,7 +96,7 @@ class Runner:
     def _subprocess(self, argv: list[str]) -> Result:
         env = {**os.environ, "PYTHONPATH": str(self.root)}
         done = subprocess.run(
-            [sys.executable, "-m", "minikubelet.cli", *argv],
+            [sys.executable, "-m", "minikubelet.sim.cli", *argv],
             cwd=self.root,
             capture_output=True,
             text=True,

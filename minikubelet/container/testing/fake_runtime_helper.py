@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from minikubelet.api import core_v1 as v1
 from minikubelet.container.runtime import Annotation, RunContainerOptions
-from minikubelet.cri import api as runtimeapi
-from minikubelet.cri.scenario import InitContainerAnnotation
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.sim.cri.scenario import InitContainerAnnotation
 
 
 @dataclass

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from minikubelet.api import Pod, PodPhase, PodStatus
 from minikubelet.config.config import PodConfigNotificationMode
-from minikubelet.go import make_chan
-from minikubelet.record import Recorder
+from minikubelet.k8s_io.api.core.v1 import Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.sim.go import make_chan
 from minikubelet.types import PodOperation, PodUpdate
 from walkthrough.expect import expect_equal
 from walkthrough.fixtures import make_pod, run_go

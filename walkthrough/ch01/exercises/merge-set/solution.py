@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from minikubelet import klog
-from minikubelet.api import Pod
 from minikubelet.config.config import PodStorage as PortPodStorage
 from minikubelet.config.config import (
     check_and_update_pod,
@@ -22,6 +20,8 @@ from minikubelet.config.config import (
     filter_invalid_pods,
     record_first_seen_time,
 )
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.sim import klog
 from minikubelet.types import ConfigSourceAnnotationKey, PodOperation, PodUpdate
 from minikubelet.util import format
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import contextlib
 
-from minikubelet import klog
-from minikubelet.go import Millisecond, RecvChan, Second, new_ticker, sleep
 from minikubelet.kubelet import Kubelet as PortKubelet
 from minikubelet.kubelet import SyncHandler, housekeepingPeriod
+from minikubelet.sim import klog
+from minikubelet.sim.go import Millisecond, RecvChan, Second, new_ticker, sleep
 from minikubelet.types import PodUpdate
 
 #: What this module offers; housekeepingPeriod is for the code you write.

@@ -11,7 +11,6 @@ TODO，然后运行：
 
 from __future__ import annotations
 
-from minikubelet import klog
 from minikubelet.pleg.generic import (
     ContainerChanged,
     ContainerDied,
@@ -20,6 +19,7 @@ from minikubelet.pleg.generic import (
     PlegContainerState,
 )
 from minikubelet.pleg.pleg import PodLifecycleEvent
+from minikubelet.sim import klog
 
 #: What this module offers; the event types are for the code you write.
 __all__ = ["ContainerChanged", "ContainerDied", "ContainerRemoved", "generate_events"]

@@ -11,12 +11,12 @@ Below is the port's ``Kubelet.sync_loop_iteration`` (minikubelet/kubelet.py) wit
 
 from __future__ import annotations
 
-from minikubelet import klog
-from minikubelet.go import RecvChan, recv, select
 from minikubelet.kubelet import Kubelet as PortKubelet
 from minikubelet.kubelet import SyncHandler, handle_probe_sync, is_sync_pod_worthy
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
 from minikubelet.prober.results.results_manager import Result
+from minikubelet.sim import klog
+from minikubelet.sim.go import RecvChan, recv, select
 from minikubelet.types import PodOperation, PodUpdate
 from minikubelet.util import format
 

@@ -11,12 +11,12 @@ the ``case e := <-plegCh:`` case taken out. Fill in the TODOs, then run:
 
 from __future__ import annotations
 
-from minikubelet import klog
-from minikubelet.go import RecvChan, recv, select
 from minikubelet.kubelet import Kubelet as PortKubelet
 from minikubelet.kubelet import SyncHandler, handle_probe_sync, is_sync_pod_worthy
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
 from minikubelet.prober.results.results_manager import Result
+from minikubelet.sim import klog
+from minikubelet.sim.go import RecvChan, recv, select
 from minikubelet.types import PodOperation, PodUpdate
 from minikubelet.util import format
 

@@ -11,10 +11,10 @@ TODO，然后运行：
 
 from __future__ import annotations
 
-from minikubelet import klog
-from minikubelet.api import Pod
+from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.kubelet import Kubelet as PortKubelet
 from minikubelet.pod_workers import UpdatePodOptions
+from minikubelet.sim import klog
 from minikubelet.types import SyncPodType
 
 #: What this module offers; UpdatePodOptions is for the code you write.

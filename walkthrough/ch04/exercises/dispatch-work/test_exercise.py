@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minikubelet.api import (
+from minikubelet.k8s_io.api.core.v1 import (
     ContainerState,
     ContainerStateRunning,
     ContainerStateTerminated,

@@ -11,7 +11,7 @@ sorting and its admission. Fill in the TODOs, then run:
 
 from __future__ import annotations
 
-from minikubelet.api import Pod
+from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.kubelet import Kubelet as PortKubelet
 from minikubelet.kubelet import sort_pods_by_creation_time
 from minikubelet.types import SyncPodType, is_mirror_pod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minikubelet.api import Pod
+from minikubelet.k8s_io.api.core.v1 import Pod
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import make_pod, new_kubelet, run_go
 

@@ -1,0 +1,738 @@
+"""The part of the Kubernetes core/v1 API that kubelet's pod-creation path reads.
+
+Go: staging/src/k8s.io/api/core/v1/types.go
+
+Each Go struct is a dataclass here with the same fields in ``snake_case`` (``ImagePullPolicy`` →
+``image_pull_policy``); its docstring names the Go type. Only the fields the port uses are kept;
+the loader (:mod:`minikubelet.sim.manifest`) ignores the others, as kubelet's decoder does.
+
+Differences from Go, on purpose:
+
+* **Defaults.** A field's Python default is the value the API server's *defaulting* gives it
+  (``restart_policy=Always``, ``termination_grace_period_seconds=30``, a probe's
+  ``period_seconds=10`` …), not Go's zero value, so a pod built by hand in Python reads like a
+  pod loaded from YAML. Defaults that depend on other fields (a container's image pull policy,
+  requests copied from limits) are applied by :func:`minikubelet.sim.manifest.set_object_defaults_pod`,
+  which the loader always calls.
+* **Namespace.** ``ObjectMeta.namespace`` defaults to ``""``, not ``"default"``: kubelet sets
+  ``"default"`` on static pods itself (``applyDefaults`` in pkg/kubelet/config/common.go), and the
+  port's config layer does the same.
+* **Times** (``metav1.Time``) are ``float`` seconds since the Unix epoch, or ``None`` when unset.
+* **Embedded structs** are flattened where Go promotes their fields: a :class:`Probe` has
+  ``exec``/``http_get``/``tcp_socket`` itself (Go embeds a ``Handler``), and a :class:`Volume`
+  keeps its one volume source in ``volume_source`` (Go embeds ``VolumeSource``).
+* **Enums** are :class:`enum.StrEnum`, so ``RestartPolicy.ALWAYS == "Always"``. Go's constant
+  names are also defined (``PodPending``, ``RestartPolicyAlways`` …), so ported code can say
+  ``v1.PodPending`` as Go does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
+
+# --- Constants -----------------------------------------------------------------------------
+
+#: The namespace of objects that do not name one. Go: ``v1.NamespaceDefault``.
+NamespaceDefault = "default"
+#: Go: ``v1.NamespaceAll`` (used to mean "every namespace").
+NamespaceAll = ""
+#: Where a container writes why it ended. Go: ``v1.TerminationMessagePathDefault``.
+TerminationMessagePathDefault = "/dev/termination-log"
+#: Seconds a pod gets to stop before it is killed. Go: ``v1.DefaultTerminationGracePeriodSeconds``.
+DefaultTerminationGracePeriodSeconds = 30
+
+#: Go: ``v1.ResourceCPU`` (in cores; ``"500m"`` is half a core).
+ResourceCPU = "cpu"
+#: Go: ``v1.ResourceMemory`` (in bytes).
+ResourceMemory = "memory"
+#: Go: ``v1.ResourceEphemeralStorage`` (in bytes).
+ResourceEphemeralStorage = "ephemeral-storage"
+#: Go: ``v1.ResourceHugePagesPrefix``.
+ResourceHugePagesPrefix = "hugepages-"
+#: Go: ``v1.ResourceDefaultNamespacePrefix``.
+ResourceDefaultNamespacePrefix = "kubernetes.io/"
+
+#: A minikubelet annotation, reserved for scripting a container's life in the fake runtime
+#: (when it exits, with which code …). Nothing in :mod:`minikubelet.k8s_io.api.core.v1` interprets it; the
+#: loader keeps every annotation as a string, this one included. Kubernetes itself ignores it.
+MinikubeletScenarioAnnotation = "minikubelet.dev/scenario"
+
+
+# --- Enums ---------------------------------------------------------------------------------
+
+
+class RestartPolicy(StrEnum):
+    """When kubelet restarts a pod's containers.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type RestartPolicy
+    """
+
+    ALWAYS = "Always"
+    ON_FAILURE = "OnFailure"
+    NEVER = "Never"
+
+
+class PullPolicy(StrEnum):
+    """When kubelet pulls a container's image.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PullPolicy
+    """
+
+    ALWAYS = "Always"
+    NEVER = "Never"
+    IF_NOT_PRESENT = "IfNotPresent"
+
+
+class Protocol(StrEnum):
+    """A port's protocol.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Protocol
+    """
+
+    TCP = "TCP"
+    UDP = "UDP"
+    SCTP = "SCTP"
+
+
+class DNSPolicy(StrEnum):
+    """How a pod's DNS is set up.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type DNSPolicy
+    """
+
+    CLUSTER_FIRST_WITH_HOST_NET = "ClusterFirstWithHostNet"
+    CLUSTER_FIRST = "ClusterFirst"
+    DEFAULT = "Default"
+    NONE = "None"
+
+
+class URIScheme(StrEnum):
+    """The scheme of an HTTP probe.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type URIScheme
+    """
+
+    HTTP = "HTTP"
+    HTTPS = "HTTPS"
+
+
+class TerminationMessagePolicy(StrEnum):
+    """Where a container's termination message comes from.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type TerminationMessagePolicy
+    """
+
+    FILE = "File"
+    FALLBACK_TO_LOGS_ON_ERROR = "FallbackToLogsOnError"
+
+
+class PodPhase(StrEnum):
+    """Where a pod is in its life.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodPhase
+    """
+
+    PENDING = "Pending"
+    RUNNING = "Running"
+    SUCCEEDED = "Succeeded"
+    FAILED = "Failed"
+    UNKNOWN = "Unknown"
+
+
+class PodConditionType(StrEnum):
+    """The well-known pod condition types. A condition's ``type`` may also be another string.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodConditionType
+    """
+
+    CONTAINERS_READY = "ContainersReady"
+    INITIALIZED = "Initialized"
+    READY = "Ready"
+    POD_SCHEDULED = "PodScheduled"
+
+
+class ConditionStatus(StrEnum):
+    """Whether a condition holds.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ConditionStatus
+    """
+
+    TRUE = "True"
+    FALSE = "False"
+    UNKNOWN = "Unknown"
+
+
+class PodQOSClass(StrEnum):
+    """A pod's quality-of-service class, from its containers' requests and limits.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodQOSClass
+    """
+
+    GUARANTEED = "Guaranteed"
+    BURSTABLE = "Burstable"
+    BEST_EFFORT = "BestEffort"
+
+
+class TolerationOperator(StrEnum):
+    """How a toleration matches a taint.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type TolerationOperator
+    """
+
+    EXISTS = "Exists"
+    EQUAL = "Equal"
+
+
+class TaintEffect(StrEnum):
+    """What a taint does to pods that do not tolerate it.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type TaintEffect
+    """
+
+    NO_SCHEDULE = "NoSchedule"
+    PREFER_NO_SCHEDULE = "PreferNoSchedule"
+    NO_EXECUTE = "NoExecute"
+
+
+# Go's constant names, so that ported code reads like Go (``v1.PodPending``).
+RestartPolicyAlways = RestartPolicy.ALWAYS
+RestartPolicyOnFailure = RestartPolicy.ON_FAILURE
+RestartPolicyNever = RestartPolicy.NEVER
+PullAlways = PullPolicy.ALWAYS
+PullNever = PullPolicy.NEVER
+PullIfNotPresent = PullPolicy.IF_NOT_PRESENT
+ProtocolTCP = Protocol.TCP
+ProtocolUDP = Protocol.UDP
+ProtocolSCTP = Protocol.SCTP
+DNSClusterFirstWithHostNet = DNSPolicy.CLUSTER_FIRST_WITH_HOST_NET
+DNSClusterFirst = DNSPolicy.CLUSTER_FIRST
+DNSDefault = DNSPolicy.DEFAULT
+DNSNone = DNSPolicy.NONE
+URISchemeHTTP = URIScheme.HTTP
+URISchemeHTTPS = URIScheme.HTTPS
+TerminationMessageReadFile = TerminationMessagePolicy.FILE
+TerminationMessageFallbackToLogsOnError = TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR
+PodPending = PodPhase.PENDING
+PodRunning = PodPhase.RUNNING
+PodSucceeded = PodPhase.SUCCEEDED
+PodFailed = PodPhase.FAILED
+PodUnknown = PodPhase.UNKNOWN
+ContainersReady = PodConditionType.CONTAINERS_READY
+PodInitialized = PodConditionType.INITIALIZED
+PodReady = PodConditionType.READY
+PodScheduled = PodConditionType.POD_SCHEDULED
+ConditionTrue = ConditionStatus.TRUE
+ConditionFalse = ConditionStatus.FALSE
+ConditionUnknown = ConditionStatus.UNKNOWN
+PodQOSGuaranteed = PodQOSClass.GUARANTEED
+PodQOSBurstable = PodQOSClass.BURSTABLE
+PodQOSBestEffort = PodQOSClass.BEST_EFFORT
+TolerationOpExists = TolerationOperator.EXISTS
+TolerationOpEqual = TolerationOperator.EQUAL
+TaintEffectNoSchedule = TaintEffect.NO_SCHEDULE
+TaintEffectPreferNoSchedule = TaintEffect.PREFER_NO_SCHEDULE
+TaintEffectNoExecute = TaintEffect.NO_EXECUTE
+
+#: A resource name → quantity map, e.g. ``{"cpu": Quantity.parse("500m")}``.
+#: Go: staging/src/k8s.io/api/core/v1/types.go type ResourceList
+ResourceList = dict[str, Quantity]
+
+
+# --- Probes and hooks ----------------------------------------------------------------------
+
+
+@dataclass(slots=True, kw_only=True)
+class ExecAction:
+    """Run a command in the container; exit code 0 means success.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ExecAction
+    """
+
+    command: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class HTTPHeader:
+    """A header sent by an HTTP probe.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type HTTPHeader
+    """
+
+    name: str
+    value: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class HTTPGetAction:
+    """An HTTP GET; a status from 200 to 399 means success.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type HTTPGetAction
+
+    ``port`` is a number or the name of a container port (Go: ``intstr.IntOrString``).
+    """
+
+    path: str = "/"
+    port: int | str = 0
+    host: str = ""
+    scheme: URIScheme = URIScheme.HTTP
+    http_headers: list[HTTPHeader] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class TCPSocketAction:
+    """Open a TCP connection; success if it opens.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type TCPSocketAction
+    """
+
+    port: int | str = 0
+    host: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class Handler:
+    """One action: exactly one of ``exec``, ``http_get`` or ``tcp_socket`` is set.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Handler
+    """
+
+    exec: ExecAction | None = None
+    http_get: HTTPGetAction | None = None
+    tcp_socket: TCPSocketAction | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class Lifecycle:
+    """Hooks run after a container starts and before it is stopped.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Lifecycle
+    """
+
+    post_start: Handler | None = None
+    pre_stop: Handler | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class Probe:
+    """A health check kubelet runs against a container.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Probe
+
+    Go embeds a :class:`Handler`; its three fields are flattened here, and :attr:`handler` gives
+    them back as one object. The numbers default as the API server defaults them.
+    """
+
+    exec: ExecAction | None = None
+    http_get: HTTPGetAction | None = None
+    tcp_socket: TCPSocketAction | None = None
+    initial_delay_seconds: int = 0
+    timeout_seconds: int = 1
+    period_seconds: int = 10
+    success_threshold: int = 1
+    failure_threshold: int = 3
+
+    @property
+    def handler(self) -> Handler:
+        """The probe's action as a :class:`Handler` (Go: the embedded ``Probe.Handler``)."""
+        return Handler(exec=self.exec, http_get=self.http_get, tcp_socket=self.tcp_socket)
+
+
+# --- Containers ----------------------------------------------------------------------------
+
+
+@dataclass(slots=True, kw_only=True)
+class ContainerPort:
+    """A port a container listens on.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ContainerPort
+    """
+
+    container_port: int
+    name: str = ""
+    host_port: int = 0
+    protocol: Protocol = Protocol.TCP
+    host_ip: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class EnvVar:
+    """An environment variable. ``value_from`` (a reference to a field, secret …) is kept as the
+    manifest wrote it and not interpreted.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type EnvVar
+    """
+
+    name: str
+    value: str = ""
+    value_from: dict[str, Any] | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class ResourceRequirements:
+    """Requests and limits of CPU, memory and other resources.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ResourceRequirements
+    """
+
+    limits: ResourceList = field(default_factory=dict)
+    requests: ResourceList = field(default_factory=dict)
+
+    def cpu_millis(self, which: Literal["requests", "limits"] = "requests") -> int:
+        """CPU in millicores (``"500m"`` → 500, ``"2"`` → 2000); 0 when not set."""
+        # resource.go's helpers import this module, so they are imported when called.
+        from minikubelet.k8s_io.api.core.v1.resource import resource_list_cpu
+
+        return resource_list_cpu(getattr(self, which)).milli_value()
+
+    def memory_bytes(self, which: Literal["requests", "limits"] = "requests") -> int:
+        """Memory in bytes (``"128Mi"`` → 134217728); 0 when not set."""
+        from minikubelet.k8s_io.api.core.v1.resource import resource_list_memory
+
+        return resource_list_memory(getattr(self, which)).value()
+
+
+@dataclass(slots=True, kw_only=True)
+class VolumeMount:
+    """Where a pod volume appears inside a container.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type VolumeMount
+    """
+
+    name: str
+    mount_path: str
+    read_only: bool = False
+    sub_path: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class Container:
+    """One container of a pod (or an init container).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Container
+
+    ``image_pull_policy`` is ``None`` until defaulting sets it from the image's tag (``Always``
+    for ``:latest`` or no tag, else ``IfNotPresent``); the loader always does that.
+    """
+
+    name: str
+    image: str
+    command: list[str] = field(default_factory=list)
+    args: list[str] = field(default_factory=list)
+    working_dir: str = ""
+    ports: list[ContainerPort] = field(default_factory=list)
+    env: list[EnvVar] = field(default_factory=list)
+    resources: ResourceRequirements = field(default_factory=ResourceRequirements)
+    volume_mounts: list[VolumeMount] = field(default_factory=list)
+    liveness_probe: Probe | None = None
+    readiness_probe: Probe | None = None
+    startup_probe: Probe | None = None
+    lifecycle: Lifecycle | None = None
+    termination_message_path: str = TerminationMessagePathDefault
+    termination_message_policy: TerminationMessagePolicy = TerminationMessagePolicy.FILE
+    image_pull_policy: PullPolicy | None = None
+    stdin: bool = False
+    stdin_once: bool = False
+    tty: bool = False
+
+
+# --- Pod spec ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True, kw_only=True)
+class Volume:
+    """A named volume of a pod.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Volume
+
+    Go embeds a ``VolumeSource`` with one pointer per kind of volume, of which one is set. Here
+    ``volume_source`` maps that one kind, spelled as in YAML, to its settings, kept as written:
+    ``{"hostPath": {"path": "/var/log"}}``. Defaulting turns an empty one into
+    ``{"emptyDir": {}}``, as the API server does.
+    """
+
+    name: str
+    volume_source: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(slots=True, kw_only=True)
+class LocalObjectReference:
+    """The name of an object in the same namespace (here: an image pull secret).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type LocalObjectReference
+    """
+
+    name: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class Toleration:
+    """Lets a pod run on a node with a matching taint.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Toleration
+
+    ``operator`` ``None`` means ``Equal``; ``effect`` ``None`` matches every effect.
+    """
+
+    key: str = ""
+    operator: TolerationOperator | None = None
+    value: str = ""
+    effect: TaintEffect | None = None
+    toleration_seconds: int | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class PodSpec:
+    """What a pod should run, and how.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodSpec
+    """
+
+    volumes: list[Volume] = field(default_factory=list)
+    init_containers: list[Container] = field(default_factory=list)
+    containers: list[Container] = field(default_factory=list)
+    restart_policy: RestartPolicy = RestartPolicy.ALWAYS
+    termination_grace_period_seconds: int | None = DefaultTerminationGracePeriodSeconds
+    active_deadline_seconds: int | None = None
+    dns_policy: DNSPolicy = DNSPolicy.CLUSTER_FIRST
+    service_account_name: str = ""
+    node_name: str = ""
+    host_network: bool = False
+    host_pid: bool = False
+    host_ipc: bool = False
+    image_pull_secrets: list[LocalObjectReference] = field(default_factory=list)
+    hostname: str = ""
+    subdomain: str = ""
+    tolerations: list[Toleration] = field(default_factory=list)
+    priority_class_name: str = ""
+    priority: int | None = None
+
+
+# --- Pod status ----------------------------------------------------------------------------
+
+
+@dataclass(slots=True, kw_only=True)
+class PodCondition:
+    """One condition of a pod (``Ready``, ``Initialized`` …) and when it last changed.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodCondition
+    """
+
+    type: str
+    status: ConditionStatus
+    last_probe_time: float | None = None
+    last_transition_time: float | None = None
+    reason: str = ""
+    message: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class ContainerStateWaiting:
+    """A container that is not running yet, and why (``ContainerCreating``, ``CrashLoopBackOff``).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateWaiting
+    """
+
+    reason: str = ""
+    message: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class ContainerStateRunning:
+    """A running container and when it started.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateRunning
+    """
+
+    started_at: float | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class ContainerStateTerminated:
+    """A container that ended: its exit code, why, and when.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateTerminated
+    """
+
+    exit_code: int = 0
+    signal: int = 0
+    reason: str = ""
+    message: str = ""
+    started_at: float | None = None
+    finished_at: float | None = None
+    container_id: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class ContainerState:
+    """At most one of ``waiting``, ``running``, ``terminated``; none set means waiting.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ContainerState
+    """
+
+    waiting: ContainerStateWaiting | None = None
+    running: ContainerStateRunning | None = None
+    terminated: ContainerStateTerminated | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class ContainerStatus:
+    """What kubelet last saw of one container.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStatus
+    """
+
+    name: str
+    state: ContainerState = field(default_factory=ContainerState)
+    last_state: ContainerState = field(default_factory=ContainerState)
+    ready: bool = False
+    restart_count: int = 0
+    image: str = ""
+    image_id: str = ""
+    container_id: str = ""
+    started: bool | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class PodIP:
+    """One IP address of a pod.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodIP
+    """
+
+    ip: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class PodStatus:
+    """What kubelet reports about a pod. ``phase`` is ``None`` until someone sets it.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodStatus
+    """
+
+    phase: PodPhase | None = None
+    conditions: list[PodCondition] = field(default_factory=list)
+    message: str = ""
+    reason: str = ""
+    host_ip: str = ""
+    pod_ip: str = ""
+    pod_ips: list[PodIP] = field(default_factory=list)
+    start_time: float | None = None
+    init_container_statuses: list[ContainerStatus] = field(default_factory=list)
+    container_statuses: list[ContainerStatus] = field(default_factory=list)
+    qos_class: PodQOSClass | None = None
+
+
+# --- Pod -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True, kw_only=True)
+class Pod:
+    """A pod: metadata, the spec of what to run, and the status of what runs.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Pod
+
+    ``api_version`` and ``kind`` are Go's embedded ``TypeMeta``; a loaded pod always has
+    ``"v1"`` and ``"Pod"``.
+    """
+
+    api_version: str = "v1"
+    kind: str = "Pod"
+    metadata: ObjectMeta = field(default_factory=ObjectMeta)
+    spec: PodSpec = field(default_factory=PodSpec)
+    status: PodStatus = field(default_factory=PodStatus)
+
+
+@dataclass(slots=True, kw_only=True)
+class PodList:
+    """A list of pods, as one document (``kind: PodList``).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodList
+    """
+
+    api_version: str = "v1"
+    kind: str = "PodList"
+    items: list[Pod] = field(default_factory=list)
+
+
+# --- Node ----------------------------------------------------------------------------------
+
+
+#: The address other nodes reach this one at. Go: NodeInternalIP
+NodeInternalIP = "InternalIP"
+#: An address reachable from outside the cluster. Go: NodeExternalIP
+NodeExternalIP = "ExternalIP"
+#: The node's hostname, as an address. Go: NodeHostName
+NodeHostName = "Hostname"
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeAddress:
+    """One of a node's addresses and its kind (``InternalIP``, ``Hostname`` …).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeAddress
+    """
+
+    type: str
+    address: str
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeSpec:
+    """Go: staging/src/k8s.io/api/core/v1/types.go type NodeSpec"""
+
+    unschedulable: bool = False
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeStatus:
+    """What a node has: its total capacity, what of it pods may use, its addresses.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeStatus
+    """
+
+    capacity: ResourceList = field(default_factory=dict)
+    allocatable: ResourceList = field(default_factory=dict)
+    addresses: list[NodeAddress] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class Node:
+    """A node: its name and labels, its spec, its resources and addresses.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Node
+    """
+
+    api_version: str = "v1"
+    kind: str = "Node"
+    metadata: ObjectMeta = field(default_factory=ObjectMeta)
+    spec: NodeSpec = field(default_factory=NodeSpec)
+    status: NodeStatus = field(default_factory=NodeStatus)
+
+
+# --- References ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectReference:
+    """A reference to an object, optionally to a field inside it (a container of a pod).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type ObjectReference
+    """
+
+    kind: str = ""
+    namespace: str = ""
+    name: str = ""
+    uid: str = ""
+    api_version: str = ""
+    field_path: str = ""
+
+    @property
+    def metadata(self) -> ObjectReference:
+        """The reference itself: it has ``name`` and ``namespace``, which is all
+        :func:`minikubelet.sim.klog.kobj` (and so the event recorder) reads of ``obj.metadata``."""
+        return self

@@ -1,0 +1,1 @@
+"""k8s.io/apimachinery (staging/src/k8s.io/apimachinery/ in the kubernetes repository)."""

@@ -1,0 +1,33 @@
+"""Object metadata: the part of k8s.io/apimachinery's meta/v1 API the port reads.
+
+Go: staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True, kw_only=True)
+class ObjectMeta:
+    """Name, namespace, UID, labels and annotations of an object.
+
+    Go: staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go type ObjectMeta
+
+    ``namespace`` stays ``""`` when a manifest does not set it (see
+    :mod:`minikubelet.k8s_io.api.core.v1.types`).
+    ``annotations`` keeps every annotation, including minikubelet's own
+    (:data:`~minikubelet.k8s_io.api.core.v1.types.MinikubeletScenarioAnnotation`); values are always strings.
+    """
+
+    name: str = ""
+    namespace: str = ""
+    self_link: str = ""
+    uid: str = ""
+    resource_version: str = ""
+    generation: int = 0
+    creation_timestamp: float | None = None
+    deletion_timestamp: float | None = None
+    deletion_grace_period_seconds: int | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""k8s.io/client-go/tools/record: recording events."""

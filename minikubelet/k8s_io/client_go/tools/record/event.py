@@ -1,0 +1,57 @@
+"""Events kubelet records about pods (what ``kubectl describe pod`` shows under *Events*).
+
+Go: staging/src/k8s.io/client-go/tools/record/event.go
+
+There is no API server here: the recorder keeps the events in a list and logs each one the way
+kubelet's event broadcaster does (``"Event occurred"`` at verbosity 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from minikubelet.sim import klog
+
+EventTypeNormal = "Normal"
+EventTypeWarning = "Warning"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One recorded event: about which object, of which type, why, and what it says."""
+
+    object: klog.ObjectRef
+    type: str
+    reason: str
+    message: str
+
+
+class EventRecorder(Protocol):
+    """Go: staging/src/k8s.io/client-go/tools/record/event.go type EventRecorder"""
+
+    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
+        """Go: staging/src/k8s.io/client-go/tools/record/event.go EventRecorder.Eventf"""
+        ...
+
+
+class Recorder:
+    """An :class:`EventRecorder` that keeps and logs events."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
+        """Record an event; ``message_fmt`` uses ``%`` formatting like Go's ``Sprintf``."""
+        message = message_fmt % args if args else message_fmt
+        event = Event(klog.kobj(obj), event_type, reason, message)
+        self.events.append(event)
+        klog.v(3).info_s(
+            "Event occurred",
+            object=event.object,
+            kind="Pod",
+            apiVersion="v1",
+            type=event_type,
+            reason=reason,
+            message=message,
+        )

@@ -1,0 +1,1 @@
+"""k8s.io/cri-api/pkg/apis: the CRI services."""

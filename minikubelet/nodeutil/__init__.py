@@ -1,1 +1,0 @@
-"""Helpers about nodes, from pkg/util/node/ in Go (kubelet imports it as ``nodeutil``)."""

@@ -1,1 +1,0 @@
-"""Helpers about pods and their status, from pkg/api/v1/pod/ in Go."""

@@ -1,0 +1,361 @@
+"""The ``minikubelet`` command line: ``minikubelet run`` starts the port's kubelet.
+
+``run`` wires the pieces as kubelet's ``NewMainKubelet`` and ``makePodSourceConfig`` do, runs
+``Kubelet.Run`` (the sync loop) under the chosen clock until ``--until``, and prints the log in
+klog's format. Lines starting with ``minikubelet:`` are ours, not kubelet's: the phase changes
+of each pod's status, and a summary at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import sys
+from typing import Any, TextIO
+
+from minikubelet import KUBERNETES_VERSION, __version__
+from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
+from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
+from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
+from minikubelet.sim import go, klog
+from minikubelet.sim.cri.scenario import ScenarioError
+from minikubelet.sim.go.duration import format_duration, parse_duration
+from minikubelet.sim.i18n import language, text
+from minikubelet.sim.node import MachineInfo
+from minikubelet.sim.scripted_watch import ScriptError, load_script_file, start_scripted_cluster
+
+
+def duration_arg(value: str) -> float:
+    """An argparse type for Go durations (``30s``, ``2m``)."""
+    try:
+        seconds = parse_duration(value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    if seconds <= 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a positive duration")
+    return seconds
+
+
+def build_parser(lang: str) -> argparse.ArgumentParser:
+    """The argument parser, with its help written in ``lang``."""
+
+    def t(en: str, zh: str) -> str:
+        return text(en, zh, lang)
+
+    parser = argparse.ArgumentParser(
+        prog="minikubelet",
+        description=t(
+            f"A runnable Python port of kubelet's pod-creation path, as in Kubernetes "
+            f"{KUBERNETES_VERSION}.",
+            f"kubelet 创建 Pod 这条路径的 Python 移植，可以直接运行，对应 Kubernetes "
+            f"{KUBERNETES_VERSION}。",
+        ),
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"minikubelet {__version__} (Kubernetes {KUBERNETES_VERSION})",
+        help=t("print the version and exit", "显示版本后退出"),
+    )
+    lang_help = t(
+        "language of messages (default: from MINIKUBELET_LANG or the locale)",
+        "输出语言（默认读取 MINIKUBELET_LANG 或系统 locale）",
+    )
+    parser.add_argument("--lang", choices=["en", "zh"], help=lang_help)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = commands.add_parser(
+        "run",
+        help=t(
+            "run kubelet's sync loop on a fake runtime", "在模拟的容器运行时上运行 kubelet 主循环"
+        ),
+        description=t(
+            "Run the port's kubelet: pods from the given sources go through syncLoop, the pod "
+            "workers and the runtime's SyncPod, on a fake container runtime.",
+            "运行移植版 kubelet：来自各个配置源的 Pod 依次经过 syncLoop、pod worker 和运行时的 "
+            "SyncPod，容器运行时是模拟的。",
+        ),
+    )
+    run.add_argument("--lang", choices=["en", "zh"], help=lang_help)
+    run.add_argument(
+        "--manifests",
+        metavar="DIR",
+        help=t(
+            "directory of static pod manifests (kubelet's --pod-manifest-path)",
+            "静态 Pod 清单所在目录（即 kubelet 的 --pod-manifest-path）",
+        ),
+    )
+    run.add_argument(
+        "--manifest-url",
+        metavar="URL",
+        help=t(
+            "URL to poll for pods (kubelet's --manifest-url)",
+            "轮询获取 Pod 的 URL（即 kubelet 的 --manifest-url）",
+        ),
+    )
+    run.add_argument(
+        "--api-script",
+        metavar="FILE",
+        help=t(
+            "a scripted watch of pods standing in for the API server (YAML or JSON lines)",
+            "代替 API Server 的 Pod watch 事件脚本（YAML 或 JSON lines）",
+        ),
+    )
+    run.add_argument(
+        "--scenario",
+        metavar="FILE",
+        help=t(
+            "how the fake runtime behaves: container lifetimes, image pulls, runtime outages",
+            "模拟运行时的行为：容器运行多久、镜像拉取、运行时故障",
+        ),
+    )
+    run.add_argument(
+        "--hostname-override",
+        "--node-name",
+        dest="hostname_override",
+        default="minikubelet",
+        metavar="NAME",
+        help=t(
+            "the node's name (kubelet's --hostname-override; kubelet lower-cases it)",
+            "节点名称（即 kubelet 的 --hostname-override；kubelet 会把它转成小写）",
+        ),
+    )
+    run.add_argument(
+        "--node-ip",
+        default="",
+        metavar="IP[,IP]",
+        help=t(
+            "the node's IP, or an IPv4 and an IPv6 one (kubelet's flag); its family decides "
+            "which of a pod's IPs is its pod IP",
+            "节点 IP，或一个 IPv4 加一个 IPv6（kubelet 的同名参数）；它的地址族决定 Pod 的哪个 IP "
+            "作为 Pod IP",
+        ),
+    )
+    run.add_argument(
+        "--node-cpu", default="4", help=t("the node's allocatable CPU", "节点可分配的 CPU")
+    )
+    run.add_argument(
+        "--node-memory", default="8Gi", help=t("the node's allocatable memory", "节点可分配的内存")
+    )
+    run.add_argument(
+        "--max-pods",
+        type=int,
+        default=110,
+        help=t("the most pods the node admits", "节点最多接纳的 Pod 数"),
+    )
+    run.add_argument(
+        "--maximum-dead-containers-per-container",
+        type=int,
+        default=1,
+        metavar="N",
+        help=t(
+            "dead instances to keep of each container (kubelet's flag; at least 1 is kept)",
+            "每个容器保留多少个已退出的实例（kubelet 的同名参数；至少保留 1 个）",
+        ),
+    )
+    run.add_argument(
+        "--seed", type=int, default=0, help=t("seed of every random choice", "所有随机选择的种子")
+    )
+    run.add_argument(
+        "--until",
+        type=duration_arg,
+        default=30.0,
+        metavar="DURATION",
+        help=t(
+            "stop after this long, e.g. 30s or 2m (default 30s)",
+            "运行多久后停止，例如 30s 或 2m（默认 30s）",
+        ),
+    )
+    run.add_argument(
+        "--clock",
+        choices=["virtual", "real"],
+        default="virtual",
+        help=t(
+            "virtual: time jumps ahead, runs repeat exactly (default); real: wall-clock time",
+            "virtual：时间直接跳到下一个事件，每次运行完全相同（默认）；real：真实时间",
+        ),
+    )
+    run.add_argument(
+        "-v",
+        "--v",
+        dest="verbosity",
+        type=int,
+        default=2,
+        help=t(
+            "log verbosity, as kubelet's -v (default 2)", "日志详细程度，同 kubelet 的 -v（默认 2）"
+        ),
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """Entry point of the ``minikubelet`` console script."""
+    argv = sys.argv[1:] if argv is None else argv
+    out = out if out is not None else sys.stdout
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--lang", choices=["en", "zh"])
+    known, _ = pre.parse_known_args(argv)
+    lang = language(known.lang)
+    parser = build_parser(lang)
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return run(args, lang, out, parser)
+    parser.print_help(out)
+    return 0
+
+
+def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.ArgumentParser) -> int:
+    """``minikubelet run``: check every input first, then run kubelet until ``--until``."""
+    if not (args.manifests or args.manifest_url or args.api_script):
+        parser.error(
+            text(
+                "give at least one pod source: --manifests, --manifest-url or --api-script",
+                "请至少指定一个 Pod 来源：--manifests、--manifest-url 或 --api-script",
+                lang,
+            )
+        )
+    # Bad input is refused before anything runs: nothing is left half-done.
+    try:
+        api_script = load_script_file(args.api_script) if args.api_script else None
+        recorder = Recorder()
+        runtime = new_fake_runtime(scenario=args.scenario, seed=args.seed, recorder=recorder)
+        # As kubelet's RunKubelet: the hostname first; without a cloud provider the node name
+        # is the hostname.
+        hostname = get_hostname(args.hostname_override)
+        node_name = hostname
+        node_ips = parse_node_ips(args.node_ip)
+        machine_info = MachineInfo(
+            cpu=Quantity.parse(args.node_cpu), memory=Quantity.parse(args.node_memory)
+        )
+    except (ScriptError, ScenarioError, ValueError, OSError) as err:
+        print(f"minikubelet: {err}", file=sys.stderr)
+        return 2
+    kube_cfg = KubeletConfiguration(
+        static_pod_path=args.manifests or "",
+        static_pod_url=args.manifest_url or "",
+        max_pods=args.max_pods,
+    )
+    reporter = PhaseReporter(out, lang)
+
+    async def kubelet_main() -> None:
+        # With a script, the pods come from a fake API server, which kubelet also writes to
+        # (ours: the script's events are the rest of the cluster).
+        kube_client = (
+            start_scripted_cluster(api_script, args.api_script, node_name)
+            if api_script is not None
+            else None
+        )
+        # The node informer of the fake API server syncs at once.
+        pod_cfg = make_pod_source_config(kube_cfg, recorder, node_name, lambda: True, kube_client)
+        kl = new_main_kubelet(
+            kube_cfg,
+            recorder,
+            pod_cfg,
+            runtime,
+            hostname=hostname,
+            node_name=node_name,
+            machine_info=machine_info,
+            node_ips=node_ips,
+            max_per_pod_container_count=args.maximum_dead_containers_per_container,
+            kube_client=kube_client,
+        )
+        kl.status_manager.on_status_change = reporter.on_status_change
+        reporter.kubelet = kl
+        await kl.run(pod_cfg.updates())
+
+    klog.configure(verbosity=args.verbosity, out=out)
+    try:
+        go.run(kubelet_main, seed=args.seed, clock=args.clock, until=args.until)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        klog.configure(verbosity=0, out=None)
+    reporter.summary(args.until)
+    return 0
+
+
+def parse_node_ips(value: str) -> list[str]:
+    """``--node-ip``: one address, or an IPv4 and an IPv6 one, comma-separated.
+
+    Ours, modelled on kubelet's own check of the flag (cmd/kubelet/app, outside the Go files
+    the port reads); raises ValueError with kubelet's message.
+    """
+    node_ips: list[str] = []
+    if value != "":
+        for ip in value.split(","):
+            try:
+                node_ips.append(str(ipaddress.ip_address(ip.strip())))
+            except ValueError:
+                raise ValueError(f"could not parse --node-ip {ip.strip()!r}") from None
+    families = {ipaddress.ip_address(ip).version for ip in node_ips}
+    if len(node_ips) > 2 or (len(node_ips) == 2 and len(families) == 1):
+        raise ValueError(
+            f'bad --node-ip "{value}"; must contain either a single IP or a dual-stack pair of IPs'
+        )
+    return node_ips
+
+
+class PhaseReporter:
+    """Prints a line each time a pod's phase changes, and the pods at the end (ours)."""
+
+    def __init__(self, out: TextIO, lang: str) -> None:
+        self.out = out
+        self.lang = lang
+        self.kubelet: Any = None
+        self.start: float | None = None
+
+    def on_status_change(self, pod: Pod, new: PodStatus, old: PodStatus | None) -> None:
+        if self.start is None:
+            self.start = go.current_runtime().clock.now() - go.current_runtime().clock.monotonic()
+        before = old.phase if old is not None else None
+        if new.phase == before:
+            return
+        at = format_duration(go.current_runtime().clock.monotonic())
+        ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
+        change = f"{before} → {new.phase}" if before else f"{new.phase}"
+        detail = f" ({new.reason}: {new.message})" if new.reason else ""
+        self.out.write(
+            text(
+                f"minikubelet: pod {ref} is {change} at {at}{detail}\n",
+                f"minikubelet: Pod {ref} 在 {at} 变为 {change}{detail}\n",
+                self.lang,
+            )
+        )
+
+    def summary(self, until: float) -> None:
+        kl = self.kubelet
+        if kl is None:
+            return
+        pods = kl.pod_manager.get_pods()
+        self.out.write(
+            text(
+                f"minikubelet: after {format_duration(until)}, {len(pods)} pod(s):\n",
+                f"minikubelet: 运行 {format_duration(until)} 后，共 {len(pods)} 个 Pod：\n",
+                self.lang,
+            )
+        )
+        for pod in pods:
+            status, ok = kl.status_manager.get_pod_status(pod.metadata.uid)
+            status = status if ok else pod.status
+            ready = sum(1 for c in status.container_statuses if c.ready)
+            restarts = sum(c.restart_count for c in status.container_statuses)
+            ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
+            ips = ",".join(ip.ip for ip in status.pod_ips) or "-"
+            qos = status.qos_class or "-"
+            self.out.write(
+                text(
+                    f"  {ref:<40} {status.phase:<10} ready {ready}/{len(pod.spec.containers)}"
+                    f"  restarts {restarts}  IP {ips}  QoS {qos}\n",
+                    f"  {ref:<40} {status.phase:<10} 就绪 {ready}/{len(pod.spec.containers)}"
+                    f"  重启 {restarts} 次  IP {ips}  QoS {qos}\n",
+                    self.lang,
+                )
+            )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

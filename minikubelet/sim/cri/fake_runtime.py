@@ -1,0 +1,608 @@
+"""A fake CRI runtime service: sandboxes and containers that live in memory, on the runtime's
+clock, as a scenario says.
+
+Not a port of containerd, nor of cri-api's ``FakeRuntimeService`` test double (Go:
+staging/src/k8s.io/cri-api/pkg/apis/testing/fake_runtime_service.go), though it keeps that
+fake's habits: errors can be injected per method, and the calls are counted.
+
+How containers behave:
+
+* States follow the CRI: ``CONTAINER_CREATED`` (``create_container``) → ``CONTAINER_RUNNING``
+  (``start_container``) → ``CONTAINER_EXITED`` (its run is over, it was stopped, or its sandbox
+  was stopped). ``crash_container`` and ``set_container_unknown`` exist for tests.
+* How long a run lasts and its exit code come from the pod's ``minikubelet.dev/scenario``
+  annotation or the scenario file (see :mod:`minikubelet.sim.cri.scenario`); by default init
+  containers exit 0 after 1 s and other containers run until stopped. (Which containers are init
+  containers: see :class:`FakeRuntimeService`.)
+* Exits are computed lazily: every call first *reaps* the containers whose run ended by now
+  (a heap ordered by end time), and their ``finished_at`` is the scripted end, not the time of
+  the call. So nothing runs in the background, a run is deterministic, and 10,000 idle pods
+  cost nothing between calls.
+* Timestamps are int nanoseconds from the runtime's clock (virtual in a virtual run). Within one
+  pod, creation times are strictly increasing (1 µs apart when created at the same instant),
+  because kubelet orders a pod's containers and sandboxes by creation time.
+* Every call first yields to the other goroutines (``gosched``), as a real RPC lets them run
+  while it is on the wire; the clock does not move.
+* IDs are 64 hex digits drawn from ``random.Random(seed)``: the same seed and the same calls give
+  the same IDs.
+* ``stop_container`` blocks (on the runtime's clock) for the container's ``stopTime``, at most
+  the grace period; the container then exits with 143, or 137 if the grace period ran out.
+* The runtime's health (``status``) can be scripted (``runtime: notReady/down`` in the scenario
+  file) or set with :meth:`FakeRuntimeService.set_runtime_ready`; any method can be made to fail
+  with :meth:`FakeRuntimeService.inject_error`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import ipaddress
+import random
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
+from minikubelet.sim.cri.scenario import (
+    ContainerScript,
+    InitContainerAnnotation,
+    Lifetime,
+    Scenario,
+    ScenarioError,
+    scripts_from_annotations,
+)
+from minikubelet.sim.go import Clock, gosched
+
+if TYPE_CHECKING:
+    from minikubelet.sim.cri.fake_image_service import FakeImageService
+
+#: The label kubelet puts on sandboxes and containers with the pod's UID (pkg/kubelet/types).
+_POD_UID_LABEL = "io.kubernetes.pod.uid"
+#: Exit codes of a process ended by SIGTERM (128+15) and by SIGKILL (128+9).
+EXIT_SIGTERM = 143
+EXIT_SIGKILL = 137
+
+FakeRuntimeName = "fake"
+FakeVersion = "0.1.0"
+
+PodLookup = Callable[[str], "v1.Pod | None"]
+
+
+def _runtime_clock() -> Clock:
+    from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import RUNTIME_CLOCK
+
+    return RUNTIME_CLOCK
+
+
+@dataclass(slots=True, eq=False)
+class _Sandbox:
+    id: str
+    config: runtimeapi.PodSandboxConfig
+    pod_uid: str
+    state: runtimeapi.PodSandboxState
+    created_at: int
+    ip: str
+    additional_ips: list[str]
+    network: runtimeapi.NamespaceMode
+    runtime_handler: str
+    scripts: dict[str, ContainerScript]
+    item: runtimeapi.PodSandbox | None = None
+    status: runtimeapi.PodSandboxStatus | None = None
+
+    def changed(self) -> None:
+        self.item = None
+        self.status = None
+
+
+@dataclass(slots=True, eq=False)
+class _Container:
+    id: str
+    sandbox_id: str
+    pod_uid: str
+    config: runtimeapi.ContainerConfig
+    image_ref: str
+    lifetime: Lifetime
+    created_at: int
+    state: runtimeapi.ContainerState = runtimeapi.ContainerState_CONTAINER_CREATED
+    started_at: int = 0
+    finished_at: int = 0
+    exit_code: int = 0
+    reason: str = ""
+    message: str = ""
+    #: When the scripted run ends (ns), None if it runs until stopped.
+    end_at: int | None = None
+    item: runtimeapi.Container | None = None
+    status: runtimeapi.ContainerStatus | None = None
+
+    def changed(self) -> None:
+        self.item = None
+        self.status = None
+
+
+class FakeRuntimeService:
+    """An in-memory CRI ``RuntimeService`` (see the module docstring).
+
+    ``clock`` defaults to the running runtime's. A container is an init container (for its default
+    lifetime) if its config has the annotation ``minikubelet.dev/init-container: "true"`` (the
+    fake runtime helper sets it) or, failing that, if ``pod_lookup`` (pod UID → ``v1.Pod`` or
+    None; wire it to kubelet's pod manager) says so. ``image_service``, if given, must hold a container's image when it is created.
+    With ``yield_on_call`` (the default) every call lets the other goroutines run first, as a
+    real RPC would: without it, a PLEG relist of many pods would never let kubelet read events.
+    """
+
+    def __init__(
+        self,
+        *,
+        clock: Clock | None = None,
+        scenario: Scenario | None = None,
+        seed: int = 0,
+        runtime_name: str = FakeRuntimeName,
+        pod_lookup: PodLookup | None = None,
+        image_service: FakeImageService | None = None,
+        yield_on_call: bool = True,
+    ) -> None:
+        self.clock = clock if clock is not None else _runtime_clock()
+        self.scenario = scenario if scenario is not None else Scenario()
+        self.rng = random.Random(seed)
+        self.runtime_name = runtime_name
+        self.pod_lookup = pod_lookup
+        self.image_service = image_service
+        #: Each call first lets the other goroutines run, as they would during a real RPC.
+        self.yield_on_call = yield_on_call
+        self.sandboxes: dict[str, _Sandbox] = {}
+        self.containers: dict[str, _Container] = {}
+        self._sandboxes_by_pod: dict[str, list[str]] = {}
+        self._containers_by_pod: dict[str, list[str]] = {}
+        self._last_created: dict[str, int] = {}
+        self._exits: list[tuple[int, int, str]] = []  # (end_at, seq, container id)
+        self._seq = 0
+        self._next_ip = 0
+        self._start: float | None = None
+        self._errors: dict[str, deque[Exception]] = {}
+        #: How many times each method was called.
+        self.calls: Counter[str] = Counter()
+        self.runtime_ready = runtimeapi.RuntimeCondition(type=runtimeapi.RuntimeReady, status=True)
+        self.network_ready = runtimeapi.RuntimeCondition(type=runtimeapi.NetworkReady, status=True)
+        self.pod_cidr = ""
+        try:
+            self._start = self.clock.now()
+        except RuntimeError:  # made before go.run: start on first use
+            self._start = None
+
+    # -- knobs for tests and scenarios ------------------------------------------------------
+
+    def inject_error(self, method: str, err: Exception | None = None, times: int = 1) -> None:
+        """Make the next ``times`` calls of ``method`` (``"run_pod_sandbox"``, ``"status"`` …)
+        fail with ``err`` (default: a CRIError ``Unknown``)."""
+        e = err if err is not None else CRIError("Unknown", f"injected error in {method}")
+        self._errors.setdefault(method, deque()).extend([e] * times)
+
+    def set_runtime_ready(self, ready: bool, reason: str = "", message: str = "") -> None:
+        """Set the ``RuntimeReady`` condition ``status`` reports."""
+        self.runtime_ready = runtimeapi.RuntimeCondition(
+            type=runtimeapi.RuntimeReady, status=ready, reason=reason, message=message
+        )
+
+    def set_network_ready(self, ready: bool, reason: str = "", message: str = "") -> None:
+        """Set the ``NetworkReady`` condition ``status`` reports."""
+        self.network_ready = runtimeapi.RuntimeCondition(
+            type=runtimeapi.NetworkReady, status=ready, reason=reason, message=message
+        )
+
+    def crash_container(self, container_id: str, exit_code: int = 1) -> None:
+        """End a running container now, with ``exit_code`` (as if it crashed)."""
+        c = self._container(container_id)
+        if c.state == runtimeapi.ContainerState_CONTAINER_RUNNING:
+            self._exit(c, self._now_ns(), exit_code)
+
+    def set_container_unknown(self, container_id: str) -> None:
+        """Put a container in ``CONTAINER_UNKNOWN`` (the runtime lost track of it)."""
+        c = self._container(container_id)
+        c.state = runtimeapi.ContainerState_CONTAINER_UNKNOWN
+        c.end_at = None
+        c.changed()
+
+    def crash_sandbox(self, pod_sandbox_id: str) -> None:
+        """Make a sandbox NOTREADY without stopping its containers (its network died)."""
+        s = self._sandbox(pod_sandbox_id)
+        s.state = runtimeapi.PodSandboxState_SANDBOX_NOTREADY
+        s.changed()
+
+    def elapsed(self) -> float:
+        """Seconds since the fake runtime started (what the scenario's windows count)."""
+        now = self.clock.now()
+        if self._start is None:
+            self._start = now
+        return now - self._start
+
+    # -- internals ---------------------------------------------------------------------------
+
+    async def _enter(self, method: str) -> None:
+        """Begin a call: let other goroutines run (as during a real RPC), count it, fail it if
+        an error was injected, and reap the containers whose run has ended."""
+        if self.yield_on_call:
+            await gosched()
+        self.calls[method] += 1
+        q = self._errors.get(method)
+        if q:
+            raise q.popleft()
+        self._reap()
+
+    def _now_ns(self) -> int:
+        return round(self.clock.now() * 1e9)
+
+    def _new_id(self) -> str:
+        return f"{self.rng.getrandbits(256):064x}"
+
+    def _created_at(self, pod_uid: str) -> int:
+        t = max(self._now_ns(), self._last_created.get(pod_uid, 0) + 1000)
+        self._last_created[pod_uid] = t
+        return t
+
+    def _reap(self) -> None:
+        if not self._exits:
+            return
+        now = self._now_ns()
+        exits = self._exits
+        while exits and exits[0][0] <= now:
+            end_at, _, cid = heapq.heappop(exits)
+            c = self.containers.get(cid)
+            if (
+                c is not None
+                and c.state == runtimeapi.ContainerState_CONTAINER_RUNNING
+                and c.end_at == end_at
+            ):
+                self._exit(c, end_at, c.lifetime.exit_code)
+
+    def _exit(self, c: _Container, at: int, exit_code: int) -> None:
+        c.state = runtimeapi.ContainerState_CONTAINER_EXITED
+        c.finished_at = at
+        c.exit_code = exit_code
+        c.reason = "Completed" if exit_code == 0 else "Error"
+        c.end_at = None
+        c.changed()
+
+    def _sandbox(self, pod_sandbox_id: str) -> _Sandbox:
+        s = self.sandboxes.get(pod_sandbox_id)
+        if s is None:
+            raise CRIError(
+                "NotFound", f'an error occurred when try to find sandbox "{pod_sandbox_id}"'
+            )
+        return s
+
+    def _container(self, container_id: str) -> _Container:
+        c = self.containers.get(container_id)
+        if c is None:
+            raise CRIError(
+                "NotFound", f'an error occurred when try to find container "{container_id}"'
+            )
+        return c
+
+    def _allocate_ips(self) -> list[str]:
+        """The next pod's IPs, one per family of the scenario, in its order."""
+        self._next_ip += 1
+        first = {
+            "IPv4": ipaddress.ip_address("10.88.0.1"),
+            "IPv6": ipaddress.ip_address("fd00:10:88::1"),
+        }
+        return [str(first[family] + self._next_ip) for family in self.scenario.ip_families]
+
+    def _lifetime(
+        self, sandbox: _Sandbox, config: runtimeapi.ContainerConfig, name: str, attempt: int
+    ) -> Lifetime:
+        meta = sandbox.config.metadata or runtimeapi.PodSandboxMetadata()
+        is_init = config.annotations.get(InitContainerAnnotation) == "true"
+        if not is_init and self.pod_lookup is not None:
+            pod = self.pod_lookup(sandbox.pod_uid)
+            if pod is not None:
+                is_init = any(c.name == name for c in pod.spec.init_containers)
+        default = self.scenario.default_init if is_init else self.scenario.default_app
+        script = sandbox.scripts.get(name)
+        if script is None:
+            script = self.scenario.pods.get(f"{meta.namespace}/{meta.name}", {}).get(name)
+        if script is None:
+            return default
+        return script.lifetime(attempt).or_default(default)
+
+    # -- RuntimeVersioner --------------------------------------------------------------------
+
+    async def version(self, api_version: str) -> runtimeapi.VersionResponse:
+        """The runtime's name and versions (CRI ``Version``)."""
+        await self._enter("version")
+        return runtimeapi.VersionResponse(
+            version=FakeVersion,
+            runtime_name=self.runtime_name,
+            runtime_version=FakeVersion,
+            runtime_api_version="v1alpha2",
+        )
+
+    # -- PodSandboxManager -------------------------------------------------------------------
+
+    async def run_pod_sandbox(
+        self, config: runtimeapi.PodSandboxConfig, runtime_handler: str
+    ) -> str:
+        """Create a READY sandbox with an IP (none with the host's network)."""
+        await self._enter("run_pod_sandbox")
+        meta = config.metadata or runtimeapi.PodSandboxMetadata()
+        pod_uid = config.labels.get(_POD_UID_LABEL, meta.uid)
+        try:
+            scripts, _ = scripts_from_annotations(
+                config.annotations or {}, f"{meta.namespace}/{meta.name}"
+            )
+        except ScenarioError as e:
+            raise CRIError("InvalidArgument", str(e)) from None
+        network = runtimeapi.NamespaceMode_POD
+        sc = config.linux.security_context if config.linux is not None else None
+        if sc is not None and sc.namespace_options is not None:
+            network = sc.namespace_options.network
+        ips = [] if network == runtimeapi.NamespaceMode_NODE else self._allocate_ips()
+        s = _Sandbox(
+            id=self._new_id(),
+            config=config,
+            pod_uid=pod_uid,
+            state=runtimeapi.PodSandboxState_SANDBOX_READY,
+            created_at=self._created_at(pod_uid),
+            ip=ips[0] if ips else "",
+            additional_ips=ips[1:],
+            network=network,
+            runtime_handler=runtime_handler,
+            scripts=scripts,
+        )
+        self.sandboxes[s.id] = s
+        self._sandboxes_by_pod.setdefault(pod_uid, []).append(s.id)
+        return s.id
+
+    async def stop_pod_sandbox(self, pod_sandbox_id: str) -> None:
+        """Make the sandbox NOTREADY, killing (137) the containers still running in it."""
+        await self._enter("stop_pod_sandbox")
+        s = self._sandbox(pod_sandbox_id)
+        now = self._now_ns()
+        for cid in self._containers_by_pod.get(s.pod_uid, []):
+            c = self.containers[cid]
+            if c.sandbox_id == s.id and c.state == runtimeapi.ContainerState_CONTAINER_RUNNING:
+                self._exit(c, now, EXIT_SIGKILL)
+        if s.state != runtimeapi.PodSandboxState_SANDBOX_NOTREADY:
+            s.state = runtimeapi.PodSandboxState_SANDBOX_NOTREADY
+            s.changed()
+
+    async def remove_pod_sandbox(self, pod_sandbox_id: str) -> None:
+        """Remove the sandbox and every container in it (removing a missing one succeeds)."""
+        await self._enter("remove_pod_sandbox")
+        s = self.sandboxes.pop(pod_sandbox_id, None)
+        if s is None:
+            return
+        self._sandboxes_by_pod[s.pod_uid].remove(s.id)
+        for cid in list(self._containers_by_pod.get(s.pod_uid, [])):
+            if self.containers[cid].sandbox_id == s.id:
+                self._remove_container(cid)
+        if not self._sandboxes_by_pod[s.pod_uid]:
+            del self._sandboxes_by_pod[s.pod_uid]
+            if not self._containers_by_pod.get(s.pod_uid):
+                self._last_created.pop(s.pod_uid, None)
+
+    async def pod_sandbox_status(self, pod_sandbox_id: str) -> runtimeapi.PodSandboxStatus:
+        """The sandbox's state, IP and namespaces."""
+        await self._enter("pod_sandbox_status")
+        s = self._sandbox(pod_sandbox_id)
+        if s.status is None:
+            s.status = runtimeapi.PodSandboxStatus(
+                id=s.id,
+                metadata=s.config.metadata,
+                state=s.state,
+                created_at=s.created_at,
+                network=runtimeapi.PodSandboxNetworkStatus(
+                    ip=s.ip, additional_ips=[runtimeapi.PodIP(ip=ip) for ip in s.additional_ips]
+                ),
+                linux=runtimeapi.LinuxPodSandboxStatus(
+                    namespaces=runtimeapi.Namespace(
+                        options=runtimeapi.NamespaceOption(network=s.network)
+                    )
+                ),
+                labels=s.config.labels,
+                annotations=s.config.annotations,
+                runtime_handler=s.runtime_handler,
+            )
+        return s.status
+
+    async def list_pod_sandbox(
+        self, filter: runtimeapi.PodSandboxFilter | None
+    ) -> list[runtimeapi.PodSandbox]:
+        """The sandboxes matching ``filter`` (by ID, state, labels), oldest first."""
+        await self._enter("list_pod_sandbox")
+        if filter is not None and _POD_UID_LABEL in filter.label_selector:
+            ids = self._sandboxes_by_pod.get(filter.label_selector[_POD_UID_LABEL], [])
+            candidates = [self.sandboxes[i] for i in ids]
+        else:
+            candidates = list(self.sandboxes.values())
+        out = []
+        for s in candidates:
+            if filter is not None:
+                if filter.id and s.id != filter.id:
+                    continue
+                if filter.state is not None and s.state != filter.state.state:
+                    continue
+                if any(s.config.labels.get(k) != v for k, v in filter.label_selector.items()):
+                    continue
+            if s.item is None:
+                s.item = runtimeapi.PodSandbox(
+                    id=s.id,
+                    metadata=s.config.metadata,
+                    state=s.state,
+                    created_at=s.created_at,
+                    labels=s.config.labels,
+                    annotations=s.config.annotations,
+                    runtime_handler=s.runtime_handler,
+                )
+            out.append(s.item)
+        return out
+
+    # -- ContainerManager --------------------------------------------------------------------
+
+    async def create_container(
+        self,
+        pod_sandbox_id: str,
+        config: runtimeapi.ContainerConfig,
+        sandbox_config: runtimeapi.PodSandboxConfig,
+    ) -> str:
+        """Create a container (CREATED) in a sandbox; its scripted lifetime is fixed now."""
+        await self._enter("create_container")
+        s = self._sandbox(pod_sandbox_id)
+        meta = config.metadata or runtimeapi.ContainerMetadata()
+        image = config.image.image if config.image is not None else ""
+        image_ref = image
+        if self.image_service is not None:
+            img = self.image_service.lookup(image)
+            if img is None:
+                raise CRIError("NotFound", f'failed to get image "{image}": image not found')
+            image_ref = img.id
+        c = _Container(
+            id=self._new_id(),
+            sandbox_id=s.id,
+            pod_uid=s.pod_uid,
+            config=config,
+            image_ref=image_ref,
+            lifetime=self._lifetime(s, config, meta.name, meta.attempt),
+            created_at=self._created_at(s.pod_uid),
+        )
+        self.containers[c.id] = c
+        self._containers_by_pod.setdefault(s.pod_uid, []).append(c.id)
+        return c.id
+
+    async def start_container(self, container_id: str) -> None:
+        """Start a CREATED container; its scripted run starts now."""
+        await self._enter("start_container")
+        c = self._container(container_id)
+        if c.state != runtimeapi.ContainerState_CONTAINER_CREATED:
+            raise CRIError(
+                "FailedPrecondition",
+                f'container "{container_id}" is in {c.state.name} state, not CONTAINER_CREATED',
+            )
+        now = self._now_ns()
+        c.state = runtimeapi.ContainerState_CONTAINER_RUNNING
+        c.started_at = now
+        if c.lifetime.run_for is not None:
+            c.end_at = now + round(c.lifetime.run_for * 1e9)
+            self._seq += 1
+            heapq.heappush(self._exits, (c.end_at, self._seq, c.id))
+        c.changed()
+
+    async def stop_container(self, container_id: str, timeout: int) -> None:
+        """Ask a running container to stop; wait until it does, at most ``timeout`` seconds.
+
+        It needs its scripted ``stopTime``: within the grace period it exits with 143, else it
+        is killed when the period is over (137). Stopping a container that is not running is a
+        no-op, as in the CRI.
+        """
+        await self._enter("stop_container")
+        c = self._container(container_id)
+        if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING:
+            return
+        wait = min(c.lifetime.stop_time, max(timeout, 0))
+        if wait > 0:
+            from minikubelet.sim.go import sleep
+
+            await sleep(wait)
+            self._reap()  # it may have ended by itself meanwhile
+            if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING:
+                return
+        code = EXIT_SIGTERM if c.lifetime.stop_time <= max(timeout, 0) else EXIT_SIGKILL
+        self._exit(c, self._now_ns(), code)
+
+    async def remove_container(self, container_id: str) -> None:
+        """Remove a container (a missing one succeeds, as in the CRI)."""
+        await self._enter("remove_container")
+        if container_id in self.containers:
+            self._remove_container(container_id)
+
+    def _remove_container(self, container_id: str) -> None:
+        c = self.containers.pop(container_id)
+        ids = self._containers_by_pod[c.pod_uid]
+        ids.remove(container_id)
+        if not ids:
+            del self._containers_by_pod[c.pod_uid]
+
+    async def list_containers(
+        self, filter: runtimeapi.ContainerFilter | None
+    ) -> list[runtimeapi.Container]:
+        """The containers matching ``filter`` (ID, state, sandbox, labels), oldest first."""
+        await self._enter("list_containers")
+        if filter is not None and _POD_UID_LABEL in filter.label_selector:
+            ids = self._containers_by_pod.get(filter.label_selector[_POD_UID_LABEL], [])
+            candidates = [self.containers[i] for i in ids]
+        else:
+            candidates = list(self.containers.values())
+        out = []
+        for c in candidates:
+            if filter is not None:
+                if filter.id and c.id != filter.id:
+                    continue
+                if filter.state is not None and c.state != filter.state.state:
+                    continue
+                if filter.pod_sandbox_id and c.sandbox_id != filter.pod_sandbox_id:
+                    continue
+                if any(c.config.labels.get(k) != v for k, v in filter.label_selector.items()):
+                    continue
+            if c.item is None:
+                c.item = runtimeapi.Container(
+                    id=c.id,
+                    pod_sandbox_id=c.sandbox_id,
+                    metadata=c.config.metadata,
+                    image=c.config.image,
+                    image_ref=c.image_ref,
+                    state=c.state,
+                    created_at=c.created_at,
+                    labels=c.config.labels,
+                    annotations=c.config.annotations,
+                )
+            out.append(c.item)
+        return out
+
+    async def container_status(self, container_id: str) -> runtimeapi.ContainerStatus:
+        """The container's state, times, exit code and reason."""
+        await self._enter("container_status")
+        c = self._container(container_id)
+        if c.status is None:
+            c.status = runtimeapi.ContainerStatus(
+                id=c.id,
+                metadata=c.config.metadata,
+                state=c.state,
+                created_at=c.created_at,
+                started_at=c.started_at,
+                finished_at=c.finished_at,
+                exit_code=c.exit_code,
+                image=c.config.image,
+                image_ref=c.image_ref,
+                reason=c.reason,
+                message=c.message,
+                labels=c.config.labels,
+                annotations=c.config.annotations,
+                mounts=c.config.mounts,
+                log_path=c.config.log_path,
+            )
+        return c.status
+
+    # -- RuntimeService ------------------------------------------------------------------------
+
+    async def update_runtime_config(self, runtime_config: runtimeapi.RuntimeConfig) -> None:
+        """Remember the pod CIDR."""
+        await self._enter("update_runtime_config")
+        if runtime_config.network_config is not None:
+            self.pod_cidr = runtime_config.network_config.pod_cidr
+
+    async def status(self) -> runtimeapi.RuntimeStatus:
+        """The RuntimeReady and NetworkReady conditions (as scripted or set)."""
+        await self._enter("status")
+        t = self.elapsed()
+        if any(w.contains(t) for w in self.scenario.runtime_down):
+            raise CRIError("Unavailable", "connection error: the fake runtime is down (scenario)")
+        runtime_ready = self.runtime_ready
+        if any(w.contains(t) for w in self.scenario.runtime_not_ready):
+            runtime_ready = runtimeapi.RuntimeCondition(
+                type=runtimeapi.RuntimeReady,
+                status=False,
+                reason="ScenarioNotReady",
+                message="the scenario says the runtime is not ready",
+            )
+        return runtimeapi.RuntimeStatus(conditions=[runtime_ready, self.network_ready])

@@ -1,0 +1,398 @@
+"""Scenarios: how the fake runtime's containers live and how its image pulls go.
+
+Not a port: containerd runs real processes; the fake runtime follows a script instead. A script
+comes from two places, the pod's annotations winning over the file:
+
+**Pod annotations** (YAML or JSON; JSON is YAML)::
+
+    metadata:
+      annotations:
+        minikubelet.dev/scenario: |
+          init-db: {runFor: 3s}              # an init container that exits 0 after 3 s
+          app:                               # one entry per run (restart); the last repeats
+            - {runFor: 5s, exitCode: 1}      # crash after 5 s …
+            - {runFor: 5s, exitCode: 1}      # … twice …
+            - {runFor: forever}              # … then stay up
+          sidecar: {runFor: forever, stopTime: 10s}   # needs 10 s to stop after SIGTERM
+        minikubelet.dev/images: |
+          busybox: {pullTime: 2s, fail: 2}   # each pull takes 2 s; the first two fail
+          nosuch:1.0: notFound               # every pull fails: not found
+
+``minikubelet.dev/scenario`` maps a container name to its *lifetime*, or to a list of lifetimes
+(run *n* of the container, counting restarts from 0, follows entry *n*; the last entry repeats).
+A lifetime is a mapping with
+
+* ``runFor`` — a duration (``5s``, ``1m30s``, ``500ms``, or a number of seconds) or ``forever``;
+  when left out, the container's default (below);
+* ``exitCode`` — the exit code when ``runFor`` is over (default 0);
+* ``stopTime`` — how long the container takes to exit after kubelet asks it to stop (SIGTERM,
+  default 0 s). It then exits with code 143; if the grace period runs out first it is killed with
+  code 137.
+
+A lifetime may also be written as a bare ``forever`` or duration (``{runFor: …}``). Containers not
+in the annotation get the defaults: **init containers exit 0 after 1 s, containers run
+forever**. (The CRI does not say which containers are init containers: the fake runtime reads
+the container annotation ``minikubelet.dev/init-container``, which the fake runtime helper sets,
+or else asks its ``pod_lookup``.)
+
+``minikubelet.dev/images`` maps an image (``busybox`` means ``busybox:latest``, as kubelet
+normalises it) to how pulling it goes: ``pullTime`` (how long a pull takes, default 0 s) and
+``fail`` (how many pulls of it fail, counted for the whole node, before one succeeds), or
+``notFound`` (every pull fails at once, as for an image that does not exist).
+
+**A scenario file** (:func:`load_scenario_file`) holds the same for the whole run, plus the
+runtime's health::
+
+    pods:                         # namespace/name → the same as the scenario annotation
+      default/web:
+        app: {runFor: 5s, exitCode: 1}
+    images:                       # the same as the images annotation; "*" is every other image
+      "*": {pullTime: 1s}
+      busybox: {pullTime: 2s, fail: 2}
+    presentImages: [nginx:1.21]   # images already on the node
+    defaults:                     # lifetimes of containers the scenario does not name
+      init: {runFor: 1s}
+      app: {runFor: forever}
+    runtime:                      # seconds from the start of the fake runtime
+      notReady: [{from: 0s, until: 30s}]   # Status() says RuntimeReady=false
+      down: [{from: 60s, until: 70s}]      # the Status() call itself fails
+    network:
+      ipFamilies: [IPv6, IPv4]    # a dual-stack pod network; the CNI plugin reports the IPv6
+                                  # address first (default: [IPv4], single-stack)
+
+Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64.
+
+A scenario that does not parse raises :class:`ScenarioError`, naming the pod, annotation,
+container and field; the fake runtime turns it into a failed CRI call, so kubelet reports it as
+an event on the pod.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from minikubelet.sim.go.duration import parse_duration as go_parse_duration
+
+#: The annotation with the lifetimes of a pod's containers.
+ScenarioAnnotation = "minikubelet.dev/scenario"
+#: The annotation with how pulls of a pod's images go.
+ImagesAnnotation = "minikubelet.dev/images"
+#: A *container* annotation ("true") marking an init container, so that the fake runtime gives it
+#: the init default. :class:`~minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper`
+#: adds it (through ``RunContainerOptions.annotations``, which kubelet copies onto the container).
+InitContainerAnnotation = "minikubelet.dev/init-container"
+
+
+class ScenarioError(ValueError):
+    """A scenario (annotation or file) that does not parse; the message says where."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lifetime:
+    """One run of a container: how long it runs and how it ends."""
+
+    #: Seconds it runs once started; None runs until stopped.
+    run_for: float | None = None
+    exit_code: int = 0
+    #: Seconds it takes to exit after SIGTERM.
+    stop_time: float = 0.0
+    #: False when the script left ``runFor`` out: the container's default then applies.
+    run_for_given: bool = True
+
+    def or_default(self, default: Lifetime) -> Lifetime:
+        """This lifetime, with ``default``'s ``run_for`` if the script left it out."""
+        if self.run_for_given:
+            return self
+        return Lifetime(run_for=default.run_for, exit_code=self.exit_code, stop_time=self.stop_time)
+
+
+#: An init container's default: exit 0 after 1 s.
+DEFAULT_INIT = Lifetime(run_for=1.0, exit_code=0)
+#: A container's default: run until stopped.
+DEFAULT_APP = Lifetime(run_for=None)
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerScript:
+    """The successive runs of one container; the last repeats."""
+
+    runs: tuple[Lifetime, ...]
+
+    def lifetime(self, attempt: int) -> Lifetime:
+        """The lifetime of run ``attempt`` (0 for the first, 1 after one restart …)."""
+        return self.runs[min(attempt, len(self.runs) - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class ImageScript:
+    """How pulls of one image go."""
+
+    pull_time: float = 0.0
+    #: How many pulls fail (node-wide) before one succeeds.
+    fail: int = 0
+    #: Every pull fails with NotFound.
+    not_found: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """``[start, end)`` in seconds from the start of the fake runtime."""
+
+    start: float
+    end: float
+
+    def contains(self, t: float) -> bool:
+        return self.start <= t < self.end
+
+
+@dataclass
+class Scenario:
+    """A whole run's script (see the module docstring)."""
+
+    #: "namespace/name" → container name → script.
+    pods: dict[str, dict[str, ContainerScript]] = field(default_factory=dict)
+    #: Image (with its default tag) → script; "*" for every other image.
+    images: dict[str, ImageScript] = field(default_factory=dict)
+    present_images: list[str] = field(default_factory=list)
+    default_init: Lifetime = DEFAULT_INIT
+    default_app: Lifetime = DEFAULT_APP
+    runtime_not_ready: list[Window] = field(default_factory=list)
+    runtime_down: list[Window] = field(default_factory=list)
+    #: The families of a pod's IPs, in the order the runtime reports them.
+    ip_families: list[str] = field(default_factory=lambda: ["IPv4"])
+
+
+def parse_duration(value: Any, where: str) -> float:
+    """Seconds from ``5s``, ``1m30s``, ``500ms`` (Go's ``time.ParseDuration``) or a number."""
+    if isinstance(value, bool):
+        raise ScenarioError(f"{where}: expected a duration like 5s, got {value!r}")
+    if isinstance(value, int | float):
+        seconds = float(value)
+    elif isinstance(value, str):
+        try:
+            seconds = go_parse_duration(value)
+        except ValueError as e:
+            raise ScenarioError(f"{where}: {e} (expected a duration like 5s or 1m30s)") from None
+    else:
+        raise ScenarioError(f"{where}: expected a duration like 5s, 1m30s or 500ms, got {value!r}")
+    if seconds < 0:
+        raise ScenarioError(f"{where}: a duration cannot be negative ({value})")
+    return seconds
+
+
+def _mapping(value: Any, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{where}: expected a mapping, got {value!r}")
+    return value
+
+
+def _check_keys(m: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for k in m:
+        if k not in allowed:
+            raise ScenarioError(
+                f"{where}: unknown field {k!r} (expected one of {', '.join(allowed)})"
+            )
+
+
+def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> Lifetime:
+    """One lifetime: a mapping, ``forever``, or a duration. ``runFor`` left out is
+    ``default``'s, or, without ``default``, decided later by the kind of container."""
+    if value == "forever":
+        return Lifetime(run_for=None)
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        return Lifetime(run_for=parse_duration(value, where))
+    m = _mapping(value, where)
+    _check_keys(m, ("runFor", "exitCode", "stopTime"), where)
+    if "runFor" in m:
+        run_for_raw = m["runFor"]
+        run_for = (
+            None
+            if run_for_raw == "forever"
+            else parse_duration(run_for_raw, f"{where}: field runFor")
+        )
+    elif default is not None:
+        run_for = default.run_for
+    else:
+        run_for = None
+    exit_code = m.get("exitCode", 0)
+    if isinstance(exit_code, bool) or not isinstance(exit_code, int) or not 0 <= exit_code <= 255:
+        raise ScenarioError(f"{where}: field exitCode: expected 0 to 255, got {exit_code!r}")
+    stop_time = parse_duration(m.get("stopTime", 0), f"{where}: field stopTime")
+    return Lifetime(
+        run_for=run_for,
+        exit_code=exit_code,
+        stop_time=stop_time,
+        run_for_given="runFor" in m or default is not None,
+    )
+
+
+def parse_container_scripts(value: Any, where: str) -> dict[str, ContainerScript]:
+    """Container name → script, from the value of a scenario annotation (parsed YAML)."""
+    out: dict[str, ContainerScript] = {}
+    for name, spec in _mapping(value, where).items():
+        w = f"{where}: container {name!r}"
+        if isinstance(spec, list):
+            if not spec:
+                raise ScenarioError(f"{w}: the list of runs is empty")
+            runs = tuple(parse_lifetime(s, f"{w}: run {i}") for i, s in enumerate(spec))
+        else:
+            runs = (parse_lifetime(spec, w),)
+        out[str(name)] = ContainerScript(runs=runs)
+    return out
+
+
+def parse_image_scripts(value: Any, where: str) -> dict[str, ImageScript]:
+    """Image (default tag applied) → script, from the images annotation or file section."""
+    out: dict[str, ImageScript] = {}
+    for image, spec in _mapping(value, where).items():
+        w = f"{where}: image {image!r}"
+        key = image if image == "*" else default_tag(str(image))
+        if spec == "notFound":
+            out[key] = ImageScript(not_found=True)
+            continue
+        m = _mapping(spec, w)
+        _check_keys(m, ("pullTime", "fail", "notFound"), w)
+        fail = m.get("fail", 0)
+        if isinstance(fail, bool) or not isinstance(fail, int) or fail < 0:
+            raise ScenarioError(f"{w}: field fail: expected a count ≥ 0, got {fail!r}")
+        out[key] = ImageScript(
+            pull_time=parse_duration(m.get("pullTime", 0), f"{w}: field pullTime"),
+            fail=fail,
+            not_found=bool(m.get("notFound", False)),
+        )
+    return out
+
+
+def default_tag(image: str) -> str:
+    """``busybox`` → ``busybox:latest`` (as kubelet's applyDefaultImageTag, simplified)."""
+    last = image.rsplit("/", 1)[-1]
+    if "@" in image or ":" in last:
+        return image
+    return image + ":latest"
+
+
+def _load_text(text: str, where: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise ScenarioError(f"{where}: not YAML or JSON: {e}") from None
+
+
+_annotation_cache: dict[tuple[str, str], Any] = {}
+
+
+def scripts_from_annotations(
+    annotations: dict[str, str], pod: str
+) -> tuple[dict[str, ContainerScript], dict[str, ImageScript]]:
+    """The container and image scripts of a pod's annotations (``pod`` names it in errors).
+
+    Parsed values are memoised by text: ten thousand pods with one annotation parse it once.
+    """
+    containers: dict[str, ContainerScript] = {}
+    images: dict[str, ImageScript] = {}
+    text = annotations.get(ScenarioAnnotation)
+    if text is not None:
+        containers = _cached(text, "c", pod, ScenarioAnnotation, parse_container_scripts)
+    text = annotations.get(ImagesAnnotation)
+    if text is not None:
+        images = _cached(text, "i", pod, ImagesAnnotation, parse_image_scripts)
+    return containers, images
+
+
+def _cached(text: str, kind: str, pod: str, annotation: str, parse: Any) -> Any:
+    key = (kind, text)
+    hit = _annotation_cache.get(key)
+    if hit is not None:
+        return hit
+    where = f"pod {pod}: annotation {annotation}"
+    value = parse(_load_text(text, where), where)
+    if len(_annotation_cache) > 4096:
+        _annotation_cache.clear()
+    _annotation_cache[key] = value
+    return value
+
+
+def _windows(value: Any, where: str) -> list[Window]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}: expected a list of {{from, until}}, got {value!r}")
+    out = []
+    for i, w in enumerate(value):
+        m = _mapping(w, f"{where}[{i}]")
+        _check_keys(m, ("from", "until"), f"{where}[{i}]")
+        start = parse_duration(m.get("from", 0), f"{where}[{i}]: field from")
+        end = (
+            float("inf")
+            if m.get("until", "forever") == "forever"
+            else parse_duration(m["until"], f"{where}[{i}]: field until")
+        )
+        out.append(Window(start, end))
+    return out
+
+
+def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
+    """A :class:`Scenario` from parsed YAML/JSON (a mapping), or from its text."""
+    if isinstance(data, str):
+        data = _load_text(data, where)
+    m = _mapping(data, where)
+    _check_keys(m, ("pods", "images", "presentImages", "defaults", "runtime", "network"), where)
+    sc = Scenario()
+    for pod, scripts in _mapping(m.get("pods"), f"{where}: pods").items():
+        if "/" not in str(pod):
+            raise ScenarioError(f"{where}: pods: {pod!r}: expected namespace/name")
+        sc.pods[str(pod)] = parse_container_scripts(scripts, f"{where}: pod {pod}")
+    sc.images = parse_image_scripts(m.get("images"), f"{where}: images")
+    present = m.get("presentImages") or []
+    if not isinstance(present, list):
+        raise ScenarioError(f"{where}: presentImages: expected a list of images")
+    sc.present_images = [default_tag(str(i)) for i in present]
+    defaults = _mapping(m.get("defaults"), f"{where}: defaults")
+    _check_keys(defaults, ("init", "app"), f"{where}: defaults")
+    if "init" in defaults:
+        sc.default_init = parse_lifetime(defaults["init"], f"{where}: defaults: init", DEFAULT_INIT)
+    if "app" in defaults:
+        sc.default_app = parse_lifetime(defaults["app"], f"{where}: defaults: app", DEFAULT_APP)
+    runtime = _mapping(m.get("runtime"), f"{where}: runtime")
+    _check_keys(runtime, ("notReady", "down"), f"{where}: runtime")
+    sc.runtime_not_ready = _windows(runtime.get("notReady"), f"{where}: runtime: notReady")
+    sc.runtime_down = _windows(runtime.get("down"), f"{where}: runtime: down")
+    network = _mapping(m.get("network"), f"{where}: network")
+    _check_keys(network, ("ipFamilies",), f"{where}: network")
+    if "ipFamilies" in network:
+        families = network["ipFamilies"]
+        if (
+            not isinstance(families, list)
+            or not 1 <= len(families) <= 2
+            or any(f not in ("IPv4", "IPv6") for f in families)
+            or len(set(families)) != len(families)
+        ):
+            raise ScenarioError(
+                f"{where}: network: ipFamilies: expected [IPv4], [IPv6] or both, in the order "
+                "the pod's IPs are reported"
+            )
+        sc.ip_families = list(families)
+    return sc
+
+
+def load_scenario_file(path: str | Path) -> Scenario:
+    """A :class:`Scenario` from a YAML or JSON file."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as e:
+        raise ScenarioError(f"{p}: {e.strerror}") from None
+    if p.suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ScenarioError(f"{p}: not JSON: {e}") from None
+        return parse_scenario(data, str(p))
+    return parse_scenario(text, str(p))

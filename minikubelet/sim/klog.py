@@ -1,0 +1,154 @@
+"""Structured logging in klog's shape, so the port's log reads like a real kubelet's.
+
+It stands in for Go's k8s.io/klog/v2 (``klog.InfoS``, ``klog.ErrorS``, ``klog.V(n).InfoS``,
+``klog.KObj``), which is not part of the kubernetes repository.
+
+A line looks like klog's text format::
+
+    I0715 00:00:01.000000       1 kubelet.py:412] "SyncLoop ADD" source="file" pods=[default/nginx]
+
+Severity and date, time (from the runtime's clock, virtual or real), a thread id (always 1: one
+thread runs every goroutine here), the Python file:line that logged, the quoted message, then
+``key=value`` pairs formatted as klog does (strings quoted, object references as
+``namespace/name``, lists in brackets). Only messages at or below the verbosity (``-v``) print.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any, TextIO
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    """A reference to an object by namespace and name (klog's ObjectRef).
+
+    A Go Stringer: klog quotes it (``pod="default/nginx"``), but not inside a list
+    (``pods=[default/nginx default/web]``).
+    """
+
+    go_stringer = True
+
+    name: str
+    namespace: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.namespace}/{self.name}" if self.namespace else self.name
+
+
+def kobj(obj: Any) -> ObjectRef:
+    """The reference klog logs for an object with ``metadata`` (klog's KObj)."""
+    return ObjectRef(obj.metadata.name, obj.metadata.namespace)
+
+
+class _Logger:
+    """Where lines go and how verbose they are (klog's flags ``-v`` and its output)."""
+
+    def __init__(self) -> None:
+        self.verbosity = 0
+        self.out: TextIO | None = None
+
+    def write(self, severity: str, depth: int, msg: str, kv: dict[str, Any]) -> None:
+        frame = sys._getframe(depth + 1)
+        where = f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno}"
+        stamp = datetime.fromtimestamp(_now(), UTC).strftime("%m%d %H:%M:%S.%f")
+        pairs = "".join(f" {k}={format_value(v)}" for k, v in kv.items())
+        line = f'{severity}{stamp}       1 {where}] "{_escape(msg)}"{pairs}\n'
+        (self.out or sys.stderr).write(line)
+
+
+_logger = _Logger()
+
+
+def _now() -> float:
+    """The running runtime's clock if there is one (virtual time in a virtual run)."""
+    from minikubelet.sim.go.runtime import current_runtime_or_none
+
+    runtime = current_runtime_or_none()
+    return runtime.clock.now() if runtime is not None else time.time()
+
+
+def _escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def format_value(value: Any) -> str:
+    """One value as klog v2.8.0 (the one Kubernetes v1.21 vendors) prints it after ``key=``.
+
+    klog quotes strings, errors and ``fmt.Stringer`` values (``%q``) and prints everything
+    else with ``%+v``. In Python: a plain ``str``, an exception, or an object whose class sets
+    ``go_stringer = True`` (it ports a Go type with a ``String()`` method) is quoted; an enum
+    prints its value unquoted (Go's named types such as ``type PodPhase string``); ``None`` is
+    ``<nil>``, booleans are ``true``/``false``, dicts ``map[k:v]``, lists ``[a b]``. Pod UIDs are
+    plain strings here and come out quoted, where Go's ``types.UID`` does not.
+    """
+    if getattr(type(value), "go_stringer", False):
+        return f'"{_escape(str(value))}"'
+    if type(value) is str or isinstance(value, BaseException):
+        return f'"{_escape(str(value))}"'
+    return _plus_v(value)
+
+
+def _plus_v(value: Any) -> str:
+    """Go's ``%+v`` of a value, for what klog prints unquoted."""
+    if value is None:
+        return "<nil>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Enum) and not getattr(type(value), "go_stringer", False):
+        return str(value.value)
+    if isinstance(value, dict):
+        return (
+            "map[" + " ".join(f"{_plus_v(k)}:{_plus_v(v)}" for k, v in sorted(value.items())) + "]"
+        )
+    if isinstance(value, bytes):
+        # A Go []byte: each byte as a number (v1.21 logs a status patch so; v1.22 quotes it).
+        return "[" + " ".join(str(b) for b in value) + "]"
+    if isinstance(value, list | tuple | set | frozenset):
+        return "[" + " ".join(_plus_v(v) for v in value) + "]"
+    return str(value)
+
+
+def configure(verbosity: int | None = None, out: TextIO | None = None) -> None:
+    """Set the verbosity (klog's ``-v``) and the stream lines are written to (default stderr)."""
+    if verbosity is not None:
+        _logger.verbosity = verbosity
+    _logger.out = out
+
+
+def info_s(msg: str, **kv: Any) -> None:
+    """Log at verbosity 0 (klog's InfoS)."""
+    _logger.write("I", 1, msg, kv)
+
+
+def error_s(err: BaseException | None, msg: str, **kv: Any) -> None:
+    """Log an error (klog's ErrorS): the error, if any, as ``err="..."`` after the message."""
+    pairs = {"err": err, **kv} if err is not None else kv
+    _logger.write("E", 1, msg, pairs)
+
+
+class Verbose:
+    """The result of :func:`v`: logs only when the level is enabled (klog's Verbose)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def info_s(self, msg: str, **kv: Any) -> None:
+        """Log if this verbosity is enabled (klog's Verbose.InfoS)."""
+        if self.enabled:
+            _logger.write("I", 1, msg, kv)
+
+    def error_s(self, err: BaseException | None, msg: str, **kv: Any) -> None:
+        """Log an error line if this verbosity is enabled (klog's Verbose.ErrorS)."""
+        if self.enabled:
+            pairs = {"err": err, **kv} if err is not None else kv
+            _logger.write("E", 1, msg, pairs)
+
+
+def v(level: int) -> Verbose:
+    """A logger for verbosity ``level`` (klog's V): ``klog.v(4).info_s(...)``."""
+    return Verbose(level <= _logger.verbosity)

@@ -1,0 +1,160 @@
+"""A script of what the rest of the cluster does to the pods bound to this node.
+
+Ours, not a port. ``minikubelet run --api-script`` replays a script into the fake API server
+(:mod:`minikubelet.sim.fake_apiserver`): at each event's time (``at``), another client (the
+scheduler binding a pod here, a user changing or deleting one) writes the pod. kubelet's API
+source lists and watches the server as client-go's Reflector does (:func:`reflector_run`), and
+sees kubelet's own writes there too (status patches, mirror pods).
+
+A script is YAML (a list) or JSON lines (one event per line)::
+
+    - at: 0s                 # when, as a Go duration from the start of the run
+      type: ADDED            # ADDED, MODIFIED or DELETED
+      object:                # the pod, as the other client sends it
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web, namespace: default}
+        spec: {containers: [{name: nginx, image: nginx:1.21}]}
+
+The API server gives each new pod its UID, creation time and ``Pending`` status (an object that
+has a ``uid`` or ``creationTimestamp`` keeps it: it stands for a pod created before); an update
+keeps the pod's status, unless the object has a ``status``, which is then written too (as a
+client updating the status subresource would). An object
+without ``spec.nodeName`` is taken as bound to this node (the API source only sees pods bound
+to it). Every object is decoded and validated when the script is loaded, as the API server
+would refuse an invalid pod: errors name the script, the event and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
+from minikubelet.sim.fake_apiserver import FakeAPIServer
+from minikubelet.sim.go import go, now, sleep
+from minikubelet.sim.go.duration import parse_duration
+from minikubelet.sim.manifest import ManifestError, pod_from_dict
+
+EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED")
+
+
+@dataclass(frozen=True)
+class WatchEvent:
+    """One scripted event: when (seconds from the start), what, and the pod."""
+
+    at: float
+    type: str
+    object: dict[str, Any]
+
+
+class ScriptError(ValueError):
+    """A script that cannot be replayed: names the script, the event and the field."""
+
+
+def _parse_events(text: str, source: str) -> list[Any]:
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as err:
+            raise ScriptError(f"{source}: line {err.lineno}: not JSON: {err.msg}") from err
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise ScriptError(f"{source}: not YAML: {err}") from err
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise ScriptError(f"{source}: a script is a list of events, not {type(data).__name__}")
+    return data
+
+
+def load_script(text: str, source: str) -> list[WatchEvent]:
+    """Parse a script; events are returned in time order (stable for equal times)."""
+    events = []
+    for i, raw in enumerate(_parse_events(text, source), start=1):
+        where = f"{source}: event {i}"
+        if not isinstance(raw, dict):
+            raise ScriptError(f"{where}: an event is a mapping with at, type and object")
+        try:
+            at = parse_duration(str(raw.get("at", "0s")))
+        except ValueError as err:
+            raise ScriptError(f"{where}: at: {err}") from err
+        kind = raw.get("type")
+        if kind not in EVENT_TYPES:
+            raise ScriptError(f"{where}: type: must be one of {', '.join(EVENT_TYPES)}")
+        obj = raw.get("object")
+        if not isinstance(obj, dict):
+            raise ScriptError(f"{where}: object: a pod is required")
+        event = WatchEvent(at, kind, obj)
+        decode_pod(event, i, source, "node")  # refuse an invalid pod now, not mid-run
+        events.append(event)
+    return sorted(events, key=lambda e: e.at)
+
+
+def load_script_file(path: str) -> list[WatchEvent]:
+    """Read and parse a script file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise ScriptError(f"{path}: cannot read: {err.strerror or err}") from err
+    return load_script(text, path)
+
+
+def decode_pod(event: WatchEvent, index: int, source: str, node_name: str) -> Pod:
+    """The event's pod, with what its client leaves to defaults (namespace, node)."""
+    obj = event.object
+    try:
+        pod = pod_from_dict(obj, source=f"{source}: event {index}: object")
+    except ManifestError as err:
+        raise ScriptError(str(err)) from err
+    meta = pod.metadata
+    if not meta.namespace:
+        meta.namespace = "default"
+    if not pod.spec.node_name:
+        pod.spec.node_name = node_name
+    return pod
+
+
+async def replay_script(
+    server: FakeAPIServer, events: list[WatchEvent], source: str, node_name: str
+) -> None:
+    """Write each event's pod into ``server`` at its time (the script's other clients)."""
+    start = now()
+    for i, event in enumerate(events, start=1):
+        wait = start + event.at - now()
+        if wait > 0:
+            await sleep(wait)
+        pod = decode_pod(event, i, source, node_name)
+        server.apply(event.type, pod, with_status="status" in event.object)
+
+
+def start_scripted_cluster(events: list[WatchEvent], source: str, node_name: str) -> FakeAPIServer:
+    """A fake API server whose other clients follow the script; call inside a run."""
+    server = FakeAPIServer()
+    go(replay_script, server, events, source, node_name, name="scripted cluster")
+    return server
+
+
+async def reflector_run(server: FakeAPIServer, store: UndeltaStore, node_name: str) -> None:
+    """List the pods bound to ``node_name`` into ``store``, then follow their changes.
+
+    Plays the part of client-go's ``Reflector.Run`` over a ListWatch with the field selector
+    ``spec.nodeName=<node>``.
+    """
+    watch = server.watch_pods(node_name)
+    await store.replace(server.list_pods(node_name), "")
+    while True:
+        event = await watch.next()
+        if event.type == "ADDED":
+            await store.add(event.object)
+        elif event.type == "MODIFIED":
+            await store.update(event.object)
+        else:
+            await store.delete(event.object)
