@@ -29,6 +29,8 @@ build: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/python -m tools.deadcode
 	$(BIN)/python -m tools.i18n docs
 	$(BIN)/python -m tools.site.diagrams --check
 	$(BIN)/python -m tools.xref check --offline

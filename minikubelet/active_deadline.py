@@ -27,7 +27,6 @@ class ActiveDeadlineHandler:
 
     def __init__(self, pod_status_provider: Any, recorder: Any, clock: Clock) -> None:
         """Go: pkg/kubelet/active_deadline.go newActiveDeadlineHandler"""
-        # check for all required fields
         if clock is None or pod_status_provider is None or recorder is None:
             raise ValueError(
                 f"required arguments must not be nil: {clock}, {pod_status_provider}, {recorder}"
@@ -58,17 +57,15 @@ class ActiveDeadlineHandler:
 
         Go: pkg/kubelet/active_deadline.go (*activeDeadlineHandler).pastActiveDeadline
         """
-        # no active deadline was specified
         if pod.spec.active_deadline_seconds is None:
             return False
-        # get the latest status to determine if it was started
+        # The status manager's copy is newer than the pod's own status.
         pod_status, ok = self.pod_status_provider.get_pod_status(pod.metadata.uid)
         if not ok:
             pod_status = pod.status
-        # we have no start time so just return
+        # The clock starts when kubelet first stores a status (start_time), not at creation.
         if not pod_status.start_time:
             return False
-        # determine if the deadline was exceeded
         duration = self.clock.now() - pod_status.start_time
         allowed_duration = pod.spec.active_deadline_seconds
         return duration >= allowed_duration

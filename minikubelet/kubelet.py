@@ -2,12 +2,12 @@
 
 Go: pkg/kubelet/kubelet.go
 
-Read it in this order, as kubelet runs it: :meth:`Kubelet.run` starts the background work and
-enters :meth:`Kubelet.sync_loop`; each turn of the loop is one :meth:`Kubelet.sync_loop_iteration`,
+Read it in this order, as kubelet runs it: [`Kubelet.run`][] starts the background work and
+enters [`Kubelet.sync_loop`][]; each turn of the loop is one [`Kubelet.sync_loop_iteration`][],
 a ``select`` over the config updates, the PLEG's events, the sync and housekeeping tickers and
-the three probe managers; each case hands pods to a :class:`SyncHandler` method, which hands
-each pod to its pod worker (:meth:`Kubelet.dispatch_work`); the pod worker calls
-:meth:`Kubelet.sync_pod`, which calls the container runtime's ``SyncPod``.
+the three probe managers; each case hands pods to a [`SyncHandler`][] method, which hands
+each pod to its pod worker ([`Kubelet.dispatch_work`][]); the pod worker calls
+[`Kubelet.sync_pod`][], which calls the container runtime's ``SyncPod``.
 
 What kubelet does here against a real node (cgroups, volumes, the API server, cAdvisor, the
 eviction manager) is left out or simulated; each place says so.
@@ -27,39 +27,52 @@ from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.file import new_source_file
 from minikubelet.config.http import new_source_url
 from minikubelet.config.sources import SourcesReady
-from minikubelet.container.cache import new_cache
-from minikubelet.container.runtime import PodPair, Pods, get_pod_full_name
-from minikubelet.container.runtime_cache import new_runtime_cache
+from minikubelet.container.cache import Cache, new_cache
+from minikubelet.container.runtime import PodPair, Pods, Runtime, get_pod_full_name
+from minikubelet.container.runtime_cache import RuntimeCache, new_runtime_cache
 from minikubelet.container.sync_result import ErrCrashLoopBackOff
 from minikubelet.events import FailedMountVolume, FailedToKillPod, NetworkNotReady
 from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.k8s_io.api.core.v1 import Pod, PodPhase, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
-from minikubelet.k8s_io.client_go.tools.record.event import EventTypeWarning
-from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
+from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
 from minikubelet.kubelet_getters import KubeletGetters
 from minikubelet.kubelet_node_status import KubeletNodeStatus
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
 from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
-from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
+from minikubelet.lifecycle.interfaces import (
+    PodAdmitAttributes,
+    PodAdmitHandlers,
+    PodAdmitResult,
+    PodSyncHandlers,
+    PodSyncLoopHandlers,
+)
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
 from minikubelet.pleg.generic import new_generic_pleg
-from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
+from minikubelet.pleg.pleg import (
+    PodLifecycleEvent,
+    PodLifecycleEventGenerator,
+    PodLifeCycleEventType,
+)
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
 from minikubelet.pod_container_deletor import new_pod_container_deletor
 from minikubelet.pod_workers import (
     NetworkNotReadyErrorMsg,
+    PodWorkers,
     PodWorkersImpl,
     SyncPodOptions,
     UpdatePodOptions,
     kill_pod_now,
 )
 from minikubelet.preemption.preemption import new_critical_pod_admission_handler
+from minikubelet.prober.prober_manager import Manager as ProberManagerInterface
 from minikubelet.prober.prober_manager import new_manager as new_prober_manager
+from minikubelet.prober.results.results_manager import Manager as ResultsManagerInterface
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
-from minikubelet.runtime import new_runtime_state
+from minikubelet.runtime import RuntimeState, new_runtime_state
 from minikubelet.sim import klog
 from minikubelet.sim.fake_apiserver import FakeAPIServer
 from minikubelet.sim.go import (
@@ -67,6 +80,7 @@ from minikubelet.sim.go import (
     Millisecond,
     RecvChan,
     Second,
+    Time,
     current_runtime,
     go,
     new_ticker,
@@ -75,6 +89,7 @@ from minikubelet.sim.go import (
     sleep,
 )
 from minikubelet.sim.node import MachineInfo
+from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
 from minikubelet.types import (
@@ -88,22 +103,18 @@ from minikubelet.types import (
     is_static_pod,
 )
 from minikubelet.util import format
-from minikubelet.util.queue.work_queue import BasicWorkQueue
+from minikubelet.util.queue.work_queue import BasicWorkQueue, WorkQueue
 from minikubelet.volumemanager.volume_manager import VolumeManager
 
-#: How long the runtime may go without a successful status check. Go: maxWaitForContainerRuntime
+#: After this long without a successful status check, the runtime counts as down.
 maxWaitForContainerRuntime = 30 * Second
-#: The longest back-off between container restarts. Go: MaxContainerBackOff
 MaxContainerBackOff = 300 * Second
-#: How often housekeeping runs. Go: housekeepingPeriod
 housekeepingPeriod = 2 * Second
-#: Capacity of the PLEG's event channel. Go: plegChannelCapacity
 plegChannelCapacity = 1000
-#: How often the PLEG relists the runtime. Go: plegRelistPeriod
 plegRelistPeriod = 1 * Second
 #: How often kubelet posts its node's status (KubeletConfiguration.NodeStatusUpdateFrequency).
-nodeStatusUpdateFrequency = 10 * Second
-#: Back-off after a failed sync, and the base of the container restart back-off. Go: backOffPeriod
+NODE_STATUS_UPDATE_FREQUENCY = 10 * Second
+#: Both the retry delay after a failed sync and the first step of the restart back-off.
 backOffPeriod = 10 * Second
 #: The fewest dead containers kept per container name, whatever the flag says.
 #: Go: minDeadContainerInPod
@@ -153,31 +164,32 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
     Go: pkg/kubelet/kubelet.go type Kubelet
 
-    Build one with :func:`minikubelet.kubelet.new_main_kubelet`, which wires the
+    Build one with [`new_main_kubelet`][minikubelet.kubelet.new_main_kubelet], which wires the
     pieces as Go's ``NewMainKubelet`` does.
     """
 
     node_name: str
     clock: Clock
-    recorder: Any
-    pod_manager: Any
-    status_manager: Any
-    pod_workers: Any
-    work_queue: Any
-    container_runtime: Any
-    runtime_cache: Any
-    pod_cache: Any
-    pleg: Any
-    runtime_state: Any
+    recorder: EventRecorder
+    pod_manager: BasicManager
+    status_manager: StatusManagerInterface
+    work_queue: WorkQueue
+    container_runtime: Runtime
+    runtime_cache: RuntimeCache
+    pod_cache: Cache
+    pleg: PodLifecycleEventGenerator
+    runtime_state: RuntimeState
     sources_ready: SourcesReady
-    liveness_manager: Any
-    readiness_manager: Any
-    startup_manager: Any
-    probe_manager: Any
-    reason_cache: Any
-    back_off: Any
-    pod_killer: Any = None
-    volume_manager: Any = None
+    liveness_manager: ResultsManagerInterface
+    readiness_manager: ResultsManagerInterface
+    startup_manager: ResultsManagerInterface
+    reason_cache: ReasonCache
+    back_off: Backoff
+    # Made after the Kubelet, from it (as Go's NewMainKubelet does): set by new_main_kubelet.
+    pod_workers: PodWorkers = field(init=False)
+    probe_manager: ProberManagerInterface = field(init=False)
+    pod_killer: PodKillerWithChannel = field(init=False)
+    volume_manager: VolumeManager | None = None
     container_deletor: Any = None
     #: The node's hostname (lower-cased, see nodeutil.get_hostname).
     hostname: str = ""
@@ -201,12 +213,11 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
     terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None = field(
         default=None, repr=False
     )
-    #: When the loop last started or finished an iteration (Go: an atomic.Value).
-    sync_loop_monitor: float | None = None
-    admit_handlers: list[PodAdmitHandler] = field(default_factory=list)
-    soft_admit_handlers: list[PodAdmitHandler] = field(default_factory=list)
-    pod_sync_loop_handlers: list[Any] = field(default_factory=list)
-    pod_sync_handlers: list[Any] = field(default_factory=list)
+    admit_handlers: PodAdmitHandlers = field(default_factory=PodAdmitHandlers)
+    soft_admit_handlers: PodAdmitHandlers = field(default_factory=PodAdmitHandlers)
+    # Go embeds these two lists in the Kubelet (so `klet.AddPodSyncLoopHandler(...)`).
+    pod_sync_loop_handlers: PodSyncLoopHandlers = field(default_factory=PodSyncLoopHandlers)
+    pod_sync_handlers: PodSyncHandlers = field(default_factory=PodSyncHandlers)
 
     # --- running --------------------------------------------------------------------------------
 
@@ -223,7 +234,13 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         if self.kube_client is not None:
             # Go also runs fastStatusUpdateOnce (which waits for a pod CIDR) and the node lease
             # controller; nothing in the port reads either.
-            go(until, self.sync_node_status, nodeStatusUpdateFrequency, None, name="syncNodeStatus")
+            go(
+                until,
+                self.sync_node_status,
+                NODE_STATUS_UPDATE_FREQUENCY,
+                None,
+                name="syncNodeStatus",
+            )
         go(until, self.update_runtime_up, 5 * Second, None, name="updateRuntimeUp")
         go(until, self.pod_killer.perform_pod_killing_work, 1 * Second, None, name="podKiller")
         self.status_manager.start()
@@ -260,12 +277,10 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
             )
             return
         self.runtime_state.set_runtime_state(None)
-        # Go initialises the runtime-dependent modules once here (cAdvisor, container manager,
-        # eviction manager, plugin manager): none of them exists in the port.
         self.runtime_state.set_runtime_sync(self.clock.now())
 
     async def sync_loop(self, updates: RecvChan[PodUpdate], handler: SyncHandler) -> None:
-        """The main loop: one :meth:`sync_loop_iteration` after another, until configCh closes.
+        """The main loop: one [`sync_loop_iteration`][] after another, until configCh closes.
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).syncLoop
 
@@ -286,32 +301,27 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
             max_ = 5 * Second
             factor = 2
             duration = base
-            # Go checks the limits of resolv.conf here (dnsConfigurer): no DNS here.
 
             while True:
                 err = self.runtime_state.runtime_errors()
                 if err is not None:
                     klog.error_s(err, "Skipping pod synchronization")
-                    # exponential backoff
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
-                # reset backoff if we have a success
-                duration = base
+                duration = base  # one healthy check is enough to start from 100 ms again
 
-                self.sync_loop_monitor = self.clock.now()
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
                     break
-                self.sync_loop_monitor = self.clock.now()
 
     async def sync_loop_iteration(
         self,
         config_ch: RecvChan[PodUpdate],
         handler: SyncHandler,
-        sync_ch: RecvChan[float],
-        housekeeping_ch: RecvChan[float],
+        sync_ch: RecvChan[Time],
+        housekeeping_ch: RecvChan[Time],
         pleg_ch: RecvChan[PodLifecycleEvent],
     ) -> bool:
         """Wait for one event on any of the channels and dispatch it; False ends the loop.
@@ -335,7 +345,6 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         ):
             # Go: case u, open := <-configCh:
             case 0, (u, open_):
-                # Update from a config source; dispatch it to the right handler callback.
                 if not open_:
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
@@ -370,7 +379,8 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
                         klog.v(2).info_s(
                             "SyncLoop DELETE", source=u.source, pods=format.pods(u.pods)
                         )
-                        # DELETE is treated as a UPDATE because of graceful deletion.
+                        # Graceful deletion: the pod has only been marked (deletionTimestamp) and
+                        # must still be stopped, which an update's sync does.
                         await handler.handle_pod_updates(u.pods)
                     # Go: case kubetypes.SET:
                     case PodOperation.SET:
@@ -383,30 +393,28 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
             # Go: case e := <-plegCh:
             case 1, (e, _):
-                if e.type == PodLifeCycleEventType.ContainerStarted:
+                if e.type == PodLifeCycleEventType.CONTAINER_STARTED:
                     # The most recent time a container of this pod started: deletePod refreshes
                     # the runtime cache up to it, so no started container misses its graceful stop.
                     self.last_container_started_time[e.id] = self.clock.now()
                 if is_sync_pod_worthy(e):
-                    # PLEG event for a pod; sync it.
                     pod, ok = self.pod_manager.get_pod_by_uid(e.id)
                     if ok:
+                        assert pod is not None  # ok: found
                         klog.v(2).info_s(
                             "SyncLoop (PLEG): event for pod", pod=klog.kobj(pod), event=e
                         )
                         await handler.handle_pod_syncs([pod])
                     else:
-                        # If the pod no longer exists, ignore the event.
                         klog.v(4).info_s(
                             "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
                         )
 
-                if e.type == PodLifeCycleEventType.ContainerDied and isinstance(e.data, str):
+                if e.type == PodLifeCycleEventType.CONTAINER_DIED and isinstance(e.data, str):
                     await self.clean_up_containers_in_pod(e.id, e.data)
 
             # Go: case <-syncCh:
             case 2, _:
-                # Sync pods waiting for sync
                 pods_to_sync = self.get_pods_to_sync()
                 if len(pods_to_sync) > 0:
                     klog.v(4).info_s(
@@ -418,12 +426,12 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
             # Go: case update := <-kl.livenessManager.Updates():
             case 3, (update, _):
-                if update.result == Result.Failure:
+                if update.result == Result.FAILURE:
                     await handle_probe_sync(self, update, handler, "liveness", "unhealthy")
 
             # Go: case update := <-kl.readinessManager.Updates():
             case 4, (update, _):
-                ready = update.result == Result.Success
+                ready = update.result == Result.SUCCESS
                 await self.status_manager.set_container_readiness(
                     update.pod_uid, update.container_id, ready
                 )
@@ -433,7 +441,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
             # Go: case update := <-kl.startupManager.Updates():
             case 5, (update, _):
-                started = update.result == Result.Success
+                started = update.result == Result.SUCCESS
                 await self.status_manager.set_container_startup(
                     update.pod_uid, update.container_id, started
                 )
@@ -463,7 +471,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).dispatchWork
         """
-        # check whether we are ready to delete the pod from the API server (all status up to date)
+        # A deleted pod whose containers are all stopped: only its final status is left to do.
         containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
         if pod.metadata.deletion_timestamp is not None and containers_terminal:
             klog.v(4).info_s(
@@ -484,7 +492,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
             )
             return
 
-        # Run the sync in an async worker. (Go's OnCompleteFunc only feeds a metric.)
+        # Go also passes an OnCompleteFunc, which only feeds a metric.
         await self.pod_workers.update_pod(
             UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
         )
@@ -496,7 +504,8 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         """
         pod, ok = self.pod_manager.get_pod_by_mirror_pod(mirror_pod)
         if ok:
-            await self.dispatch_work(pod, SyncPodType.SyncPodUpdate, mirror_pod, start)
+            assert pod is not None
+            await self.dispatch_work(pod, SyncPodType.UPDATE, mirror_pod, start)
 
     async def handle_pod_additions(self, pods: list[Pod]) -> None:
         """New pods: oldest first, remember each, admit it or reject it, hand it to a worker.
@@ -507,8 +516,8 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         pods = sort_pods_by_creation_time(pods)
         for pod in pods:
             existing_pods = self.pod_manager.get_pods()
-            # Always add the pod to the pod manager: it is kubelet's source of truth for the
-            # desired state. A pod missing there was deleted in the API server.
+            # Before admission, and even if admission then refuses the pod: a pod kubelet does
+            # not know would look deleted, and its Failed status would be lost.
             self.pod_manager.add_pod(pod)
 
             if is_mirror_pod(pod):
@@ -516,19 +525,16 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
                 continue
 
             if not self.pod_is_terminated(pod):
-                # Only a pod that is not terminated goes through admission.
-
-                # We failed pods that we rejected, so activePods include all admitted pods
-                # that are alive.
+                # Rejected pods were failed, so the pods that are not terminated are exactly the
+                # admitted ones still alive: the resources already promised.
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
-                # Check if we can admit the pod; if not, reject it.
                 ok, reason, message = await self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
                     continue
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.CREATE, mirror_pod, start)
             self.probe_manager.add_pod(pod)
 
     async def handle_pod_updates(self, pods: list[Pod]) -> None:
@@ -540,7 +546,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
                 await self.handle_mirror_pod(pod, start)
                 continue
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodUpdate, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.UPDATE, mirror_pod, start)
 
     async def handle_pod_removes(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodRemoves"""
@@ -564,20 +570,16 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
             # Update the pod in the pod manager; the status manager reconciles from it.
             self.pod_manager.update_pod(pod)
 
-            # Reconcile Pod "Ready" condition if necessary. Trigger sync pod for reconciliation.
             if need_to_reconcile_pod_readiness(pod):
                 mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-                await self.dispatch_work(pod, SyncPodType.SyncPodSync, mirror_pod, start)
-
-            # Go removes the dead containers of an evicted pod here: there is no eviction
-            # manager in the port, so no pod is ever evicted.
+                await self.dispatch_work(pod, SyncPodType.SYNC, mirror_pod, start)
 
     async def handle_pod_syncs(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodSyncs"""
         start = self.clock.now()
         for pod in pods:
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodSync, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.SYNC, mirror_pod, start)
 
     def get_pods_to_sync(self) -> list[Pod]:
         """The pods whose resync time has come (and those a sync-loop handler asks for).
@@ -589,7 +591,6 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         pods_to_sync: list[Pod] = []
         for pod in all_pods:
             if pod.metadata.uid in pod_uid_set:
-                # The work of the pod is ready
                 pods_to_sync.append(pod)
                 continue
             for pod_sync_loop_handler in self.pod_sync_loop_handlers:
@@ -625,9 +626,8 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         running_pod = Pods(running_pods).find_pod("", pod.metadata.uid)
         if running_pod.is_empty():
             raise RuntimeError("pod not found")
-        pod_pair = PodPair(api_pod=pod, running_pod=running_pod)
+        pod_pair = PodPair(running_pod=running_pod, api_pod=pod)
         await self.pod_killer.kill_pod(pod_pair)
-        # We leave the volume/directory cleanup to the periodic cleanup routine.
 
     async def reject_pod(self, pod: Pod, reason: str, message: str) -> None:
         """Fail a pod that admission refused: an event, and the Failed phase.
@@ -685,6 +685,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         remove_all = False
         synced_pod, ok = self.pod_manager.get_pod_by_uid(pod_id)
         if ok:
+            assert synced_pod is not None
             # Use the cached runtime status to get up-to-date container statuses.
             api_pod_status = self.generate_api_pod_status(synced_pod, pod_status)
             # Once a deleted pod has synced, all its containers can go. (No eviction here.)
@@ -714,14 +715,12 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         pod_status = o.pod_status
         update_type = o.update_type
 
-        # if we want to kill a pod, do it now!
-        if update_type == SyncPodType.SyncPodKill:
+        if update_type == SyncPodType.KILL:
             kill_pod_options = o.kill_pod_options
             if kill_pod_options is None or kill_pod_options.pod_status_func is None:
                 raise ValueError("kill pod options are required if update type is kill")
             api_pod_status = kill_pod_options.pod_status_func(pod, pod_status)
             await self.status_manager.set_pod_status(pod, api_pod_status)
-            # we kill the pod with the specified grace period since this is a termination
             try:
                 await self.kill_pod(
                     pod,
@@ -738,44 +737,38 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
                 raise
             return
 
-        # If the pod is a static pod and its mirror pod is still gracefully terminating, we do
-        # not want to start the new static pod until the old static pod is gracefully
-        # terminated.
+        # A static pod replaced by a new manifest keeps its full name: the new one waits until
+        # the old one has stopped, or both would run at once.
         pod_full_name = get_pod_full_name(pod)
         if self.pod_killer.is_pod_pending_termination_by_pod_name(pod_full_name):
             raise RuntimeError(f'pod "{pod_full_name}" is pending termination')
 
-        # Go reads the first-seen annotation here for the pod-start latency metrics only.
-        if update_type == SyncPodType.SyncPodCreate and not pod.metadata.annotations.get(
+        # Go reads this annotation for a latency metric; only its log line is ported.
+        if update_type == SyncPodType.CREATE and not pod.metadata.annotations.get(
             "kubernetes.io/config.seen"
         ):
             klog.v(3).info_s(
                 "First seen time not recorded for pod", podUID=pod.metadata.uid, pod=klog.kobj(pod)
             )
 
-        # Generate final API pod status with pod and status manager status
         api_pod_status = self.generate_api_pod_status(pod, pod_status)
-        # The pod IP may have changed in generateAPIPodStatus if the pod uses host networking.
+        # A host-network pod gets the node's IP in generate_api_pod_status; the runtime's status
+        # (passed on to SyncPod) must agree with it.
         pod_status.ips = [ip.ip for ip in api_pod_status.pod_ips]
         if len(pod_status.ips) == 0 and api_pod_status.pod_ip:
             pod_status.ips = [api_pod_status.pod_ip]
 
-        # Kill the pod if it should not be running
         runnable = await self.can_run_pod(pod)
         if not runnable.admit:
-            # Pod is not runnable; update the Pod and Container statuses to why.
             api_pod_status.reason = runnable.reason
             api_pod_status.message = runnable.message
-            # Waiting containers are not creating.
             waiting_reason = "Blocked"
             for cs in api_pod_status.init_container_statuses + api_pod_status.container_statuses:
                 if cs.state.waiting is not None:
                     cs.state.waiting.reason = waiting_reason
 
-        # Update status in the status manager
         await self.status_manager.set_pod_status(pod, api_pod_status)
 
-        # Kill pod if it should not be running
         if (
             not runnable.admit
             or pod.metadata.deletion_timestamp is not None
@@ -783,39 +776,37 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         ):
             try:
                 await self.kill_pod(pod, None, pod_status, None)
-            except Exception as err:
+            except Exception as kill_err:
                 self.recorder.eventf(
-                    pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", err
+                    pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", kill_err
                 )
-                sync_err = RuntimeError(f"error killing pod: {err}")
+                sync_err = RuntimeError(f"error killing pod: {kill_err}")
                 # Go: utilruntime.HandleError(syncErr), which logs the error.
                 klog.error_s(sync_err, "Observed an error")
-                raise sync_err from err
+                raise sync_err from kill_err
             if not runnable.admit:
-                # there was no error killing the pod, but the pod cannot be run.
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")
             return
 
-        # If the network plugin is not ready, only start the pod if it uses the host network
-        err = self.runtime_state.network_errors()
-        if err is not None and not pod.spec.host_network:
+        network_err = self.runtime_state.network_errors()
+        if network_err is not None and not pod.spec.host_network:
             self.recorder.eventf(
-                pod, EventTypeWarning, NetworkNotReady, "%s: %s", NetworkNotReadyErrorMsg, err
+                pod,
+                EventTypeWarning,
+                NetworkNotReady,
+                "%s: %s",
+                NetworkNotReadyErrorMsg,
+                network_err,
             )
-            raise RuntimeError(f"{NetworkNotReadyErrorMsg}: {err}")
+            raise RuntimeError(f"{NetworkNotReadyErrorMsg}: {network_err}")
 
-        # Go makes sure the pod's cgroups exist here (containerManager.NewPodContainerManager):
-        # the port runs no cgroups.
-
-        # Create Mirror Pod for Static Pod if it doesn't already exist
         if is_static_pod(pod):
             deleted = False
             if mirror_pod is not None and (
                 mirror_pod.metadata.deletion_timestamp is not None
                 or not self.pod_manager.is_mirror_pod_of(mirror_pod, pod)
             ):
-                # The mirror pod is semantically different from the static pod: remove it.
-                # It will be recreated below.
+                # Being deleted, or made from an older manifest: replace it (created below).
                 klog.info_s(
                     "Trying to delete pod", pod=klog.kobj(pod), podUID=mirror_pod.metadata.uid
                 )
@@ -847,12 +838,11 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
                     except Exception as err:
                         klog.error_s(err, "Failed creating a mirror pod for", pod=klog.kobj(pod))
 
-        # Make data directories for the pod
         self.make_pod_data_dirs(pod)
 
-        # Volume manager will not mount volumes for terminated pods
+        # A terminated pod's volumes are being torn down: waiting for them to mount would never
+        # end.
         if not self.pod_is_terminated(pod) and self.volume_manager is not None:
-            # Wait for volumes to attach/mount
             try:
                 await self.volume_manager.wait_for_attach_and_mount(pod)
             except Exception as err:
@@ -870,22 +860,19 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
                 )
                 raise
 
-        # Fetch the pull secrets for the pod: there is no secret manager, so none.
-        pull_secrets: list[Any] = []
+        pull_secrets: list[Any] = []  # no secret manager in the port
 
-        # Call the container runtime's SyncPod callback
         result = await self.container_runtime.sync_pod(pod, pod_status, pull_secrets, self.back_off)
         self.reason_cache.update(pod.metadata.uid, result)
-        err = result.error()
-        if err is not None:
-            # Do not return an error if the only failures were pods in backoff
+        result_err = result.error()
+        if result_err is not None:
             for r in result.sync_results:
                 if not is_back_off_error(r.error):
-                    raise err
+                    raise result_err
             return
 
 
-def is_back_off_error(err: Exception | None) -> bool:
+def is_back_off_error(err: BaseException | None) -> bool:
     """True for CrashLoopBackOff and ImagePullBackOff, the errors syncPod means not to return.
 
     As in Go, it rarely spares one: SyncPod's results always include a successful
@@ -902,10 +889,9 @@ async def handle_probe_sync(
 
     Go: pkg/kubelet/kubelet.go handleProbeSync
     """
-    # We should not use the pod from manager, because it is never updated after initialization.
+    # By UID in the pod manager: the probe worker's copy of the pod is never refreshed.
     pod, ok = kl.pod_manager.get_pod_by_uid(update.pod_uid)
     if not ok:
-        # If the pod no longer exists, ignore the update.
         klog.v(4).info_s(
             "SyncLoop (probe): ignore irrelevant update",
             probe=probe,
@@ -913,6 +899,7 @@ async def handle_probe_sync(
             update=update,
         )
         return
+    assert pod is not None
     klog.v(1).info_s("SyncLoop (probe)", probe=probe, status=status, pod=klog.kobj(pod))
     await handler.handle_pod_syncs([pod])
 
@@ -922,8 +909,7 @@ def is_sync_pod_worthy(event: PodLifecycleEvent) -> bool:
 
     Go: pkg/kubelet/kubelet.go isSyncPodWorthy
     """
-    # ContainerRemoved doesn't affect pod state
-    return event.type != PodLifeCycleEventType.ContainerRemoved
+    return event.type != PodLifeCycleEventType.CONTAINER_REMOVED
 
 
 def sort_pods_by_creation_time(pods: list[Pod]) -> list[Pod]:
@@ -950,10 +936,8 @@ def make_pod_source_config(
     """
     manifest_url_header = {k: ", ".join(v) for k, v in kube_cfg.static_pod_url_header.items()}
 
-    # source of all configuration
-    cfg = PodConfig(PodConfigNotificationMode.PodConfigNotificationIncremental, recorder)
+    cfg = PodConfig(PodConfigNotificationMode.INCREMENTAL, recorder)
 
-    # define file config source
     if kube_cfg.static_pod_path != "":
         klog.info_s("Adding static pod path", path=kube_cfg.static_pod_path)
         new_source_file(
@@ -963,7 +947,6 @@ def make_pod_source_config(
             cfg.channel(FileSource),
         )
 
-    # define url config source
     if kube_cfg.static_pod_url != "":
         klog.info_s(
             "Adding pod URL with HTTP header",
@@ -1004,15 +987,15 @@ def new_main_kubelet(
 
     ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
     events of a pod are in one place. ``hostname`` and ``node_name`` come from
-    :func:`minikubelet.k8s_io.kubernetes.pkg.util.node.node.get_hostname` (the same, without a cloud provider);
+    [`get_hostname`][minikubelet.k8s_io.kubernetes.pkg.util.node.node.get_hostname] (the same, without a cloud provider);
     ``node_ips`` is ``--node-ip``, ``node_labels`` is ``--node-labels``,
     ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1).
     ``machine_info`` stands for what cAdvisor measures. ``kube_client`` is the API server
     (Go's ``kubeDeps.KubeClient``), None to run without one.
 
-    Call it inside :func:`minikubelet.sim.go.run`: several parts read the run's clock. Left out of
-    Go's long list: cAdvisor, the container manager (cgroups), volume and plugin managers,
-    secret and config-map managers, eviction, node lease and status, DNS, the image and
+    Call it inside [`minikubelet.sim.go.run`][minikubelet.sim.go.run]: several parts read the run's
+    clock. Left out of Go's long list: cAdvisor, the container manager (cgroups), volume and plugin
+    managers, secret and config-map managers, eviction, node lease and status, DNS, the image and
     container garbage collectors, certificate and shutdown managers.
     """
     clock = current_runtime().clock
@@ -1058,7 +1041,6 @@ def new_main_kubelet(
         recorder=recorder,
         pod_manager=pod_manager,
         status_manager=status_manager,
-        pod_workers=None,
         work_queue=work_queue,
         container_runtime=container_runtime,
         runtime_cache=runtime_cache,
@@ -1069,7 +1051,6 @@ def new_main_kubelet(
         liveness_manager=liveness_manager,
         readiness_manager=readiness_manager,
         startup_manager=startup_manager,
-        probe_manager=None,
         reason_cache=ReasonCache(),
         back_off=new_back_off(backOffPeriod, MaxContainerBackOff),
         container_deletor=container_deletor,
@@ -1080,9 +1061,10 @@ def new_main_kubelet(
         max_pods=kube_cfg.max_pods,
         kube_client=kube_client,
     )
-    # Go hands the Kubelet itself to the parts that ask about pods.
-    status_manager.pod_deletion_safety = kl
+    # Go hands the Kubelet itself to the parts that ask about pods: the runtime (is a pod
+    # deleted?) and the status manager (are a pod's resources reclaimed?).
     container_runtime.pod_state_provider = kl
+    status_manager.pod_deletion_safety = kl
     kl.probe_manager = new_prober_manager(
         status_manager, liveness_manager, readiness_manager, startup_manager, None, recorder
     )
@@ -1095,15 +1077,15 @@ def new_main_kubelet(
     # The admit handlers, in Go's order; the first that refuses a pod rejects it.
     # Go omitted: the eviction manager and its admit handler -- it refuses pods only while the node reports memory, disk or PID pressure, and the simulated node measures no usage, so it has no pressure to report
     active_deadline_handler = ActiveDeadlineHandler(status_manager, recorder, clock)
-    kl.pod_sync_loop_handlers.append(active_deadline_handler)
-    kl.pod_sync_handlers.append(active_deadline_handler)
+    kl.pod_sync_loop_handlers.add_pod_sync_loop_handler(active_deadline_handler)
+    kl.pod_sync_handlers.add_pod_sync_handler(active_deadline_handler)
 
     # Go omitted: the container manager's GetAllocateResourcesPodAdmitHandler (topology manager) -- with v1.21's defaults (topology policy none, CPU manager none, no device plugins) it admits every pod and allocates nothing
     critical_pod_admission_handler = new_critical_pod_admission_handler(
         kl.get_active_pods, kill_pod_now(kl.pod_workers, recorder), recorder
     )
     # No device plugins: updating the node info with their resources has nothing to do.
-    kl.admit_handlers.append(
+    kl.admit_handlers.add_pod_admit_handler(
         new_predicate_admit_handler(
             kl.get_node_any_way, critical_pod_admission_handler, lambda node_info, attrs: None
         )

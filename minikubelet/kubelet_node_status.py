@@ -2,7 +2,7 @@
 
 Go: pkg/kubelet/kubelet_node_status.go
 
-Without an API server, ``getNodeAnyWay`` falls back to :meth:`KubeletNodeStatus.initial_node`: the
+Without an API server, ``getNodeAnyWay`` falls back to [`initial_node`][minikubelet.kubelet_node_status.KubeletNodeStatus.initial_node]: the
 node as kubelet would register it. Admission reads it: its labels for ``nodeSelector`` and node
 affinity, its allocatable resources for the fit.
 """
@@ -48,7 +48,7 @@ LabelArch = "beta.kubernetes.io/arch"
 GOOS = "linux"
 GOARCH = "amd64"
 #: Ours: the address kubelet would find on the simulated host's default interface.
-SimulatedHostIP = "10.0.0.10"
+SIMULATED_HOST_IP = "10.0.0.10"
 
 
 class KubeletNodeStatus:
@@ -160,13 +160,13 @@ class KubeletNodeStatus:
         """
         # Go's nodestatus.NodeAddress: --node-ip (one or a dual-stack pair), else a hostname
         # that is an IP, else DNS or the default route's interface. The simulated host has
-        # neither of the last two: it answers with SimulatedHostIP.
+        # neither of the last two: it answers with SIMULATED_HOST_IP.
         if self.node_ips:
             ips = list(self.node_ips)
         elif parse_ip(self.hostname) is not None:
             ips = [self.hostname]
         else:
-            ips = [SimulatedHostIP]
+            ips = [SIMULATED_HOST_IP]
         node.status.addresses = [NodeAddress(type=NodeInternalIP, address=ip) for ip in ips]
         node.status.addresses.append(NodeAddress(type=NodeHostName, address=self.hostname))
         # Go's nodestatus.MachineInfo: capacity from cAdvisor and maxPods. Nothing is reserved

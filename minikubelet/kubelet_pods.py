@@ -3,15 +3,15 @@
 Go: pkg/kubelet/kubelet_pods.go
 
 Go spreads the methods of its Kubelet type over several files; Python keeps one class per
-module, so these live in :class:`KubeletPods`, which :class:`minikubelet.kubelet.Kubelet`
-inherits.
+module, so these live in [`KubeletPods`][], which
+[`minikubelet.kubelet.Kubelet`][minikubelet.kubelet.Kubelet] inherits.
 """
 
 from __future__ import annotations
 
 import copy
 import ipaddress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from minikubelet.container import runtime as kubecontainer
 from minikubelet.container.helpers import (
@@ -21,6 +21,7 @@ from minikubelet.container.helpers import (
 from minikubelet.container.runtime import PodPair, get_pod_full_name
 from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
+    Container,
     ContainerState,
     ContainerStateRunning,
     ContainerStateTerminated,
@@ -45,11 +46,9 @@ from minikubelet.types import PodConditionsByKubelet
 if TYPE_CHECKING:
     from minikubelet.kubelet import Kubelet
 
-#: Capacity of the pod killer's channel. Go: podKillingChannelCapacity
 podKillingChannelCapacity = 50
-#: The waiting reason of containers while init containers run. Go: PodInitializing
+# The waiting reasons `kubectl get pod` shows before a container first runs.
 PodInitializing = "PodInitializing"
-#: The waiting reason of containers before they are created. Go: ContainerCreating
 ContainerCreating = "ContainerCreating"
 
 
@@ -65,11 +64,14 @@ class KubeletPods:
         active_pods = self.filter_out_terminated_pods(all_pods)
         return active_pods
 
+    # Kubelet's field, written here (filter_out_terminated_pods).
+    terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None
+
     async def kill_pod(
         self: Kubelet,
         pod: Pod | None,
-        running_pod: Any,
-        status: Any,
+        running_pod: kubecontainer.Pod | None,
+        status: kubecontainer.PodStatus | None,
         grace_period_override: int | None,
     ) -> None:
         """Stop every container of a pod through the runtime.
@@ -85,11 +87,9 @@ class KubeletPods:
         else:
             raise ValueError("one of the two arguments must be non-nil: runningPod, status")
 
-        # Call the container runtime KillPod method which stops all running containers of the pod
         err = await self.container_runtime.kill_pod(pod, p, grace_period_override)
         if err is not None:
             raise err
-        # Go updates the QoS cgroups here: the port runs no cgroups.
 
     def make_pod_data_dirs(self: Kubelet, pod: Pod) -> None:
         """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).makePodDataDirs
@@ -110,8 +110,7 @@ class KubeletPods:
         if not ok:
             # No cached status yet (kubelet may just have restarted): use the API's.
             status = pod.status
-        # A pod transitions into failed or succeeded from either container lifecycle (the
-        # RestartPolicy says no more restarts) or the pod lifecycle (deletion, eviction).
+        # Two ways to the end: a final phase (no restarts left), or deletion once nothing runs.
         containers_terminal = not_running(status.container_statuses)
         pod_worker_terminal = status.phase in (PodPhase.FAILED, PodPhase.SUCCEEDED) or (
             pod.metadata.deletion_timestamp is not None and containers_terminal
@@ -123,13 +122,6 @@ class KubeletPods:
         _, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
         return pod_worker_terminal
 
-    def is_pod_terminated(self: Kubelet, uid: str) -> bool:
-        """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).IsPodTerminated"""
-        pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
-        if not pod_found:
-            return True
-        return self.pod_is_terminated(pod)
-
     def is_pod_deleted(self: Kubelet, uid: str) -> bool:
         """Whether the pod is gone, or being deleted with no container left running.
 
@@ -140,6 +132,7 @@ class KubeletPods:
         pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
         if not pod_found:
             return True
+        assert pod is not None
         status, status_found = self.status_manager.get_pod_status(pod.metadata.uid)
         if not status_found:
             status = pod.status
@@ -148,14 +141,15 @@ class KubeletPods:
         )
 
     def pod_resources_are_reclaimed(self: Kubelet, pod: Pod, status: PodStatus) -> bool:
-        """Whether nothing of a terminated pod is left: containers stopped and removed.
+        """Whether nothing of a terminated pod is left on the node: no container running, none
+        still recorded by the runtime. Only then may the status manager delete the pod from the
+        API server.
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).PodResourcesAreReclaimed
 
-        Go also waits for volumes and the pod cgroup; the port has neither.
+        Go also waits for the pod's volumes and cgroup; the port has neither.
         """
         if not not_running(status.container_statuses):
-            # We shouldn't delete pods that still have running containers
             klog.v(3).info_s(
                 "Pod is terminated, but some containers are still running", pod=klog.kobj(pod)
             )
@@ -170,7 +164,7 @@ class KubeletPods:
             )
             return False
         if len(runtime_status.container_statuses) > 0:
-            # We shouldn't delete pods whose containers have not been cleaned up.
+            # Exited containers still count: the deletor removes them first.
             klog.v(3).info_s(
                 "Pod is terminated, but some containers have not been cleaned up",
                 pod=klog.kobj(pod),
@@ -244,12 +238,10 @@ class KubeletPods:
         Go also cleans up orphaned pod directories and cgroups: the port makes neither.
         """
         all_pods, mirror_pods = self.pod_manager.get_pods_and_mirror_pods()
-        # Pod phase progresses monotonically. Once a pod has reached a final state, it should
-        # never leave regardless of the restart policy: its workers can go.
+        # A pod in a final phase never runs again, so its workers and probes can go too.
         active_pods = self.filter_out_terminated_pods(all_pods)
 
         desired_pods = {pod.metadata.uid for pod in active_pods}
-        # Stop the workers for no-longer existing pods.
         self.pod_workers.forget_non_existing_pod_workers(desired_pods)
         self.probe_manager.cleanup_pods(desired_pods)
 
@@ -263,14 +255,13 @@ class KubeletPods:
                 await self.pod_killer.kill_pod(PodPair(api_pod=None, running_pod=pod))
 
         self.remove_orphaned_pod_statuses(all_pods, mirror_pods)
-        # Go lists the runtime's pods again here to clean up orphaned pod directories.
-
-        # Remove any orphaned mirror pods.
         self.delete_orphaned_mirror_pods()
 
         self.back_off.gc()
 
-    def generate_api_pod_status(self: Kubelet, pod: Pod, pod_status: Any) -> PodStatus:
+    def generate_api_pod_status(
+        self: Kubelet, pod: Pod, pod_status: kubecontainer.PodStatus
+    ) -> PodStatus:
         """The pod's API status, computed from what the runtime reports.
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).generateAPIPodStatus
@@ -279,7 +270,7 @@ class KubeletPods:
 
         s = self.convert_status_to_api_status(pod, pod_status)
 
-        # Check if an internal module has requested the pod is evicted.
+        # The active deadline handler is the one sync handler here (DeadlineExceeded).
         for pod_sync_handler in self.pod_sync_handlers:
             result = pod_sync_handler.should_evict(pod)
             if result.evict:
@@ -288,7 +279,6 @@ class KubeletPods:
                 s.message = result.message
                 return s
 
-        # Assume info is ready to process
         spec = pod.spec
         all_status = [*s.container_statuses, *s.init_container_statuses]
         s.phase = get_phase(spec, all_status)
@@ -304,10 +294,9 @@ class KubeletPods:
                 apiStatusPhase=s.phase,
                 apiStatus=s,
             )
-            # Force back to phase from the API server
             s.phase = pod.status.phase
 
-        # Ensure the probe managers have up to date status for containers
+        # Sets each container's started and ready from the probe results.
         self.probe_manager.update_pod_status(pod.metadata.uid, s)
         s.conditions.append(
             generate.generate_pod_initialized_condition(spec, s.init_container_statuses, s.phase)
@@ -318,8 +307,7 @@ class KubeletPods:
         s.conditions.append(
             generate.generate_containers_ready_condition(spec, s.container_statuses, s.phase)
         )
-        # Status manager will take care of the LastTransitionTimestamp, either preserve from
-        # status or set a new one.
+        # No transition times here: the status manager sets them when it stores the status.
         s.conditions.append(
             PodCondition(type=PodConditionType.POD_SCHEDULED, status=ConditionStatus.TRUE)
         )
@@ -338,7 +326,9 @@ class KubeletPods:
                         s.pod_ips.append(PodIP(ip=host_ips[1]))
         return s
 
-    def convert_status_to_api_status(self: Kubelet, pod: Pod, pod_status: Any) -> PodStatus:
+    def convert_status_to_api_status(
+        self: Kubelet, pod: Pod, pod_status: kubecontainer.PodStatus
+    ) -> PodStatus:
         """The API status from the runtime's: IPs, QoS class, container statuses, conditions.
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).convertStatusToAPIStatus
@@ -387,9 +377,7 @@ class KubeletPods:
             len(pod.spec.init_containers) > 0,
             True,
         )
-        # Ephemeral containers are behind a feature gate that is off by default in v1.21.
-
-        # Preserves conditions not controlled by kubelet
+        # Conditions set by others (a controller's readiness gate) pass through unchanged.
         for c in pod.status.conditions:
             if c.type not in PodConditionsByKubelet:
                 api_pod_status.conditions.append(c)
@@ -398,9 +386,9 @@ class KubeletPods:
     def convert_to_api_container_statuses(
         self: Kubelet,
         pod: Pod,
-        pod_status: Any,
+        pod_status: kubecontainer.PodStatus,
         previous_status: list[ContainerStatus],
-        containers: list[Any],
+        containers: list[Container],
         has_init_containers: bool,
         is_init_container: bool,
     ) -> list[ContainerStatus]:
@@ -410,7 +398,7 @@ class KubeletPods:
         """
 
         def convert_container_status(
-            cs: Any, old_status: ContainerStatus | None
+            cs: kubecontainer.Status, old_status: ContainerStatus | None
         ) -> ContainerStatus:
             cid = str(cs.id)
             status = ContainerStatus(
@@ -440,14 +428,14 @@ class KubeletPods:
             # Go: case cs.State == kubecontainer.ContainerStateUnknown && oldStatus != nil && oldStatus.State.Running != nil:
             elif (
                 cs.state == kubecontainer.ContainerStateUnknown
-                and old_status is not None  # we have an old status
-                and old_status.state.running is not None  # our previous status was running
+                and old_status is not None
+                and old_status.state.running is not None
             ):
                 # The container was running and is now gone: most likely the node rebooted.
                 status.state.terminated = ContainerStateTerminated(
                     reason="ContainerStatusUnknown",
                     message="The container could not be located when the pod was terminated",
-                    exit_code=137,  # this code indicates an error
+                    exit_code=137,  # 128 + SIGKILL: reads as a failure
                 )
                 # The restart count normally comes from the runtime; here the container is gone,
                 # so count this termination as a restart.
@@ -458,10 +446,9 @@ class KubeletPods:
                 status.state.waiting = ContainerStateWaiting()
             return status
 
-        # Fetch old containers statuses from old pod status.
         old_statuses = {status.name: status for status in previous_status}
 
-        # Set all container statuses to default waiting state
+        # Every container starts as waiting; the runtime's statuses below overwrite what they can.
         statuses: dict[str, ContainerStatus] = {}
         default_reason = PodInitializing if has_init_containers else ContainerCreating
         for container in containers:
@@ -506,7 +493,7 @@ class KubeletPods:
                 # If the last termination state is set, it was set by the runtime.
                 continue
 
-            # Setting this value ensures that we show as stopped here, not as waiting.
+            # A last state makes getPhase count the container as stopped, not waiting.
             status.last_state.terminated = ContainerStateTerminated(
                 reason="ContainerStatusUnknown",
                 message="The container could not be located when the pod was deleted.  "
@@ -523,7 +510,6 @@ class KubeletPods:
         for c_status in runtime_statuses:
             c_name = c_status.name
             if c_name not in statuses:
-                # This would also ignore the infra container.
                 continue
             if container_seen.get(c_name, 0) >= 2:
                 continue
@@ -534,10 +520,10 @@ class KubeletPods:
                 statuses[c_name].last_state = status.state
             container_seen[c_name] = container_seen.get(c_name, 0) + 1
 
-        # Handle the containers failed to be started, which should be in Waiting state.
+        # A container whose last start failed shows why it waits (the reason cache): ErrImagePull,
+        # CrashLoopBackOff …
         for container in containers:
             if is_init_container:
-                # If the init container is terminated with exit code 0, it won't be restarted.
                 s = pod_status.find_container_status_by_name(container.name)
                 if (
                     s is not None
@@ -550,7 +536,7 @@ class KubeletPods:
                 continue
             status = statuses[container.name]
             reason, ok = self.reason_cache.get(pod.metadata.uid, container.name)
-            if not ok:
+            if not ok or reason is None:
                 # No failure recorded for it: keep its status.
                 continue
             if status.state.terminated is not None:
@@ -660,28 +646,20 @@ def get_phase(spec: PodSpec, info: list[ContainerStatus]) -> PodPhase:
     # Go: case waiting > 0:
     if pending_initialization > 0 or waiting > 0:
         klog.v(5).info_s("Pod waiting > 0, pending")
-        # One or more containers has not been started
         return PodPhase.PENDING
     # Go: case running > 0 && unknown == 0:
     if running > 0 and unknown == 0:
-        # All containers have been started, and at least one is running.
         return PodPhase.RUNNING
     # Go: case running == 0 && stopped > 0 && unknown == 0:
     if running == 0 and stopped > 0 and unknown == 0:
-        # All containers are terminated
+        # Every container has stopped; the restart policy decides what that means.
         if spec.restart_policy == RestartPolicy.ALWAYS:
-            # All containers are in the process of restarting
-            return PodPhase.RUNNING
+            return PodPhase.RUNNING  # they will all be restarted
         if stopped == succeeded:
-            # RestartPolicy is not Always, and all containers are terminated in success
             return PodPhase.SUCCEEDED
         if spec.restart_policy == RestartPolicy.NEVER:
-            # RestartPolicy is Never, and all containers are terminated with at least one in
-            # failure
             return PodPhase.FAILED
-        # RestartPolicy is OnFailure, and at least one in failure and in the process of
-        # restarting
-        return PodPhase.RUNNING
+        return PodPhase.RUNNING  # OnFailure: the failed ones will be restarted
     # Go: default:
     klog.v(5).info_s("Pod default case, pending")
     return PodPhase.PENDING
@@ -703,13 +681,6 @@ class PodKillerWithChannel:
         #: running pod UID → its full name, while its kill is pending.
         self.pod_termination_map: dict[str, str] = {}
         self.kill_pod_fn = kl.kill_pod
-
-    def is_pod_pending_termination_by_uid(self, uid: str) -> bool:
-        """Whether a pod with that UID is being killed.
-
-        Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).IsPodPendingTerminationByUID
-        """
-        return uid in self.pod_termination_map or uid in self.mirror_pod_termination_map
 
     def is_pod_pending_termination_by_pod_name(self, pod_fullname: str) -> bool:
         """Whether a pod of that full name is being killed.
@@ -742,7 +713,7 @@ class PodKillerWithChannel:
                     "Marking api pod pending termination", podName=fullname, podUID=uid
                 )
                 self.mirror_pod_termination_map[uid] = fullname
-        if running_pod is not None:
+        if running_pod is not None:  # always, as in Go (see PodPair)
             uid = running_pod.id
             running_pod_exists = uid in self.pod_termination_map
             if not running_pod_exists:
@@ -752,21 +723,18 @@ class PodKillerWithChannel:
                 )
                 self.pod_termination_map[uid] = fullname
         if api_pod_exists or running_pod_exists:
+            api_uid = api_pod.metadata.uid if api_pod is not None else ""
             if api_pod_exists and running_pod_exists:
                 klog.v(4).info_s(
                     "Api pod and running pod are pending termination",
-                    apiPodUID=api_pod.metadata.uid,  # type: ignore[union-attr]
+                    apiPodUID=api_uid,
                     runningPodUID=running_pod.id,
                 )
             elif api_pod_exists:
-                klog.v(4).info_s(
-                    "Api pod is pending termination",
-                    podUID=api_pod.metadata.uid,  # type: ignore[union-attr]
-                )
+                klog.v(4).info_s("Api pod is pending termination", podUID=api_uid)
             else:
                 klog.v(4).info_s("Running pod is pending termination", podUID=running_pod.id)
             return
-        # Limit to one request per pod
         await self.pod_killing_ch.send(pod_pair)
 
     def close(self) -> None:
@@ -782,7 +750,7 @@ class PodKillerWithChannel:
             running_pod = pod_pair.running_pod
             api_pod = pod_pair.api_pod
 
-            async def kill(api_pod: Pod | None, running_pod: Any) -> None:
+            async def kill(api_pod: Pod | None, running_pod: kubecontainer.Pod) -> None:
                 klog.v(2).info_s("Killing unwanted pod", podName=running_pod.name)
                 try:
                     await self.kill_pod_fn(api_pod, running_pod, None, None)

@@ -54,7 +54,7 @@ class PodContainerDeletor:
     async def delete_containers_in_pod(
         self, filter_container_id: str, pod_status: PodStatus, remove_all: bool
     ) -> None:
-        """Queue the removal of the containers :func:`get_containers_to_delete_in_pod` picks;
+        """Queue the removal of the containers [`get_containers_to_delete_in_pod`][minikubelet.pod_container_deletor.get_containers_to_delete_in_pod] picks;
         with ``remove_all``, every exited container of the pod.
 
         Go: pkg/kubelet/pod_container_deletor.go (*podContainerDeletor).deleteContainersInPod
@@ -89,6 +89,7 @@ def new_pod_container_deletor(runtime: Runtime, containers_to_keep: int) -> PodC
     async def remove_forever() -> None:
         while True:
             id_, _ = await buffer.recv()
+            assert id_ is not None  # the channel is never closed
             err = await runtime.delete_container(id_)
             if err is not None:
                 klog.info_s("DeleteContainer returned error", containerID=_ByValue(id_), err=err)

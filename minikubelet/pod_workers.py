@@ -62,7 +62,7 @@ class UpdatePodOptions:
     #: The mirror pod, for a static pod.
     mirror_pod: Pod | None = None
     #: create, update, sync or kill.
-    update_type: SyncPodType = SyncPodType.SyncPodSync
+    update_type: SyncPodType = SyncPodType.SYNC
     #: Called when the operation completes (only guaranteed for kills: others may be dropped).
     on_complete_func: OnCompleteFunc | None = None
     kill_pod_options: KillPodOptions | None = None
@@ -156,8 +156,7 @@ class PodWorkersImpl:
                 try:
                     status = await self.pod_cache.get_newer_than(pod_uid, last_sync_time)
                 except Exception as e:
-                    # This is the legacy event thrown by manage pod loop; all other events are
-                    # now dispatched from syncPodFn.
+                    # The only event the loop itself records; syncPod records the others.
                     self.recorder.eventf(
                         update.pod, EventTypeWarning, FailedSync, "error determining status: %s", e
                     )
@@ -180,7 +179,6 @@ class PodWorkersImpl:
                     last_sync_time = now() + Nanosecond
             except Exception as e:
                 err = e
-            # notify the call-back function if the operation succeeded or not
             if update.on_complete_func is not None:
                 result = update.on_complete_func(err)
                 if result is not None:
@@ -218,9 +216,9 @@ class PodWorkersImpl:
             self.is_working[uid] = True
             await pod_updates.send(options)
         else:
-            # if a request to kill a pod is pending, we do not let anything overwrite that request.
+            # A pending kill is never replaced: whatever came after it would undo it.
             update = self.last_undelivered_work_update.get(uid)
-            if update is None or update.update_type != SyncPodType.SyncPodKill:
+            if update is None or update.update_type != SyncPodType.KILL:
                 self.last_undelivered_work_update[uid] = options
 
     def remove_worker(self, uid: str) -> None:
@@ -249,19 +247,17 @@ class PodWorkersImpl:
         """
         # Go: case syncErr == nil:
         if sync_err is None:
-            # No error; requeue at the regular resync interval.
             self.work_queue.enqueue(
                 uid, jitter(self.resync_interval, workerResyncIntervalJitterFactor)
             )
         # Go: case strings.Contains(syncErr.Error(), NetworkNotReadyErrorMsg):
         elif NetworkNotReadyErrorMsg in str(sync_err):
-            # Network is not ready; back off for a short time, it might be ready soon.
+            # A network that is not ready yet usually is within seconds: a short back-off.
             self.work_queue.enqueue(
                 uid, jitter(backOffOnTransientErrorPeriod, workerBackOffPeriodJitterFactor)
             )
         # Go: default:
         else:
-            # Error occurred during the sync; back off and then retry.
             self.work_queue.enqueue(
                 uid, jitter(self.back_off_period, workerBackOffPeriodJitterFactor)
             )
@@ -283,10 +279,12 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
     """A function that kills a pod through its worker and waits for it (or times out).
 
     Go: pkg/kubelet/pod_workers.go killPodNow
+
+    kubelet hands it to the parts that must stop a pod at once (eviction, preemption of a
+    critical pod's victims, shutdown); it is the one way into syncPod's kill branch.
     """
 
     async def kill(pod: Pod, status: PodStatus, grace_period_override: int | None) -> None:
-        # determine the grace period to use when killing the pod
         grace_period = 0
         if grace_period_override is not None:
             grace_period = grace_period_override
@@ -301,7 +299,6 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
             timeout = min_timeout
         timeout_duration = timeout * Second
 
-        # open a channel we block against until we get a result
         ch: Chan[Exception | None] = make_chan(1, name="killPodNow response")
 
         async def on_complete(err: Exception | None) -> None:
@@ -310,7 +307,7 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
         await pod_workers.update_pod(
             UpdatePodOptions(
                 pod=pod,
-                update_type=SyncPodType.SyncPodKill,
+                update_type=SyncPodType.KILL,
                 on_complete_func=on_complete,
                 kill_pod_options=KillPodOptions(
                     pod_status_func=lambda p, pod_status: status,
@@ -319,7 +316,6 @@ def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFun
             )
         )
 
-        # wait for either a response, or a timeout
         match await select(recv(ch), recv(after(timeout_duration))):
             # Go: case r := <-ch:
             case 0, (r, _):

@@ -30,7 +30,7 @@ class ReasonItem:
 
 
 class ReasonCache:
-    """An LRU cache of :class:`ReasonItem` keyed by pod UID and container name.
+    """An LRU cache of [`ReasonItem`][] keyed by pod UID and container name.
 
     Go: pkg/kubelet/reason_cache.go type ReasonCache
     """

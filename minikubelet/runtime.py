@@ -1,8 +1,8 @@
-"""Whether the container runtime, the network and storage are healthy, as kubelet last saw them.
+"""Whether the container runtime and the network are healthy, as kubelet last saw them.
 
 Go: pkg/kubelet/runtime.go
 
-``syncLoop`` asks :meth:`RuntimeState.runtime_errors` before every iteration and backs off while
+``syncLoop`` asks [`RuntimeState.runtime_errors`][] before every iteration and backs off while
 it reports an error.
 """
 
@@ -31,7 +31,7 @@ class AggregateError(Exception):
 
 
 def new_aggregate(errs: list[Exception]) -> AggregateError | None:
-    """The errors as one :class:`AggregateError`, None for none (Go's ``utilerrors.NewAggregate``)."""
+    """The errors as one [`AggregateError`][], None for none (Go's ``utilerrors.NewAggregate``)."""
     return AggregateError(errs) if errs else None
 
 
@@ -44,8 +44,6 @@ class RuntimeState:
     last_base_runtime_sync: float | None = None
     network_error: Exception | None = ErrNetworkUnknown
     runtime_error: Exception | None = None
-    storage_error: Exception | None = None
-    cidr: str = ""
     health_checks: list[tuple[str, HealthCheckFn]] = field(default_factory=list)
 
     def add_health_check(self, name: str, f: HealthCheckFn) -> None:
@@ -63,10 +61,6 @@ class RuntimeState:
     def set_runtime_state(self, err: Exception | None) -> None:
         """Go: pkg/kubelet/runtime.go (*runtimeState).setRuntimeState"""
         self.runtime_error = err
-
-    def set_storage_state(self, err: Exception | None) -> None:
-        """Go: pkg/kubelet/runtime.go (*runtimeState).setStorageState"""
-        self.storage_error = err
 
     def runtime_errors(self) -> AggregateError | None:
         """What is wrong with the container runtime, or None.
@@ -89,10 +83,6 @@ class RuntimeState:
     def network_errors(self) -> AggregateError | None:
         """Go: pkg/kubelet/runtime.go (*runtimeState).networkErrors"""
         return new_aggregate([self.network_error] if self.network_error is not None else [])
-
-    def storage_errors(self) -> AggregateError | None:
-        """Go: pkg/kubelet/runtime.go (*runtimeState).storageErrors"""
-        return new_aggregate([self.storage_error] if self.storage_error is not None else [])
 
 
 def new_runtime_state(clock: Clock, runtime_sync_threshold: float) -> RuntimeState:

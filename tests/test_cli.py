@@ -22,6 +22,25 @@ def test_version_names_the_kubernetes_release():
     assert result.stdout.strip() == f"minikubelet {__version__} (Kubernetes {KUBERNETES_VERSION})"
 
 
+def test_version_and_help_do_not_import_the_port():
+    # They must answer at once: the port, and asyncio under it, load only for `run`.
+    probe = (
+        "import sys\n"
+        "from minikubelet.sim.cli import main\n"
+        "for argv in (['--version'], ['--help'], ['run', '--help']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "loaded = [m for m in ('asyncio', 'minikubelet.kubelet', 'yaml') if m in sys.modules]\n"
+        "print('LOADED', loaded)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert result.stdout.strip().splitlines()[-1] == "LOADED []"
+
+
 def test_help_follows_lang(capsys):
     assert main(["--lang", "zh"]) == 0
     assert "可以直接运行" in capsys.readouterr().out

@@ -30,10 +30,10 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.sim import go, klog
-from minikubelet.sim.cli import PhaseReporter
 from minikubelet.sim.go.duration import parse_duration
 from minikubelet.sim.i18n import language, text
 from minikubelet.sim.node import MachineInfo
+from minikubelet.sim.phase_reporter import PhaseReporter
 from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 
 

@@ -124,10 +124,6 @@ class RecordingHandler:
         if self.cleanup_error is not None:
             raise self.cleanup_error
 
-    def named(self, what: str) -> list[list[str]]:
-        """The pod names of each call of one kind."""
-        return [names for kind, names in self.calls if kind == what]
-
 
 class FakePLEG:
     """A PLEG whose channel the test feeds directly."""
@@ -188,8 +184,7 @@ def new_kubelet(
         clock=clock,
         recorder=Recorder(),
         pod_manager=pod_manager,
-        status_manager=new_manager(None, pod_manager, None),
-        pod_workers=RecordingPodWorkers(),
+        status_manager=new_manager(None, pod_manager),
         work_queue=BasicWorkQueue(clock),
         container_runtime=None,
         runtime_cache=None,
@@ -200,10 +195,12 @@ def new_kubelet(
         liveness_manager=ResultsManager("liveness"),
         readiness_manager=ResultsManager("readiness"),
         startup_manager=ResultsManager("startup"),
-        probe_manager=RecordingProbeManager(),
         reason_cache=None,
         back_off=None,
     )
+    # Made after the Kubelet in kubelet too (new_main_kubelet): not constructor arguments.
+    kl.pod_workers = RecordingPodWorkers()
+    kl.probe_manager = RecordingProbeManager()
     if max_pods is not None:
         node = new_node("node-1", cpu=cpu, memory="8Gi", pods=max_pods)
         kl.admit_handlers.append(

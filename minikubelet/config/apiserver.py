@@ -3,9 +3,9 @@
 Go: pkg/kubelet/config/apiserver.go
 
 kubelet lists and watches the pods whose ``spec.nodeName`` is its node, keeps them in an
-:class:`~minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore`, and sends the whole set as a SET on each
-change. The API server is the fake one of ``--api-script``
-(:mod:`minikubelet.sim.fake_apiserver`).
+[`UndeltaStore`][minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore], and sends the
+whole set as a SET on each change. The API server is the fake one of ``--api-script``
+([`minikubelet.sim.fake_apiserver`][minikubelet.sim.fake_apiserver]).
 """
 
 from __future__ import annotations

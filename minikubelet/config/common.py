@@ -3,8 +3,8 @@
 Go: pkg/kubelet/config/common.go
 
 Decoding and validating a manifest (Go's ``tryDecodeSinglePod`` and ``tryDecodePodList``) is
-:func:`minikubelet.sim.manifest.load_pods_like_kubelet`; :func:`try_decode_pods` adds the step
-between the two that this file owns, :func:`apply_defaults`.
+[`minikubelet.sim.manifest.load_pods_like_kubelet`][minikubelet.sim.manifest.load_pods_like_kubelet];
+[`try_decode_pods`][] adds the step between the two that this file owns, [`apply_defaults`][].
 """
 
 from __future__ import annotations
@@ -69,12 +69,12 @@ def apply_defaults(pod: Pod, source: str, is_file: bool, node_name: str) -> None
         pod.metadata.namespace = NamespaceDefault
     klog.v(5).info_s("Set namespace for pod", pod=klog.kobj(pod), source=source)
 
-    # Set the Host field to indicate this pod is scheduled on the current node.
+    # No scheduler sees a static pod: it is bound to this node by its source.
     pod.spec.node_name = node_name
 
     pod.metadata.self_link = get_self_link(pod.metadata.name, pod.metadata.namespace)
 
-    # The generated UID is the hash of the file.
+    # The UID was made from the manifest's content, so it doubles as the manifest's hash.
     pod.metadata.annotations[ConfigHashAnnotationKey] = pod.metadata.uid
 
     if is_file:
@@ -83,7 +83,6 @@ def apply_defaults(pod: Pod, source: str, is_file: bool, node_name: str) -> None
             pod, Toleration(operator=TolerationOperator.EXISTS, effect=TaintEffect.NO_EXECUTE)
         )
 
-    # Set the default status to pending.
     pod.status.phase = PodPhase.PENDING
 
 
@@ -101,7 +100,7 @@ def try_decode_pods(
 
     Go: pkg/kubelet/config/common.go tryDecodeSinglePod
 
-    Go decodes, then applies :func:`apply_defaults` (its ``defaultFn``), then validates; the
+    Go decodes, then applies [`apply_defaults`][] (its ``defaultFn``), then validates; the
     loader does the same with ``default_fn``. With ``allow_pod_list`` a ``PodList`` is taken
     too, as the HTTP source takes it (Go's ``tryDecodePodList``).
     """

@@ -3,8 +3,8 @@
 Go: pkg/kubelet/config/config.go
 
 Sources (file, HTTP, API server) only ever send the *whole* list of their pods (a SET). The
-:class:`PodStorage` remembers each source's pods, compares a new list with the old one, and sends
-kubelet only what changed, on one buffered channel: :meth:`PodConfig.updates`, the ``configCh``
+[`PodStorage`][] remembers each source's pods, compares a new list with the old one, and sends
+kubelet only what changed, on one buffered channel: [`PodConfig.updates`][], the ``configCh``
 that ``syncLoopIteration`` reads.
 """
 
@@ -40,13 +40,19 @@ class PodConfigNotificationMode(IntEnum):
     """
 
     #: Uninitialised; merging panics.
-    PodConfigNotificationUnknown = 0
+    UNKNOWN = 0
     #: The full configuration as a SET whenever anything changes.
-    PodConfigNotificationSnapshot = 1
+    SNAPSHOT = 1
     #: UPDATE and DELETE for changed pods, and a SET when pods are added or removed.
-    PodConfigNotificationSnapshotAndUpdates = 2
+    SNAPSHOT_AND_UPDATES = 2
     #: ADD, UPDATE, DELETE, REMOVE, RECONCILE: the mode kubelet uses.
-    PodConfigNotificationIncremental = 3
+    INCREMENTAL = 3
+
+
+PodConfigNotificationUnknown = PodConfigNotificationMode.UNKNOWN
+PodConfigNotificationSnapshot = PodConfigNotificationMode.SNAPSHOT
+PodConfigNotificationSnapshotAndUpdates = PodConfigNotificationMode.SNAPSHOT_AND_UPDATES
+PodConfigNotificationIncremental = PodConfigNotificationMode.INCREMENTAL
 
 
 class PodConfig:
@@ -118,7 +124,7 @@ class PodStorage:
         self.pods: dict[str, dict[str, Pod]] = {}
         self.mode = mode
         self.updates = updates
-        #: Ensures that updates are delivered in strict order on the updates channel.
+        #: Held from merging to sending, so that two sources' updates never interleave.
         self.update_lock = Mutex()
         #: The sources that have sent at least one SET.
         self.sources_seen: set[str] = set()
@@ -139,7 +145,7 @@ class PodStorage:
             # deliver update notifications
             mode = self.mode
             # Go: case PodConfigNotificationIncremental:
-            if mode == PodConfigNotificationMode.PodConfigNotificationIncremental:
+            if mode == PodConfigNotificationMode.INCREMENTAL:
                 if len(removes.pods) > 0:
                     await self.updates.send(removes)
                 if len(adds.pods) > 0:
@@ -162,7 +168,7 @@ class PodStorage:
                     await self.updates.send(reconciles)
 
             # Go: case PodConfigNotificationSnapshotAndUpdates:
-            elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshotAndUpdates:
+            elif mode == PodConfigNotificationMode.SNAPSHOT_AND_UPDATES:
                 if len(removes.pods) > 0 or len(adds.pods) > 0 or first_set:
                     await self.updates.send(
                         PodUpdate(pods=self.merged_state(), op=PodOperation.SET, source=source)
@@ -173,7 +179,7 @@ class PodStorage:
                     await self.updates.send(deletes)
 
             # Go: case PodConfigNotificationSnapshot:
-            elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshot:
+            elif mode == PodConfigNotificationMode.SNAPSHOT:
                 changed = updates.pods or deletes.pods or adds.pods or removes.pods
                 if changed or first_set:
                     await self.updates.send(
@@ -208,7 +214,7 @@ class PodStorage:
             """Update the cache ``old_pods`` with ``new_pods``, storing the result in ``pods``."""
             filtered = filter_invalid_pods(new_pods, source, self.recorder)
             for ref in filtered:
-                # Annotate the pod with the source before any comparison.
+                # Before comparing: the stored pod has the annotation too.
                 if ref.metadata.annotations is None:
                     ref.metadata.annotations = {}
                 ref.metadata.annotations[ConfigSourceAnnotationKey] = source
@@ -257,23 +263,20 @@ class PodStorage:
             for value in update.pods:
                 existing = pods.get(value.metadata.uid)
                 if existing is not None:
-                    # this is a delete
                     del pods[value.metadata.uid]
                     remove_pods.append(existing)
                     continue
-                # this is a no-op
 
         # Go: case kubetypes.SET:
         elif update.op == PodOperation.SET:
             klog.v(4).info_s("Setting pods for source", source=source)
             self.mark_source_set(source)
-            # Clear the old map entries by just creating a new map
+            # A SET is the whole truth: every pod it leaves out is removed.
             old_pods = pods
             pods = {}
             update_pods_func(update.pods, old_pods, pods)
             for uid, existing in old_pods.items():
                 if uid not in pods:
-                    # this is a delete
                     remove_pods.append(existing)
 
         # Go: default:
@@ -381,7 +384,6 @@ def is_annotation_map_equal(
     for k in existing_map:
         if is_local_annotation_key(k):
             continue
-        # stale entry in existing map.
         if k not in candidate_map:
             return False
     return True
@@ -431,7 +433,6 @@ def check_and_update_pod(existing: Pod, ref: Pod) -> tuple[bool, bool, bool]:
     """
     need_update = need_reconcile = need_graceful_delete = False
 
-    # 1. this is a reconcile
     if not pods_differ_semantically(existing, ref):
         # Not an update. Only a changed status needs a reconcile: kubelet owns pod status.
         if existing.status != ref.status:
@@ -451,11 +452,9 @@ def check_and_update_pod(existing: Pod, ref: Pod) -> tuple[bool, bool, bool]:
     existing.status = ref.status
     update_annotations(existing, ref)
 
-    # 2. this is an graceful delete
     if ref.metadata.deletion_timestamp is not None:
         need_graceful_delete = True
     else:
-        # 3. this is an update
         need_update = True
 
     return need_update, need_reconcile, need_graceful_delete

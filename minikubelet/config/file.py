@@ -6,8 +6,8 @@ Go: pkg/kubelet/config/file_linux.go
 Two things keep the source up to date, as in Go: a full listing of the directory every
 ``period`` (``--file-check-frequency``, 20 s by default), and a watch that turns each change of a
 file into an event handled at once. Each manifest file holds one pod. The pods are kept in an
-:class:`~minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore`, which sends the whole set (a SET) to
-PodConfig after every change.
+[`UndeltaStore`][minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore], which sends
+the whole set (a SET) to PodConfig after every change.
 
 Go watches with inotify (fsnotify). The port polls the directory instead, once per
 ``watchPollPeriod`` of the runtime's clock, and produces the same Create/Write/Remove events: it
@@ -22,7 +22,7 @@ import stat
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from minikubelet.config.common import maxConfigLength, try_decode_pods
 from minikubelet.k8s_io.api.core.v1 import Pod
@@ -46,9 +46,14 @@ maxRetryPeriod = 20 * Second
 class PodEventType(IntEnum):
     """Go: pkg/kubelet/config/file.go type podEventType"""
 
-    podAdd = 0
-    podModify = 1
-    podDelete = 2
+    ADD = 0
+    MODIFY = 1
+    DELETE = 2
+
+
+podAdd = PodEventType.ADD
+podModify = PodEventType.MODIFY
+podDelete = PodEventType.DELETE
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ class SourceFile:
         try:
             stat_info = os.stat(path)
         except FileNotFoundError:
-            # Emit an update with an empty PodList to allow FileSource to be marked as seen
+            # An empty SET still counts: kubelet waits for every source before housekeeping.
             await self.updates.send(PodUpdate(pods=[], op=PodOperation.SET, source=FileSource))
             raise FileNotFoundError("path does not exist, ignoring") from None
 
@@ -134,7 +139,6 @@ class SourceFile:
         if stat.S_ISDIR(stat_info.st_mode):
             pods = self.extract_from_dir(path)
             if len(pods) == 0:
-                # Emit an update with an empty PodList to allow FileSource to be marked as seen
                 await self.updates.send(
                     PodUpdate(pods=pods, op=PodOperation.SET, source=FileSource)
                 )
@@ -197,12 +201,12 @@ class SourceFile:
 
         Go: pkg/kubelet/config/file.go (*sourceFile).extractFromFile
 
-        Raises the file's first :class:`~minikubelet.sim.manifest.ManifestError` (naming the file,
-        the document and the field) when it holds no valid pod. Only the first YAML document of
-        a file counts, as in kubelet, which ignores the others without a word.
+        Raises the file's first [`ManifestError`][minikubelet.sim.manifest.ManifestError] (naming
+        the file, the document and the field) when it holds no valid pod. Only the first YAML
+        document of a file counts, as in kubelet, which ignores the others without a word.
         """
         klog.v(3).info_s("Reading config file", path=filename)
-        with open(filename, "rb") as file:
+        with open_regular_file(filename) as file:
             # As Go's utilio.ReadAtMost(file, maxConfigLength).
             data = file.read(maxConfigLength + 1)
         if len(data) > maxConfigLength:
@@ -249,7 +253,6 @@ class SourceFile:
         Go: pkg/kubelet/config/file_linux.go (*sourceFile).doWatch
         """
         if not os.path.exists(self.path):
-            # Emit an update with an empty PodList to allow FileSource to be marked as seen
             await self.updates.send(PodUpdate(pods=[], op=PodOperation.SET, source=FileSource))
             raise RetryableError("path does not exist, ignoring")
 
@@ -277,23 +280,23 @@ class SourceFile:
 
         Go: pkg/kubelet/config/file_linux.go (*sourceFile).produceWatchEvent
         """
-        # Ignore file start with dots
+        # Editors' swap files and the like.
         if os.path.basename(e.name).startswith("."):
             klog.v(4).info_s("Ignored pod manifest, because it starts with dots", eventName=e.name)
             return
         # Go: case (e.Op & fsnotify.Create) > 0:
         if e.op & Create:
-            event_type = PodEventType.podAdd
+            event_type = PodEventType.ADD
         # Go: case (e.Op & fsnotify.Write) > 0:
         elif e.op & Write:
-            event_type = PodEventType.podModify
+            event_type = PodEventType.MODIFY
         # Go omitted: case (e.Op & fsnotify.Chmod) > 0: -- polling sees contents, not modes
         # Go: case (e.Op & fsnotify.Remove) > 0:
         elif e.op & Remove:
-            event_type = PodEventType.podDelete
+            event_type = PodEventType.DELETE
         # Go: case (e.Op & fsnotify.Rename) > 0:
         elif e.op & Rename:
-            event_type = PodEventType.podDelete
+            event_type = PodEventType.DELETE
         # Go: default:
         else:
             # Ignore rest events
@@ -308,7 +311,7 @@ class SourceFile:
         """
         match e.event_type:
             # Go: case podAdd, podModify:
-            case PodEventType.podAdd | PodEventType.podModify:
+            case PodEventType.ADD | PodEventType.MODIFY:
                 try:
                     pod = self.extract_from_file(e.file_name)
                 except Exception as err:
@@ -317,14 +320,35 @@ class SourceFile:
                     ) from err
                 await self.store.add(pod)
             # Go: case podDelete:
-            case PodEventType.podDelete:
+            case PodEventType.DELETE:
                 obj_key = self.file_key_mapping.get(e.file_name)
                 if obj_key is not None:
-                    pod, pod_exist = self.store.get_by_key(obj_key)
-                    if not pod_exist:
+                    stored, pod_exist = self.store.get_by_key(obj_key)
+                    if not pod_exist or stored is None:
                         raise LookupError(f"the pod with key {obj_key} doesn't exist in cache")
-                    await self.store.delete(pod)  # type: ignore[arg-type]
+                    await self.store.delete(stored)
                     del self.file_key_mapping[e.file_name]
+
+
+def open_regular_file(filename: str) -> BinaryIO:
+    """Open ``filename`` for reading, refusing anything but a regular file.
+
+    Ours. Go opens a manifest with ``os.Open`` and reads it; opening a FIFO with no writer
+    blocks, which in Go stalls only the file source's goroutine but here would stall the one
+    thread every goroutine runs on. So the file is opened without blocking and checked first:
+    the file source reads regular files only (a FIFO, socket or device is reported, as the
+    directory listing reports them).
+    """
+    fd = os.open(filename, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(f"{filename}: not a regular file (mode {stat.filemode(mode)})")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def new_source_file(path: str, node_name: str, period: float, updates: SendChan[Any]) -> None:

@@ -4,12 +4,17 @@ Go: pkg/kubelet/config/http.go
 
 Every ``period`` (``--http-check-frequency``, 20 s by default) kubelet GETs the URL. The body is
 one pod or a ``PodList``; when it differs from the last body, all its pods are sent as a SET.
-The request runs in a worker thread (:func:`minikubelet.sim.go.to_thread`): under the virtual clock
-time stands still while it is under way.
+The request runs in a worker thread
+([`minikubelet.sim.go.to_thread`][minikubelet.sim.go.to_thread]): under the virtual clock time
+stands still while it is under way.
 """
 
 from __future__ import annotations
 
+import contextlib
+import http.client
+import socket
+import threading
 import urllib.error
 import urllib.request
 from typing import Any
@@ -46,8 +51,7 @@ class SourceURL:
         try:
             await self.extract_from_url()
         except Exception as err:
-            # Don't log this multiple times per minute. The first few entries should be
-            # enough to get the point across.
+            # The URL is polled every 20 s: an unreachable one would fill the log.
             if self.failure_logs < 3:
                 klog.info_s("Failed to read pods from URL", err=err)
             elif self.failure_logs == 3:
@@ -64,13 +68,44 @@ class SourceURL:
                 self.failure_logs = 0
 
     def _get(self) -> tuple[int, str, bytes]:
-        """The blocking GET: status code, reason and at most maxConfigLength + 1 bytes."""
+        """The blocking GET: status code, reason and at most maxConfigLength + 1 bytes.
+
+        Go's ``http.Client{Timeout}`` bounds the whole request, from connecting to the last byte
+        of the body; a socket timeout bounds each read only, so a server that trickles a byte
+        every few seconds would hold the request forever. A watchdog shuts the connection's
+        socket down when the whole request has taken ``clientTimeout`` of real time (the request
+        runs in a thread, outside the virtual clock).
+        """
+        watchdog = _Watchdog(clientTimeout)
+        opener = urllib.request.build_opener(
+            _WatchedHTTPHandler(watchdog), _WatchedHTTPSHandler(watchdog)
+        )
         req = urllib.request.Request(self.url, headers=self.header, method="GET")
-        try:
-            with urllib.request.urlopen(req, timeout=clientTimeout) as resp:
-                return resp.status, resp.reason, resp.read(maxConfigLength + 1)
-        except urllib.error.HTTPError as err:
-            return err.code, err.reason, err.read(maxConfigLength + 1)
+        in_body = False
+        with watchdog:
+            try:
+                try:
+                    resp = opener.open(req, timeout=clientTimeout)
+                except urllib.error.HTTPError as err:
+                    resp = err
+                in_body = True
+                with resp:
+                    body = resp.read(maxConfigLength + 1)
+                if not watchdog.fired:
+                    return resp.status, resp.reason, body
+            except (OSError, http.client.HTTPException):
+                if not watchdog.fired:
+                    raise
+        # Go's net/http words for the two ways its client timeout ends a request.
+        if in_body:
+            raise TimeoutError(
+                "context deadline exceeded "
+                "(Client.Timeout or context cancellation while reading body)"
+            )
+        raise TimeoutError(
+            f'Get "{self.url}": context deadline exceeded '
+            "(Client.Timeout exceeded while awaiting headers)"
+        )
 
     async def extract_from_url(self) -> None:
         """GET the URL and send its pods as a SET if the body changed.
@@ -86,16 +121,14 @@ class SourceURL:
         if status != 200:
             raise RuntimeError(f"{self.url}: {status} {reason}")
         if len(data) == 0:
-            # Emit an update with an empty PodList to allow HTTPSource to be marked as seen
+            # Still a SET: the source has answered, so kubelet may stop waiting for it.
             await self.updates.send(PodUpdate(pods=[], op=PodOperation.SET, source=HTTPSource))
             raise ValueError(f"zero-length data received from {self.url}")
-        # Short circuit if the data has not changed since the last time it was read.
         if data == self.data:
             return
         self.data = data
 
-        # First try as it is a single pod, then as a list of pods (Go tries the two decoders
-        # one after the other; the port's loader accepts either kind in one pass).
+        # Go tries a single pod, then a pod list; the port's loader accepts either in one pass.
         pods, errors = try_decode_pods(
             data.decode("utf-8", errors="replace"),
             self.url,
@@ -118,3 +151,72 @@ def new_source_url(
     config = SourceURL(url, header, node_name, updates)
     klog.v(1).info_s("Watching URL", URL=url)
     go(until, config.run, period, None, name="sourceURL.run")
+
+
+class _Watchdog:
+    """Shuts down the sockets of one request once ``timeout`` seconds of real time have passed.
+
+    Ours: how the port gives a request the whole-request bound of Go's ``http.Client.Timeout``.
+    """
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self.fired = False
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self._timer = threading.Timer(timeout, self._fire)
+        self._timer.daemon = True
+
+    def track(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.append(sock)
+            if self.fired:
+                self._shut(sock)
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            for sock in self._sockets:
+                self._shut(sock)
+
+    @staticmethod
+    def _shut(sock: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+
+def _watched(base: type[http.client.HTTPConnection], watchdog: _Watchdog) -> Any:
+    """A connection class like ``base`` whose socket the watchdog can shut down."""
+
+    class Watched(base):  # type: ignore[valid-type, misc]
+        def connect(self) -> None:
+            super().connect()
+            watchdog.track(self.sock)
+
+    return Watched
+
+
+class _WatchedHTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, watchdog: _Watchdog) -> None:
+        super().__init__()
+        self._conn = _watched(http.client.HTTPConnection, watchdog)
+
+    def http_open(self, req: urllib.request.Request) -> Any:
+        return self.do_open(self._conn, req)
+
+
+class _WatchedHTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, watchdog: _Watchdog) -> None:
+        super().__init__()
+        self._conn = _watched(http.client.HTTPSConnection, watchdog)
+
+    def https_open(self, req: urllib.request.Request) -> Any:
+        # urllib keeps the handler's SSL context in a private attribute that typeshed omits.
+        return self.do_open(self._conn, req, context=self._context)  # type: ignore[attr-defined]

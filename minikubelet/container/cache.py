@@ -1,10 +1,10 @@
-"""The pod cache: the latest :class:`~minikubelet.container.runtime.PodStatus` of every pod, as
+"""The pod cache: the latest [`PodStatus`][minikubelet.container.runtime.PodStatus] of every pod, as
 the PLEG last inspected it, and a way to wait for a status newer than a given time.
 
 Go: pkg/kubelet/container/cache.go
 
 The PLEG writes (``set`` after each inspection, ``update_time`` after each relist); pod workers
-read with :meth:`CacheImpl.get_newer_than`, which blocks until the cache holds a status of the pod
+read with [`CacheImpl.get_newer_than`][], which blocks until the cache holds a status of the pod
 newer than the worker's last sync. Every entry is at least as new as the global timestamp.
 
 Go's ``Get``/``GetNewerThan`` return ``(status, err)``, ``err`` being the error the PLEG got when it
@@ -52,11 +52,10 @@ class Cache(Protocol):
 class Data:
     """Go: pkg/kubelet/container/cache.go type data"""
 
-    #: Status of the pod.
+    #: None exactly when ``err`` is set: GetPodStatus either answered or failed.
     status: PodStatus | None
-    #: Error got when trying to inspect the pod.
     err: BaseException | None
-    #: Time when the data was last modified.
+    #: When the PLEG asked the runtime (not when it wrote the entry).
     modified: float = 0.0
 
 
@@ -123,7 +122,6 @@ class CacheImpl:
         Go: pkg/kubelet/container/cache.go (*cache).UpdateTime
         """
         self.timestamp = timestamp
-        # Notify all the subscribers if the condition is met.
         for id in list(self.subscribers):
             await self.notify(id, self.timestamp)
 
@@ -131,12 +129,8 @@ class CacheImpl:
         """Go: pkg/kubelet/container/cache.go (*cache).get"""
         d = self.pods.get(id)
         if d is None:
-            # Cache should store *all* pod/container information known by the
-            # container runtime. A cache miss indicates that there are no states
-            # regarding the pod last time we queried the container runtime.
-            # What this *really* means is that there are no visible pod/containers
-            # associated with this pod. Simply return an default (mostly empty)
-            # PodStatus to reflect this.
+            # The PLEG writes every pod the runtime knows, so a missing pod has nothing in the
+            # runtime: an empty status says exactly that.
             return make_default_data(id)
         return d
 
@@ -147,16 +141,12 @@ class CacheImpl:
         """
         d = self.pods.get(id)
         global_timestamp_is_newer = self.timestamp is not None and self.timestamp > min_time
+        # A relist that finished after min_time saw every pod, so even an old entry (or none)
+        # is as new as asked.
         if d is None and global_timestamp_is_newer:
-            # Status is not cached, but the global timestamp is newer than
-            # minTime, return the default status.
             return make_default_data(id)
         if d is not None and (d.modified > min_time or global_timestamp_is_newer):
-            # Status is cached, return status if either of the following is true.
-            #   * status was modified after minTime
-            #   * the global timestamp of the cache is newer than minTime.
             return d
-        # The pod status is not ready.
         return None
 
     async def notify(self, id: str, timestamp: float) -> None:
@@ -166,12 +156,10 @@ class CacheImpl:
         """
         lst = self.subscribers.get(id)
         if lst is None:
-            # No one to notify.
             return
         new_list: list[SubRecord] = []
         for r in lst:
             if timestamp < r.time:
-                # Doesn't meet the time requirement; keep the record.
                 new_list.append(r)
                 continue
             await r.ch.send(self._get(id))
@@ -186,10 +174,8 @@ class CacheImpl:
         ch: Chan[Data] = Chan(1, name="podCache.subscribe")
         d = self.get_if_newer_than(id, timestamp)
         if d is not None:
-            # If the cache entry is ready, send the data and return immediately.
-            await ch.send(d)
+            await ch.send(d)  # capacity 1: does not block
             return ch
-        # Add the subscription record.
         self.subscribers.setdefault(id, []).append(SubRecord(time=timestamp, ch=ch))
         return ch
 

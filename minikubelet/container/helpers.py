@@ -74,16 +74,8 @@ class RuntimeHelper(Protocol):
         """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetPodCgroupParent"""
         ...
 
-    def get_pod_dir(self, pod_uid: str) -> str:
-        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetPodDir"""
-        ...
-
     def generate_pod_host_name_and_domain(self, pod: v1.Pod) -> tuple[str, str]:
         """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GeneratePodHostNameAndDomain"""
-        ...
-
-    def get_extra_supplemental_groups_for_pod(self, pod: v1.Pod) -> list[int]:
-        """Go: pkg/kubelet/container/helpers.go RuntimeHelper.GetExtraSupplementalGroupsForPod"""
         ...
 
 
@@ -94,29 +86,23 @@ def should_container_be_restarted(
 
     Go: pkg/kubelet/container/helpers.go ShouldContainerBeRestarted
     """
-    # Once a pod has been marked deleted, it should not be restarted
     if pod.metadata.deletion_timestamp is not None:
         return False
-    # Get latest container status.
     status = pod_status.find_container_status_by_name(container.name)
-    # If the container was never started before, we should start it.
-    # NOTE(random-liu): If all historical containers were GC'd, we'll also return true here.
+    # No status: never started, or every old run was removed; either way, start it.
     if status is None:
         return True
-    # Check whether container is running
     if status.state == ContainerStateRunning:
         return False
-    # Always restart container in the unknown, or in the created state.
+    # Created or unknown never ran to an end: the restart policy does not apply yet.
     if status.state in (ContainerStateUnknown, ContainerStateCreated):
         return True
-    # Check RestartPolicy for dead container
     if pod.spec.restart_policy == v1.RestartPolicyNever:
         klog.v(4).info_s(
             "Already ran container, do nothing", pod=klog.kobj(pod), containerName=container.name
         )
         return False
     if pod.spec.restart_policy == v1.RestartPolicyOnFailure:
-        # Check the exit code.
         if status.exit_code == 0:
             klog.v(4).info_s(
                 "Already successfully ran container, do nothing",
@@ -233,7 +219,7 @@ def is_host_network_pod(pod: v1.Pod) -> bool:
 
 
 def convert_pod_status_to_running_pod(runtime_name: str, pod_status: PodStatus) -> Pod:
-    """The running containers and all sandboxes of a pod status, as a :class:`Pod`.
+    """The running containers and all sandboxes of a pod status, as a [`Pod`][].
 
     Go: pkg/kubelet/container/helpers.go ConvertPodStatusToRunningPod
     """
@@ -251,7 +237,6 @@ def convert_pod_status_to_running_pod(runtime_name: str, pod_status: PodStatus) 
         )
         running_pod.containers.append(container)
 
-    # Populate sandboxes in kubecontainer.Pod
     for sandbox in pod_status.sandbox_statuses:
         running_pod.sandboxes.append(
             Container(
@@ -275,14 +260,6 @@ def sandbox_to_container_state(state: runtimeapi.PodSandboxState) -> State:
         case runtimeapi.PodSandboxState_SANDBOX_NOTREADY:
             return ContainerStateExited
     return ContainerStateUnknown
-
-
-def format_pod(pod: Pod) -> str:
-    """``name_namespace(uid)`` of a running pod.
-
-    Go: pkg/kubelet/container/helpers.go FormatPod
-    """
-    return f"{pod.name}_{pod.namespace}({pod.id})"
 
 
 def get_container_spec(pod: v1.Pod, container_name: str) -> v1.Container | None:
@@ -322,9 +299,8 @@ def make_port_mappings(container: v1.Container) -> list[PortMapping]:
             host_ip=p.host_ip,
         )
 
-        # We need to determine the address family this entry applies to. We do this to ensure
-        # duplicate containerPort / protocol rules work across different address families.
-        # https://github.com/kubernetes/kubernetes/issues/82373
+        # The address family is part of the generated name: the same port and protocol may be
+        # mapped once for IPv4 and once for IPv6 without the two names clashing.
         family = "any"
         if p.host_ip != "":
             family = "v6" if _is_ipv6_string(p.host_ip) else "v4"
@@ -333,7 +309,6 @@ def make_port_mappings(container: v1.Container) -> list[PortMapping]:
         if name == "":
             name = f"{family}-{p.protocol}-{p.host_ip}:{p.container_port}:{p.host_port}"
 
-        # Protect against a port name being used more than once in a container.
         if name in names:
             klog.info_s("Port name conflicted, it is defined more than once", portName=name)
             continue

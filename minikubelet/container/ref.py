@@ -3,7 +3,7 @@
 Go: pkg/kubelet/container/ref.go
 
 Go returns a ``*v1.ObjectReference``
-(:class:`~minikubelet.k8s_io.api.core.v1.types.ObjectReference`).
+([`ObjectReference`][minikubelet.k8s_io.api.core.v1.types.ObjectReference]).
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ def generate_container_ref(pod: v1.Pod, container: v1.Container) -> v1.ObjectRef
     try:
         field_path = _field_path(pod, container)
     except LookupError:
-        # TODO (in Go): figure out intelligent way to refer to containers that we implicitly
-        # start (like the pod infra container). This is not a good way, ugh.
+        # Not in the spec (Go's case: the pod's infra container): a made-up field path.
         field_path = ImplicitContainerPrefix + container.name
     # Go: ref.GetPartialReference(legacyscheme.Scheme, pod, fieldPath)
     return v1.ObjectReference(

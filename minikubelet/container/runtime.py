@@ -3,14 +3,14 @@
 
 Go: pkg/kubelet/container/runtime.go
 
-kubelet never talks CRI directly outside ``kuberuntime``: it asks a :class:`Runtime` for
-:class:`Pod`\\ s (what runs, grouped by pod) and :class:`PodStatus`\\ es (everything the runtime
+kubelet never talks CRI directly outside ``kuberuntime``: it asks a [`Runtime`][] for
+[`Pod`][]\\ s (what runs, grouped by pod) and [`PodStatus`][]\\ es (everything the runtime
 knows about one pod), and to sync or kill a pod.
 
 Go methods that block (they call the runtime over gRPC) are ``async def``. Go functions returning
 ``(T, error)`` return ``T`` and raise on error; ``KillPod``, which returns only an ``error``, returns
-it (``Exception | None``), and ``SyncPod`` returns a :class:`~minikubelet.container.sync_result.PodSyncResult`,
-as in Go.
+it (``Exception | None``), and ``SyncPod`` returns a
+[`PodSyncResult`][minikubelet.container.sync_result.PodSyncResult], as in Go.
 """
 
 from __future__ import annotations
@@ -36,13 +36,6 @@ class ImageSpec:
 
     image: str = ""
     annotations: list[Annotation] = field(default_factory=list)
-
-
-@dataclass(slots=True, kw_only=True)
-class ImageStats:
-    """Go: pkg/kubelet/container/runtime.go type ImageStats"""
-
-    total_storage_bytes: int = 0
 
 
 class ImageService(Protocol):
@@ -73,10 +66,6 @@ class ImageService(Protocol):
 
     async def remove_image(self, image: ImageSpec) -> Exception | None:
         """Go: pkg/kubelet/container/runtime.go ImageService.RemoveImage"""
-        ...
-
-    async def image_stats(self) -> ImageStats:
-        """Go: pkg/kubelet/container/runtime.go ImageService.ImageStats"""
         ...
 
 
@@ -140,13 +129,6 @@ class Pod:
     #: Sandboxes, as containers (Go does the same "to avoid substantial changes to PLEG").
     sandboxes: list[Container] = field(default_factory=list)
 
-    def find_container_by_name(self, container_name: str) -> Container | None:
-        """Go: pkg/kubelet/container/runtime.go (*Pod).FindContainerByName"""
-        for c in self.containers:
-            if c.name == container_name:
-                return c
-        return None
-
     def find_container_by_id(self, id: ContainerID) -> Container | None:
         """Go: pkg/kubelet/container/runtime.go (*Pod).FindContainerByID"""
         for c in self.containers:
@@ -161,16 +143,6 @@ class Pod:
                 return c
         return None
 
-    def to_api_pod(self) -> v1.Pod:
-        """Go: pkg/kubelet/container/runtime.go (*Pod).ToAPIPod"""
-        pod = v1.Pod()
-        pod.metadata.uid = self.id
-        pod.metadata.name = self.name
-        pod.metadata.namespace = self.namespace
-        for c in self.containers:
-            pod.spec.containers.append(v1.Container(name=c.name, image=c.image))
-        return pod
-
     def is_empty(self) -> bool:
         """Go: pkg/kubelet/container/runtime.go (*Pod).IsEmpty"""
         return self == Pod()
@@ -178,10 +150,14 @@ class Pod:
 
 @dataclass(slots=True, kw_only=True)
 class PodPair:
-    """Go: pkg/kubelet/container/runtime.go type PodPair"""
+    """Go: pkg/kubelet/container/runtime.go type PodPair
 
+    Go's ``RunningPod`` is a pointer too, but kubelet always sets it (the pod killer reads it
+    unchecked); the port's type says so.
+    """
+
+    running_pod: Pod
     api_pod: v1.Pod | None = None
-    running_pod: Pod | None = None
 
 
 @dataclass(frozen=True, order=True)
@@ -203,13 +179,8 @@ class ContainerID:
         return self == ContainerID()
 
 
-def build_container_id(typ: str, id: str) -> ContainerID:
-    """Go: pkg/kubelet/container/runtime.go BuildContainerID"""
-    return ContainerID(typ, id)
-
-
 def parse_container_id(container_id: str) -> ContainerID:
-    """``type://id`` → :class:`ContainerID`.
+    """``type://id`` → [`ContainerID`][].
 
     Go: pkg/kubelet/container/runtime.go ParseContainerID
 
@@ -286,10 +257,6 @@ class PodStatus:
             if container_status.name == container_name:
                 return container_status
         return None
-
-    def get_running_container_statuses(self) -> list[Status]:
-        """Go: pkg/kubelet/container/runtime.go (*PodStatus).GetRunningContainerStatuses"""
-        return [s for s in self.container_statuses if s.state == ContainerStateRunning]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -450,7 +417,7 @@ class Pods(list[Pod]):
     """
 
     def find_pod_by_id(self, pod_uid: str) -> Pod:
-        """The pod with that UID, or an empty :class:`Pod`.
+        """The pod with that UID, or an empty [`Pod`][].
 
         Go: pkg/kubelet/container/runtime.go (Pods).FindPodByID
         """

@@ -54,11 +54,9 @@ class RuntimeCacheImpl:
 
     def __init__(self, getter: PodsGetter, clock: Clock | None = None) -> None:
         self.mu = Mutex()
-        #: The underlying container runtime used to update the cache.
         self.getter = getter
-        #: Last time when cache was updated (0: never, Go's zero time).
+        #: When the list in ``pods`` was asked for (0: never, Go's zero time).
         self.cache_time = 0.0
-        #: The content of the cache.
         self.pods: list[Pod] = []
         self._clock = clock
 
@@ -70,7 +68,7 @@ class RuntimeCacheImpl:
         return now()
 
     async def get_pods(self) -> list[Pod]:
-        """The cached pods, refreshed first if older than :data:`defaultCachePeriod`; raises
+        """The cached pods, refreshed first if older than ``defaultCachePeriod``; raises
         the runtime's error if the refresh fails.
 
         Go: pkg/kubelet/container/runtime_cache.go (*runtimeCache).GetPods
@@ -104,7 +102,7 @@ class RuntimeCacheImpl:
 
     async def get_pods_with_timestamp(self) -> tuple[list[Pod], float]:
         """Go: pkg/kubelet/container/runtime_cache.go (*runtimeCache).getPodsWithTimestamp"""
-        # Always record the timestamp before getting the pods to avoid stale pods.
+        # Taken before the call: the list is at least this new, never claimed newer than it is.
         timestamp = self._now()
         pods = await self.getter.get_pods(False)
         return pods, timestamp

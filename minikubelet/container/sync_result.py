@@ -5,7 +5,7 @@ Go: pkg/kubelet/container/sync_result.go
 The errors are Go's sentinel errors (``errors.New("CrashLoopBackOff")``): module-level exception
 instances compared with ``is``, as Go compares them with ``==``. Their text is the *reason*
 kubelet shows in a container's waiting state (``CrashLoopBackOff``, ``ImagePullBackOff`` …), and
-:attr:`SyncResult.message` the message next to it.
+``SyncResult.message`` the message next to it.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ failed pulls, recording the ``Pulling``/``Pulled``/``Failed``/``BackOff`` events
 Go: pkg/kubelet/images/image_manager.go
 
 ``ensure_image_exists`` returns Go's ``(imageRef, message, error)`` as a tuple, the error last:
-the error is a sentinel from :mod:`minikubelet.images.types` (its text becomes the container's
-waiting reason, e.g. ``ErrImagePull`` then ``ImagePullBackOff``) and the message goes next to it.
+the error is a sentinel from [`minikubelet.images.types`][minikubelet.images.types] (its text
+becomes the container's waiting reason, e.g. ``ErrImagePull`` then ``ImagePullBackOff``) and the
+message goes next to it.
 """
 
 from __future__ import annotations
@@ -57,8 +58,6 @@ class ImageManagerImpl:
         self.recorder = recorder
         self.image_service = image_service
         self.back_off = back_off
-        # It will check the presence of the image, and report the 'image pulling', image
-        # pulled' events correspondingly.
         self.puller = puller
 
     def log_it(
@@ -97,7 +96,6 @@ class ImageManagerImpl:
         log_prefix = f"{pod.metadata.namespace}/{pod.metadata.name}/{container.image}"
         ref = generate_container_ref(pod, container)
 
-        # If the image contains no tag or digest, a default tag should be applied.
         try:
             image = apply_default_image_tag(container.image)
         except ValueError as err:
@@ -238,10 +236,7 @@ def apply_default_image_tag(image: str) -> str:
     is_tagged = m.group("tag") is not None
     is_digested = m.group("digest") is not None
     if not is_tagged and not is_digested:
-        # we just concatenate the image name with the default tag here instead
-        # of using dockerref.WithTag(named, ...) because that would cause the
-        # image to be fully qualified as docker.io/$name if it's a short name
-        # (e.g. just busybox). We don't want that to happen to keep the CRI
-        # agnostic wrt image names and default hostnames.
+        # Appended as text, so "busybox" stays "busybox:latest": the registry a short name means
+        # is for the runtime to decide, not kubelet (no docker.io/library/ prefix).
         image = image + ":latest"
     return image

@@ -2,7 +2,7 @@
 
 Go: pkg/kubelet/images/puller.go
 
-The caller hands over a channel and waits on it for the :class:`PullResult`.
+The caller hands over a channel and waits on it for the [`PullResult`][].
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class ParallelImagePuller:
         go(pull, name="parallelImagePuller.pullImage")
 
 
-#: Maximum number of image pull requests than can be queued. Go: maxImagePullRequests
+#: The serial puller's queue: the eleventh waiting pull blocks the pod worker that asks.
 maxImagePullRequests = 10
 
 

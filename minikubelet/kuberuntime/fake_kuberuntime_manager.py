@@ -2,7 +2,7 @@
 
 Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go
 
-:func:`new_fake_runtime` makes everything at once — the fake runtime and image services, the
+[`new_fake_runtime`][] makes everything at once — the fake runtime and image services, the
 manager on top of them — and may be called before ``go.run`` (nothing in it needs a running
 runtime until it is used)::
 
@@ -24,7 +24,6 @@ from minikubelet.images.image_manager import new_image_manager
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
-from minikubelet.k8s_io.cri_api.pkg.apis.services import ImageManagerService, RuntimeService
 from minikubelet.kuberuntime.kuberuntime_manager import (
     KubeGenericRuntimeManager,
     PodStateProvider,
@@ -56,10 +55,6 @@ class FakePodStateProvider:
         """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go (*fakePodStateProvider).IsPodDeleted"""
         return self.existing_pods is not None and uid not in self.existing_pods
 
-    def is_pod_terminated(self, uid: str) -> bool:
-        """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go (*fakePodStateProvider).IsPodTerminated"""
-        return self.running_pods is not None and uid not in self.running_pods
-
 
 @dataclass
 class FakeHandlerRunner:
@@ -76,39 +71,9 @@ class FakeHandlerRunner:
         return "", None
 
 
-async def new_fake_kube_runtime_manager(
-    runtime_service: RuntimeService,
-    image_service: ImageManagerService,
-    runtime_helper: RuntimeHelper,
-    recorder: EventRecorder | None = None,
-) -> KubeGenericRuntimeManager:
-    """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go newFakeKubeRuntimeManager"""
-    recorder = recorder if recorder is not None else Recorder()
-    kube_runtime_manager = KubeGenericRuntimeManager(
-        runtime_name="",
-        recorder=recorder,
-        runtime_helper=runtime_helper,
-        runtime_service=runtime_service,
-        image_service=image_service,
-        runner=FakeHandlerRunner(),
-        pod_state_provider=FakePodStateProvider(existing_pods=set(), running_pods=set()),
-    )
-
-    typed_version = await runtime_service.version("0.1.0")
-
-    kube_runtime_manager.runtime_name = typed_version.runtime_name
-    kube_runtime_manager.image_puller = new_image_manager(
-        filter_event_recorder(recorder),
-        kube_runtime_manager,
-        new_back_off(1 * Second, 300 * Second),
-        False,
-    )
-    return kube_runtime_manager
-
-
 @dataclass
 class FakeRuntime:
-    """What :func:`new_fake_runtime` makes."""
+    """What [`new_fake_runtime`][] makes."""
 
     #: kubelet's container runtime (Go: ``kubecontainer.Runtime``): ``sync_pod``,
     #: ``get_pod_status``, ``kill_pod``, ``get_pods``, ``status`` …
@@ -153,14 +118,18 @@ def new_fake_runtime(
     """A runtime manager on a fresh fake CRI runtime; callable before ``go.run``.
 
     * ``clock``: the fake runtime's clock (default: the running runtime's, virtual or real);
-    * ``scenario``: a :class:`~minikubelet.sim.cri.scenario.Scenario`, its parsed mapping, or the
+    * ``scenario``: a [`Scenario`][minikubelet.sim.cri.scenario.Scenario], its parsed mapping, or
+    the
       path of a YAML/JSON scenario file;
     * ``seed``: seeds the container and sandbox IDs;
     * ``pod_lookup``: pod UID → ``v1.Pod`` or None, so the fake knows init containers (their
       default lifetime is 1 s) when the runtime helper does not mark them (the default
-      :class:`~minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper` does);
-    * ``recorder``: where events go (default: a new :class:`~minikubelet.k8s_io.client_go.tools.record.event.Recorder`);
-    * the rest as in :func:`~minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager`,
+      [`FakeRuntimeHelper`][minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper]
+      does);
+    * ``recorder``: where events go (default: a new
+    [`Recorder`][minikubelet.k8s_io.client_go.tools.record.event.Recorder]);
+    * the rest as in
+    [`new_kube_generic_runtime_manager`][minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager],
       with kubelet's defaults (serial image pulls, an image back-off of 10 s to 300 s).
 
     Go's constructor asks the runtime for its name over the CRI (``Version``); the fake's name

@@ -5,7 +5,7 @@ Go: pkg/kubelet/kuberuntime/helpers.go
 
 Go's sort types (``podSandboxByCreated``, ``containerStatusByCreated`` …) are key functions here,
 used with ``sorted(..., key=…, reverse=…)``. The methods of ``kubeGenericRuntimeManager`` defined
-in the Go file are in :class:`HelperMethods`, which the manager inherits.
+in the Go file are in [`HelperMethods`][], which the manager inherits.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from minikubelet.container.runtime import (
     ContainerStateExited,
     ContainerStateRunning,
     ContainerStateUnknown,
-    Pod,
     RuntimeCondition,
     RuntimeStatus,
     State,
@@ -35,18 +34,8 @@ from minikubelet.sim import klog
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager
 
-#: The root directory for pod logs. Go: podLogsRootDirectory (kuberuntime_manager.go)
+# Go declares it in kuberuntime_manager.go; here it sits with the helpers that use it.
 podLogsRootDirectory = "/var/log/pods"
-
-
-def pods_by_id(p: Pod) -> str:
-    """Sort key: by pod UID. Go: pkg/kubelet/kuberuntime/helpers.go type podsByID"""
-    return p.id
-
-
-def containers_by_id(c: Container) -> str:
-    """Sort key: by container ID. Go: pkg/kubelet/kuberuntime/helpers.go type containersByID"""
-    return c.id.id
 
 
 def pod_sandbox_by_created(s: runtimeapi.PodSandbox) -> int:
@@ -105,7 +94,7 @@ class HelperMethods:
     def to_kube_container(
         self: KubeGenericRuntimeManager, c: runtimeapi.Container | None
     ) -> Container:
-        """A CRI container as a kubelet :class:`Container`; ValueError for an incomplete one.
+        """A CRI container as a kubelet [`Container`][]; ValueError for an incomplete one.
 
         Go: pkg/kubelet/kuberuntime/helpers.go (*kubeGenericRuntimeManager).toKubeContainer
         """
@@ -125,7 +114,7 @@ class HelperMethods:
     def sandbox_to_kube_container(
         self: KubeGenericRuntimeManager, s: runtimeapi.PodSandbox | None
     ) -> Container:
-        """A sandbox as a kubelet :class:`Container` (so that the PLEG sees sandboxes too).
+        """A sandbox as a kubelet [`Container`][] (so that the PLEG sees sandboxes too).
 
         Go: pkg/kubelet/kuberuntime/helpers.go (*kubeGenericRuntimeManager).sandboxToKubeContainer
         """
@@ -151,8 +140,7 @@ class HelperMethods:
             if image_status.username != "":
                 return None, image_status.username
 
-        # If non of them is set, treat it as root.
-        return 0, ""
+        return 0, ""  # an image that names no user runs as root
 
 
 def is_init_container_failed(status: Status) -> bool:
@@ -177,22 +165,12 @@ def get_stable_key(pod: v1.Pod, container: v1.Container) -> str:
     return f"{m.name}_{m.namespace}_{m.uid}_{container.name}_{hash}"
 
 
-#: The delimiter used in the log path. Go: logPathDelimiter
 logPathDelimiter = "_"
 
 
 def build_container_logs_path(container_name: str, restart_count: int) -> str:
     """Go: pkg/kubelet/kuberuntime/helpers.go buildContainerLogsPath"""
     return posixpath.join(container_name, f"{restart_count}.log")
-
-
-def build_container_logs_directory(
-    pod_namespace: str, pod_name: str, pod_uid: str, container_name: str
-) -> str:
-    """Go: pkg/kubelet/kuberuntime/helpers.go BuildContainerLogsDirectory"""
-    return posixpath.join(
-        build_pod_logs_directory(pod_namespace, pod_name, pod_uid), container_name
-    )
 
 
 def build_pod_logs_directory(pod_namespace: str, pod_name: str, pod_uid: str) -> str:
@@ -232,8 +210,8 @@ def pid_namespace_for_pod(pod: v1.Pod | None) -> runtimeapi.NamespaceMode:
     """Go: pkg/kubelet/kuberuntime/helpers.go pidNamespaceForPod"""
     if pod is not None and pod.spec.host_pid:
         return runtimeapi.NamespaceMode_NODE
-    # Go also returns POD for shareProcessNamespace, a field the API here does not have.
-    # Note that PID does not default to the zero value for v1.Pod
+    # Not POD, the zero value: each container sees only its own processes unless the pod
+    # shares one namespace (shareProcessNamespace, a field the port's API does not have).
     return runtimeapi.NamespaceMode_CONTAINER
 
 

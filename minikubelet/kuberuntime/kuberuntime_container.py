@@ -3,8 +3,9 @@ statuses of a pod's containers, and which init container runs next.
 
 Go: pkg/kubelet/kuberuntime/kuberuntime_container.go
 
-The methods are in :class:`ContainerMethods`, which
-:class:`~minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager` inherits.
+The methods are in [`ContainerMethods`][], which
+[`KubeGenericRuntimeManager`][minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager]
+inherits.
 
 Errors follow the Go signatures: ``startContainer``'s ``(message, error)`` is a tuple, the error
 a sentinel (``ErrCreateContainer`` …) that ends up as the container's waiting reason;
@@ -69,15 +70,11 @@ if TYPE_CHECKING:
         KubeGenericRuntimeManager,
     )
 
-#: Failed to create container config. Go: ErrCreateContainerConfig
+# The texts are the reasons a waiting container shows (`kubectl get pod`: CreateContainerError).
 ErrCreateContainerConfig = RuntimeError("CreateContainerConfigError")
-#: Failed to execute PreCreateHook. Go: ErrPreCreateHook
 ErrPreCreateHook = RuntimeError("PreCreateHookError")
-#: Failed to create container. Go: ErrCreateContainer
 ErrCreateContainer = RuntimeError("CreateContainerError")
-#: Failed to execute PreStartHook. Go: ErrPreStartHook
 ErrPreStartHook = RuntimeError("PreStartHookError")
-#: Failed to execute PostStartHook. Go: ErrPostStartHook
 ErrPostStartHook = RuntimeError("PostStartHookError")
 
 
@@ -96,9 +93,7 @@ class StartSpec:
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*startSpec).getTargetID
         """
-        # Ephemeral containers (feature gate EphemeralContainers, alpha and off by default in
-        # v1.21) are not in the API here: there is never a target.
-        return None
+        return None  # no ephemeral containers in the port, so never a target
 
 
 def container_start_spec(c: v1.Container) -> StartSpec:
@@ -127,9 +122,8 @@ class ContainerMethods:
         event_message = message
         if len(args) > 0:
             event_message = message % args
-        # this is a hack, but often the error from the runtime includes the containerID
-        # which kills our ability to deduplicate events.  this protection makes a huge
-        # difference in the number of unique events
+        # Events with the same text are counted as one; a container ID (new on every restart)
+        # in a runtime error would make each one unique.
         if container_id != "":
             event_message = event_message.replace(container_id, container.name)
         # Go: m.recorder.Event(ref, eventType, reason, eventMessage) (Eventf without arguments)
@@ -153,7 +147,7 @@ class ContainerMethods:
         """
         container = spec.container
 
-        # Step 1: pull the image.
+        # Step 1: the image
         image_ref, msg, err = await self.image_puller.ensure_image_exists(
             pod, container, pull_secrets, pod_sandbox_config
         )
@@ -164,8 +158,7 @@ class ContainerMethods:
             )
             return msg, err
 
-        # Step 2: create the container.
-        # For a new container, the RestartCount should be 0
+        # Step 2: the container. Its restart count is one more than its last run's (labels.py).
         restart_count = 0
         container_status = pod_status.find_container_status_by_name(container.name)
         if container_status is not None:
@@ -173,8 +166,8 @@ class ContainerMethods:
 
         try:
             target = spec.get_target_id(pod_status)
-        except Exception as err:
-            s = status_message(err)
+        except Exception as target_err:
+            s = status_message(target_err)
             self.record_container_event(
                 pod, container, "", EventTypeWarning, events.FailedToCreateContainer, "Error: %s", s
             )
@@ -198,14 +191,12 @@ class ContainerMethods:
                 return s, ErrCreateContainerConfig
             assert container_config is not None
 
-            # Go: m.internalLifecycle.PreCreateContainer(...) (CPU manager; not ported)
-
             try:
                 container_id = await self.runtime_service.create_container(
                     pod_sandbox_id, container_config, pod_sandbox_config
                 )
-            except Exception as err:
-                s = status_message(err)
+            except Exception as create_err:
+                s = status_message(create_err)
                 self.record_container_event(
                     pod,
                     container,
@@ -216,7 +207,6 @@ class ContainerMethods:
                     s,
                 )
                 return s, ErrCreateContainer
-            # Go: m.internalLifecycle.PreStartContainer(...) (CPU manager; not ported)
             self.record_container_event(
                 pod,
                 container,
@@ -226,11 +216,11 @@ class ContainerMethods:
                 f"Created container {container.name}",
             )
 
-            # Step 3: start the container.
+            # Step 3: start
             try:
                 await self.runtime_service.start_container(container_id)
-            except Exception as err:
-                s = status_message(err)
+            except Exception as start_err:
+                s = status_message(start_err)
                 self.record_container_event(
                     pod,
                     container,
@@ -250,9 +240,7 @@ class ContainerMethods:
                 f"Started container {container.name}",
             )
 
-            # Go symlinks the container log to the legacy location here (not ported: no files).
-
-            # Step 4: execute the post start hook.
+            # Step 4: the postStart hook; if it fails, the container is killed again.
             if container.lifecycle is not None and container.lifecycle.post_start is not None:
                 kube_container_id = ContainerID(self.runtime_name, container_id)
                 msg, handler_err = await self.runner.run(
@@ -322,11 +310,7 @@ class ContainerMethods:
         except Exception as err:
             return None, cleanup_action, err
 
-        # Go: verifyRunAsNonRoot(pod, container, uid, username) — the API here has no
-        # securityContext, so there is nothing to verify.
-
         command, args = expand_container_command_and_args(container, opts.envs)
-        # Go: m.osInterface.MkdirAll(BuildContainerLogsDirectory(...)) (no files here)
         container_logs_path = build_container_logs_path(container.name, restart_count)
         config = runtimeapi.ContainerConfig(
             metadata=runtimeapi.ContainerMetadata(name=container.name, attempt=restart_count),
@@ -344,10 +328,6 @@ class ContainerMethods:
             tty=container.tty,
         )
 
-        # Go: m.applyPlatformSpecificContainerConfig(...) sets Linux resources and security
-        # (kuberuntime_container_linux.go); not ported.
-
-        # set environment variables
         config.envs = [runtimeapi.KeyValue(key=e.name, value=e.value) for e in opts.envs]
 
         return config, cleanup_action, None
@@ -402,7 +382,6 @@ class ContainerMethods:
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).getPodContainerStatuses
         """
-        # Select all containers of the given pod.
         try:
             containers = await self.runtime_service.list_containers(
                 runtimeapi.ContainerFilter(label_selector={KubernetesPodUIDLabel: uid})
@@ -412,18 +391,15 @@ class ContainerMethods:
             raise
 
         statuses: list[Status] = []
-        # TODO (in Go): optimization: set maximum number of containers per container name to
-        # examine.
         for c in containers:
             try:
                 status = await self.runtime_service.container_status(c.id)
             except Exception as err:
-                # Merely log this here; GetPodStatus will actually report the error out.
                 klog.v(4).info_s("ContainerStatus return error", containerID=c.id, err=err)
                 raise
             c_status = to_kube_container_status(status, self.runtime_name)
-            # Go fills in the termination message of an exited container here, from the file
-            # at its terminationMessagePath or from its logs; the fake runtime has neither.
+            # No terminationMessagePath file or log to read a message from: the message stays the
+            # one the runtime reported.
             statuses.append(c_status)
 
         statuses.sort(key=container_status_by_created, reverse=True)
@@ -515,8 +491,7 @@ class ContainerMethods:
 
         l = get_container_info_from_labels(s.labels)  # noqa: E741 (Go's name)
         a = get_container_info_from_annotations(s.annotations)
-        # Notice that the followings are not full spec. The container killing code should not
-        # use un-restored fields.
+        # Only what killing needs is restored (grace periods, preStop hook, ports).
         pod = v1.Pod(
             metadata=v1.ObjectMeta(
                 uid=l.pod_uid,
@@ -558,16 +533,15 @@ class ContainerMethods:
                     f'pod "{format.pod(pod)}" when killing container for reason "{message}"'
                 )
         else:
-            # Restore necessary information if one of the specs is nil.
+            # No pod: kubelet lost it (deleted, or kubelet restarted); the labels still know.
             try:
                 restored_pod, restored_container = await self.restore_specs_from_container_labels(
                     container_id
                 )
-            except Exception as err:
-                return err
+            except Exception as restore_err:
+                return restore_err
             pod, container_spec = restored_pod, restored_container
 
-        # From this point, pod and container must be non-nil.
         from minikubelet.kuberuntime.kuberuntime_manager import minimumGracePeriodInSeconds
 
         grace_period = minimumGracePeriodInSeconds
@@ -578,8 +552,6 @@ class ContainerMethods:
         elif pod.spec.termination_grace_period_seconds is not None:
             grace_period = pod.spec.termination_grace_period_seconds
 
-            # Go switches on the reason here, inside
-            # `if utilfeature.DefaultFeatureGate.Enabled(features.ProbeTerminationGracePeriod)`.
             # Go omitted: case reasonStartupProbe: -- alpha gate ProbeTerminationGracePeriod, off
             # Go omitted: case reasonLivenessProbe: -- alpha gate ProbeTerminationGracePeriod, off
 
@@ -589,9 +561,6 @@ class ContainerMethods:
             pod, container_spec, container_id.id, EventTypeNormal, events.KillingContainer, message
         )
 
-        # Go: m.internalLifecycle.PreStopContainer(containerID.ID) (CPU manager; not ported)
-
-        # Run the pre-stop lifecycle hooks if applicable and if there is enough time to run it
         if (
             container_spec.lifecycle is not None
             and container_spec.lifecycle.pre_stop is not None
@@ -600,7 +569,7 @@ class ContainerMethods:
             grace_period = grace_period - await self.execute_pre_stop_hook(
                 pod, container_id, container_spec, grace_period
             )
-        # always give containers a minimal shutdown window to avoid unnecessary SIGKILLs
+        # The hook's time comes out of the grace period, but never below the minimum.
         if grace_period < minimumGracePeriodInSeconds:
             grace_period = minimumGracePeriodInSeconds
         if grace_period_override is not None:
@@ -678,7 +647,6 @@ class ContainerMethods:
                     )
                     if err is not None:
                         kill_container_result.fail(ErrKillContainer, str(err))
-                        # Use runningPod for logging as the pod passed in could be *nil*.
                         klog.error_s(
                             err,
                             "Kill container failed",
@@ -707,9 +675,7 @@ class ContainerMethods:
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).pruneInitContainersBeforeStart
         """
-        # only the last execution of each init container should be preserved, and only
-        # preserve it if it is in the list of init containers to keep.
-        # (Go iterates a set, in random order; the port takes the spec's order.)
+        # Go iterates a set, in random order; the port takes the spec's order.
         init_container_names = list(dict.fromkeys(c.name for c in pod.spec.init_containers))
         for name in init_container_names:
             count = 0
@@ -719,14 +685,10 @@ class ContainerMethods:
                     ContainerStateUnknown,
                 ):
                     continue
-                # Remove init containers in unknown state. It should have
-                # been stopped before pruneInitContainersBeforeStart is
-                # called.
+                # Statuses are newest first: the first one is the run to keep.
                 count += 1
-                # keep the first init container for this name
                 if count == 1:
                     continue
-                # prune all other init containers that match this container name
                 klog.v(4).info_s(
                     "Removing init container",
                     containerName=status.name,
@@ -757,7 +719,6 @@ class ContainerMethods:
                 if status.name != name:
                     continue
                 count += 1
-                # Purge all init containers that match this container name
                 klog.v(4).info_s(
                     "Removing init container",
                     containerName=status.name,
@@ -779,14 +740,9 @@ class ContainerMethods:
     ) -> Exception | None:
         """Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).removeContainer"""
         klog.v(4).info_s("Removing container", containerID=container_id)
-        # Go: m.internalLifecycle.PostStopContainer(containerID) (CPU manager; not ported)
-
-        # Remove the container log.
-        # TODO (in Go): Separate log and container lifecycle management.
         err = await self.remove_container_log(container_id)
         if err is not None:
             return err
-        # Remove the container.
         try:
             await self.runtime_service.remove_container(container_id)
         except Exception as e:
@@ -827,7 +783,7 @@ def make_devices(opts: RunContainerOptions) -> list[runtimeapi.Device]:
 
 
 def to_kube_container_status(status: runtimeapi.ContainerStatus, runtime_name: str) -> Status:
-    """A CRI container status as kubelet's :class:`Status` (times in seconds).
+    """A CRI container status as kubelet's [`Status`][] (times in seconds).
 
     Go: pkg/kubelet/kuberuntime/kuberuntime_container.go toKubeContainerStatus
     """
@@ -845,8 +801,6 @@ def to_kube_container_status(status: runtimeapi.ContainerStatus, runtime_name: s
     )
 
     if status.state != runtimeapi.ContainerState_CONTAINER_CREATED:
-        # If container is not in the created state, we have tried and
-        # started the container. Set the StartedAt time.
         c_status.started_at = status.started_at / 1e9
     if status.state == runtimeapi.ContainerState_CONTAINER_EXITED:
         c_status.reason = status.reason
@@ -869,22 +823,18 @@ def find_next_init_container_to_run(
     if len(pod.spec.init_containers) == 0:
         return None, None, True
 
-    # If any of the main containers have status and are Running, then all init containers must
-    # have been executed at some point in the past.  However, they could have been removed
-    # from the container runtime now, and if we proceed, it would appear as if they
-    # never ran and will re-execute improperly.
+    # A running regular container proves the init containers are done, even if their exited
+    # runs have since been removed and look as if they never ran.
     for container in pod.spec.containers:
         status = pod_status.find_container_status_by_name(container.name)
         if status is not None and status.state == ContainerStateRunning:
             return None, None, True
 
-    # If there are failed containers, return the status of the last failed one.
     for container in reversed(pod.spec.init_containers):
         status = pod_status.find_container_status_by_name(container.name)
         if status is not None and is_init_container_failed(status):
             return status, container, False
 
-    # There are no failed containers now.
     n = len(pod.spec.init_containers)
     for i in range(n - 1, -1, -1):
         container = pod.spec.init_containers[i]
@@ -892,16 +842,13 @@ def find_next_init_container_to_run(
         if status is None:
             continue
 
-        # container is still running, return not done.
         if status.state == ContainerStateRunning:
             return None, None, False
 
         if status.state == ContainerStateExited:
-            # all init containers successful
             if i == n - 1:
                 return None, None, True
 
-            # all containers up to i successful, go to i+1
             return None, pod.spec.init_containers[i + 1], False
 
     return None, pod.spec.init_containers[0], False

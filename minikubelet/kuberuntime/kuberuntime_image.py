@@ -2,16 +2,17 @@
 
 Go: pkg/kubelet/kuberuntime/kuberuntime_image.go
 
-The methods are in :class:`ImageMethods`, which
-:class:`~minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager` inherits. Those
-returning ``(T, error)`` in Go return ``T`` and raise; ``RemoveImage`` returns its error.
+The methods are in [`ImageMethods`][], which
+[`KubeGenericRuntimeManager`][minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager]
+inherits. Those returning ``(T, error)`` in Go return ``T`` and raise; ``RemoveImage`` returns its
+error.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from minikubelet.container.runtime import Image, ImageSpec, ImageStats
+from minikubelet.container.runtime import Image, ImageSpec
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.convert import to_kube_container_image_spec, to_runtime_api_image_spec
 from minikubelet.sim import klog
@@ -91,15 +92,3 @@ class ImageMethods:
             return err
 
         return None
-
-    async def image_stats(self: KubeGenericRuntimeManager) -> ImageStats:
-        """Go: pkg/kubelet/kuberuntime/kuberuntime_image.go (*kubeGenericRuntimeManager).ImageStats"""
-        try:
-            all_images = await self.image_service.list_images(None)
-        except Exception as err:
-            klog.error_s(err, "Failed to list images")
-            raise
-        stats = ImageStats()
-        for img in all_images:
-            stats.total_storage_bytes += img.size
-        return stats

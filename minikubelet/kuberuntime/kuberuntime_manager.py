@@ -3,7 +3,7 @@
 Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go
 
 ``SyncPod`` is the heart of pod creation. It compares what the pod wants with what runs
-(:meth:`KubeGenericRuntimeManager.compute_pod_actions`), then, in order:
+([`KubeGenericRuntimeManager.compute_pod_actions`][]), then, in order:
 
 1. kills the whole pod if its sandbox must be (re)created, or else the containers not to keep;
 2. creates the sandbox (``RunPodSandbox``) if needed;
@@ -12,13 +12,13 @@ Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go
 4. once all init containers are done, starts the containers that should run, each after the
    back-off of its earlier crashes (``CrashLoopBackOff``) and an image pull.
 
-Each step adds a :class:`~minikubelet.container.sync_result.SyncResult` to the returned
-:class:`~minikubelet.container.sync_result.PodSyncResult`, which kubelet turns into the reasons
-a container waits with (``ErrImagePull``, ``CrashLoopBackOff`` …).
+Each step adds a [`SyncResult`][minikubelet.container.sync_result.SyncResult] to the returned
+[`PodSyncResult`][minikubelet.container.sync_result.PodSyncResult], which kubelet turns into the
+reasons a container waits with (``ErrImagePull``, ``CrashLoopBackOff`` …).
 
 Go's ``kubeGenericRuntimeManager`` has its methods in several files; the port's class inherits
-them from one mixin per file (see :mod:`minikubelet.kuberuntime`). Methods that call the runtime
-are ``async``. Errors: Go's ``(T, error)`` → ``T``, raising; ``error`` alone →
+them from one mixin per file (see [`minikubelet.kuberuntime`][minikubelet.kuberuntime]). Methods
+that call the runtime are ``async``. Errors: Go's ``(T, error)`` → ``T``, raising; ``error`` alone →
 ``Exception | None``; ``(…, message, error)`` pairs that end up in a SyncResult → tuples.
 """
 
@@ -97,12 +97,11 @@ from minikubelet.sim import klog
 from minikubelet.sim.go.duration import format_duration
 from minikubelet.util import format
 
-#: The api version of kubelet runtime api. Go: kubeRuntimeAPIVersion
+#: The version kubelet asks of the runtime's ``Version`` call and insists on.
 kubeRuntimeAPIVersion = "0.1.0"
-#: A minimal shutdown window for avoiding unnecessary SIGKILLs. Go: minimumGracePeriodInSeconds
+#: The shortest grace period kubelet gives a container before SIGKILL, whatever the pod asks.
 minimumGracePeriodInSeconds = 2
 
-#: The api version of the runtime is not supported. Go: ErrVersionNotSupported
 ErrVersionNotSupported = RuntimeError("runtime api version is not supported")
 
 
@@ -116,22 +115,16 @@ class PodStateProvider(Protocol):
         """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podStateProvider.IsPodDeleted"""
         ...
 
-    def is_pod_terminated(self, uid: str) -> bool:
-        """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podStateProvider.IsPodTerminated"""
-        ...
-
 
 class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods, ImageMethods):
     """kubelet's container runtime on top of a CRI runtime service and image service.
 
     Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type kubeGenericRuntimeManager
 
-    Make one with :func:`new_kube_generic_runtime_manager` (asks the runtime its name, as Go
+    Make one with [`new_kube_generic_runtime_manager`][] (asks the runtime its name, as Go
     does) or, on the fake runtime, with
-    :func:`minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime`. Fields Go has and
-    the port does not: machine info, OS interface, container GC, keyring, CFS quota settings,
-    seccomp root, internal lifecycle (CPU manager), log manager, RuntimeClass manager, version
-    cache and log reduction.
+    [`minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime`][minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime].
+    The Go struct's other fields serve parts of kubelet the port leaves out.
     """
 
     def __init__(
@@ -151,22 +144,18 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
     ) -> None:
         self.runtime_name = runtime_name
         self.recorder = recorder
-        # Runner of lifecycle events.
-        self.runner = runner
-        # RuntimeHelper that wraps kubelet to generate runtime container options.
-        self.runtime_helper = runtime_helper
-        # Health check results.
+        self.runner = runner  # runs postStart and preStop hooks
+        self.runtime_helper = runtime_helper  # kubelet itself: DNS, hostname, pod directories
         self.liveness_manager: ProberResultsManager = liveness_manager or ResultsManager("liveness")
         self.readiness_manager: ProberResultsManager = readiness_manager or ResultsManager(
             "readiness"
         )
         self.startup_manager: ProberResultsManager = startup_manager or ResultsManager("startup")
-        # wrapped image puller.
+        # None only until new_kube_generic_runtime_manager sets it: the puller needs the manager.
         self.image_puller: ImageManager = image_puller  # type: ignore[assignment]
-        # gRPC service clients (Go wraps them to record metrics: instrumented_services.go)
+        # Plain service objects: Go wraps them to count calls for metrics (instrumented_services.go).
         self.runtime_service = runtime_service
         self.image_service = image_service
-        # PodState provider instance
         self.pod_state_provider = pod_state_provider
 
     def type(self) -> str:
@@ -252,7 +241,8 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
             pod.containers.append(converted)
 
-        # Convert map to list. (Go's map order is random; a dict keeps the order of insertion.)
+        # Go ranges over a map here, in random order; a dict keeps insertion order, so the list
+        # is deterministic (sandboxes first, then containers, as the runtime listed them).
         return list(pods.values())
 
     def pod_sandbox_changed(self, pod: v1.Pod, pod_status: PodStatus) -> tuple[bool, int, str]:
@@ -271,8 +261,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             if s.state == runtimeapi.PodSandboxState_SANDBOX_READY:
                 ready_sandbox_count += 1
 
-        # Needs to create a new sandbox when readySandboxCount > 1 or the ready sandbox is not
-        # the latest one.
+        # The runtime lists sandboxes newest first: only the first one may be the ready one.
         sandbox_status = pod_status.sandbox_statuses[0]
         attempt = sandbox_status.metadata.attempt if sandbox_status.metadata is not None else 0
         if ready_sandbox_count > 1:
@@ -288,8 +277,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             )
             return True, attempt + 1, sandbox_status.id
 
-        # Needs to create a new sandbox when network namespace changed.
-        # Go: sandboxStatus.GetLinux().GetNamespaces().GetOptions().GetNetwork() (nil-safe)
+        # Go chains nil-safe getters (GetLinux().GetNamespaces()…); a missing level means POD.
         linux = sandbox_status.linux
         options = linux.namespaces.options if linux and linux.namespaces else None
         network = options.network if options is not None else runtimeapi.NamespaceMode_POD
@@ -299,7 +287,6 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             )
             return True, attempt + 1, ""
 
-        # Needs to create a new sandbox when the sandbox does not have an IP address.
         ip = sandbox_status.network.ip if sandbox_status.network is not None else ""
         if not is_host_network_pod(pod) and ip == "":
             klog.v(2).info_s(
@@ -326,29 +313,19 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             containers_to_kill={},
         )
 
-        # If we need to (re-)create the pod sandbox, everything will need to be
-        # killed and recreated, and init containers should be purged.
+        # A new sandbox means a new pod on the node: nothing of the old one is kept.
         if create_pod_sandbox:
             if (
                 not should_restart_on_failure(pod)
                 and attempt != 0
                 and len(pod_status.container_statuses) != 0
             ):
-                # Should not restart the pod, just return.
-                # we should not create a sandbox for a pod if it is already done.
-                # if all containers are done and should not be started, there is no need to
-                # create a new sandbox.
-                # this stops confusing logs on pods whose containers all have exit codes, but
-                # we recreate a sandbox before terminating it.
-                #
-                # If ContainerStatuses is empty, we assume that we've never
-                # successfully created any containers. In this case, we should
-                # retry creating the sandbox.
+                # restartPolicy Never, and containers already ran in an earlier sandbox: a new
+                # sandbox would start nothing and only be torn down again. With no container
+                # status at all nothing ever started, so creating the sandbox is retried.
                 changes.create_sandbox = False
                 return changes
 
-            # Get the containers to start, excluding the ones that succeeded if RestartPolicy
-            # is OnFailure.
             containers_to_start: list[int] = []
             for idx, c in enumerate(pod.spec.containers):
                 if pod.spec.restart_policy == v1.RestartPolicyOnFailure and container_succeeded(
@@ -356,8 +333,6 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 ):
                     continue
                 containers_to_start.append(idx)
-            # We should not create a sandbox for a Pod if initialization is done and there is
-            # no container to start.
             if len(containers_to_start) == 0:
                 _, _, done = find_next_init_container_to_run(pod, pod_status)
                 if done:
@@ -365,16 +340,11 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                     return changes
 
             if len(pod.spec.init_containers) != 0:
-                # Pod has init containers, return the first one.
                 changes.next_init_container_to_start = pod.spec.init_containers[0]
                 return changes
             changes.containers_to_start = containers_to_start
             return changes
 
-        # Ephemeral containers may be started even if initialization is not yet complete.
-        # (Go: only with the EphemeralContainers feature gate, alpha and off in v1.21.)
-
-        # Check initialization progress.
         init_last_status, next, done = find_next_init_container_to_run(pod, pod_status)
         if not done:
             if next is not None:
@@ -384,7 +354,6 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 if init_failed and not should_restart_on_failure(pod):
                     changes.kill_pod = True
                 else:
-                    # Always try to stop containers in unknown state first.
                     if (
                         init_last_status is not None
                         and init_last_status.state == ContainerStateUnknown
@@ -399,21 +368,13 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                             reason=reasonUnknown,
                         )
                     changes.next_init_container_to_start = next
-            # Initialization failed or still in progress. Skip inspecting non-init
-            # containers.
+            # Until every init container has succeeded, regular containers are not looked at.
             return changes
 
-        # Number of running containers to keep.
         keep_count = 0
-        # check the status of containers.
         for idx, container in enumerate(pod.spec.containers):
             container_status = pod_status.find_container_status_by_name(container.name)
 
-            # Go calls the internal post-stop lifecycle hook (CPU manager) here for any
-            # non-running container; not ported.
-
-            # If container does not exist, or is not running, check whether we
-            # need to restart it.
             if container_status is None or container_status.state != ContainerStateRunning:
                 if should_container_be_restarted(container, pod, pod_status):
                     klog.v(3).info_s(
@@ -426,9 +387,8 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                         container_status is not None
                         and container_status.state == ContainerStateUnknown
                     ):
-                        # If container is in unknown state, we don't know whether it
-                        # is actually running or not, always try killing it before
-                        # restart to avoid having 2 running instances of the same container.
+                        # "Unknown" may still be running: kill it first, or two copies of the
+                        # container could run side by side after the restart.
                         changes.containers_to_kill[container_status.id] = ContainerToKillInfo(
                             name=container_status.name,
                             container=pod.spec.containers[idx],
@@ -439,8 +399,6 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                             reason=reasonUnknown,
                         )
                 continue
-            # The container is running, but kill the container if any of the following
-            # condition is met.
             message = ""
             reason = ContainerKillReason("")
             restart = should_restart_on_failure(pod)
@@ -451,25 +409,19 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             startup, startup_found = self.startup_manager.get(container_status.id)
             if changed:
                 message = f"Container {container.name} definition changed"
-                # Restart regardless of the restart policy because the container
-                # spec changed.
-                restart = True
-            elif liveness_found and liveness == Result.Failure:
-                # If the container failed the liveness probe, we should kill it.
+                restart = True  # a new spec always runs, whatever the restart policy says
+            elif liveness_found and liveness == Result.FAILURE:
                 message = f"Container {container.name} failed liveness probe"
                 reason = reasonLivenessProbe
-            elif startup_found and startup == Result.Failure:
-                # If the container failed the startup probe, we should kill it.
+            elif startup_found and startup == Result.FAILURE:
                 message = f"Container {container.name} failed startup probe"
                 reason = reasonStartupProbe
             else:
-                # Keep the container.
                 keep_count += 1
                 continue
 
-            # We need to kill the container, but if we also want to restart the
-            # container afterwards, make the intent clear in the message. Also do
-            # not kill the entire pod since we expect container to be running eventually.
+            # A container to restart counts as one that will run: it keeps the pod (and its
+            # sandbox) alive below.
             if restart:
                 message = f"{message}, will be restarted"
                 changes.containers_to_start.append(idx)
@@ -500,21 +452,19 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         pull_secrets: list[Any],
         back_off: Backoff,
     ) -> PodSyncResult:
-        """Sync the running pod into the desired pod.
+        """Make what runs match what the pod wants, one step per call.
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).SyncPod
 
-        1. Compute sandbox and container changes.
-        2. Kill pod sandbox if necessary.
-        3. Kill any containers that should not be running.
-        4. Create sandbox if necessary.
-        5. Create ephemeral containers (not ported: alpha in v1.21).
-        6. Create init containers.
-        7. Create normal containers.
+        The steps, numbered as the comments in the Go number them: (1) ask
+        `compute_pod_actions` what to do; (2) kill the whole pod when it gets a new sandbox or
+        nothing would run, or else (3) only the containers it must not keep; (4) create the
+        sandbox; (5) ephemeral containers, which the port does not have (alpha in v1.21);
+        (6) the next init container; (7) the regular containers to start.
         """
         result = PodSyncResult()
 
-        # Step 1: Compute sandbox and container changes.
+        # Step 1
         pod_container_changes = self.compute_pod_actions(pod, pod_status)
         klog.v(3).info_s(
             "computePodActions got for pod", podActions=pod_container_changes, pod=klog.kobj(pod)
@@ -534,7 +484,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                     "SyncPod received new pod, will create a sandbox for it", pod=klog.kobj(pod)
                 )
 
-        # Step 2: Kill the pod if the sandbox has changed.
+        # Step 2
         if pod_container_changes.kill_pod:
             if pod_container_changes.create_sandbox:
                 klog.v(4).info_s(
@@ -557,7 +507,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             if pod_container_changes.create_sandbox:
                 await self.purge_init_containers(pod, pod_status)
         else:
-            # Step 3: kill any running containers in this pod which are not to keep.
+            # Step 3
             for container_id, container_info in pod_container_changes.containers_to_kill.items():
                 klog.v(3).info_s(
                     "Killing unwanted container for pod",
@@ -586,26 +536,17 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                     )
                     return result
 
-        # Keep terminated init containers fairly aggressively controlled
-        # This is an optimization because container removals are typically handled
-        # by container garbage collector.
+        # Kubelet's container garbage collector would remove exited init containers in time; the
+        # port has none, so this pruning is all that keeps them from piling up.
         await self.prune_init_containers_before_start(pod, pod_status)
 
-        # We pass the value of the PRIMARY podIP and list of podIPs down to
-        # generatePodSandboxConfig and generateContainerConfig, which in turn
-        # passes it to various other functions, in order to facilitate functionality
-        # that requires this value (hosts file and downward API) and avoid races determining
-        # the pod IP in cases where a container requires restart but the
-        # podIP isn't in the status manager yet. The list of podIPs is used to
-        # generate the hosts file.
-        #
-        # We default to the IPs in the passed-in pod status, and overwrite them if the
-        # sandbox needs to be (re)started.
+        # The IPs travel down to the container config (hosts file, downward API) as arguments,
+        # not through the status manager, which may not have them yet for a new sandbox.
         pod_ips: list[str] = []
         if pod_status is not None:
             pod_ips = pod_status.ips
 
-        # Step 4: Create a sandbox for the pod if necessary.
+        # Step 4
         pod_sandbox_id = pod_container_changes.sandbox_id
         if pod_container_changes.create_sandbox:
             klog.v(4).info_s("Creating PodSandbox for pod", pod=klog.kobj(pod))
@@ -615,10 +556,8 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 pod, pod_container_changes.attempt
             )
             if err is not None:
-                # createPodSandbox can return an error from CNI, CSI,
-                # or CRI if the Pod has been deleted while the POD is
-                # being created. If the pod has been deleted then it's
-                # not a real error.
+                # Deleting a pod while its sandbox is set up makes the runtime (or CNI) fail; for
+                # a pod already deleted that failure is expected and not reported.
                 if self.pod_state_provider.is_pod_deleted(pod.metadata.uid):
                     klog.v(4).info_s(
                         "Pod was deleted and sandbox failed to be created",
@@ -656,11 +595,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 result.fail(err)
                 return result
 
-            # If we ever allow updating a pod from non-host-network to
-            # host-network, we may use a stale IP.
             if not is_host_network_pod(pod):
-                # Overwrite the podIPs passed in the pod status, since we just started the pod
-                # sandbox.
                 pod_ips = self.determine_pod_sandbox_ips(
                     pod.metadata.namespace, pod.metadata.name, pod_sandbox_status
                 )
@@ -670,14 +605,10 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                     pod=klog.kobj(pod),
                 )
 
-        # the start containers routines depend on pod ip(as in primary pod ip)
-        # instead of trying to figure out if we have 0 < len(podIPs)
-        # everytime, we short circuit it here
         pod_ip = ""
         if len(pod_ips) != 0:
             pod_ip = pod_ips[0]
 
-        # Get podSandboxConfig for containers to start.
         config_pod_sandbox_result = new_sync_result(ConfigPodSandbox, pod_sandbox_id)
         result.add_sync_result(config_pod_sandbox_result)
         try:
@@ -690,9 +621,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             config_pod_sandbox_result.fail(ErrConfigPodSandbox, message)
             return result
 
-        # Helper containing boilerplate common to starting all types of containers.
-        # typeName is a label used to describe this type of container in log messages,
-        # currently: "container", "init container" or "ephemeral container"
+        # A closure, as in Go: it adds its SyncResult to `result` and sees the sandbox config.
         async def start(type_name: str, spec: StartSpec) -> BaseException | None:
             start_container_result = new_sync_result(StartContainer, spec.container.name)
             result.add_sync_result(start_container_result)
@@ -714,8 +643,6 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 container=spec.container.name,
                 pod=klog.kobj(pod),
             )
-            # NOTE (aramase) podIPs are populated for single stack and dual stack clusters.
-            # Send only podIPs.
             msg, err = await self.start_container(
                 pod_sandbox_id,
                 pod_sandbox_config,
@@ -728,8 +655,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             )
             if err is not None:
                 start_container_result.fail(err, msg)
-                # known errors that are logged in other places are logged at higher levels here
-                # to avoid repetitive log spam
+                # An image pull back-off was already logged by the image manager: only at V(3) here.
                 match err:
                     # Go: case err == images.ErrImagePullBackOff:
                     case _ if err is ErrImagePullBackOff:
@@ -753,24 +679,22 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
             return None
 
-        # Step 5: start ephemeral containers — only with the EphemeralContainers feature gate,
-        # alpha and off by default in v1.21; not ported.
+        # Step 5 (ephemeral containers) is not ported.
 
-        # Step 6: start the init container.
+        # Step 6
         container = pod_container_changes.next_init_container_to_start
         if container is not None:
-            # Start the next init container.
             if await start("init container", container_start_spec(container)) is not None:
                 return result
 
-            # Successfully started the container; clear the entry in the failure
+            # Go's log line says "Completed" although the container has only just started.
             klog.v(4).info_s(
                 "Completed init container for pod",
                 containerName=container.name,
                 pod=klog.kobj(pod),
             )
 
-        # Step 7: start containers in podContainerChanges.ContainersToStart.
+        # Step 7
         for idx in pod_container_changes.containers_to_start:
             await start("container", container_start_spec(pod.spec.containers[idx]))
 
@@ -804,10 +728,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             containerName=container.name,
             pod=klog.kobj(pod),
         )
-        # Use the finished time of the latest exited container as the start point to calculate
-        # whether to do back-off.
         ts = c_status.finished_at
-        # backOff requires a unique key to identify the container.
         key = get_stable_key(pod, container)
         if back_off.is_in_back_off_since(key, ts):
             container_ref = generate_container_ref(pod, container)
@@ -849,10 +770,9 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         for container_result in kill_container_results:
             result.add_sync_result(container_result)
 
-        # stop sandbox, the sandbox will be removed in GarbageCollect
+        # Stopped, not removed: removing sandboxes is the garbage collector's job in kubelet.
         kill_sandbox_result = new_sync_result(KillPodSandbox, running_pod.id)
         result.add_sync_result(kill_sandbox_result)
-        # Stop all sandboxes belongs to same pod
         for pod_sandbox in running_pod.sandboxes:
             try:
                 await self.runtime_service.stop_pod_sandbox(pod_sandbox.id.id)
@@ -868,19 +788,9 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).GetPodStatus
         """
-        # Now we retain restart count of container as a container label. Each time a container
-        # restarts, pod will read the restart count from the registered dead container,
-        # increment it to get the new restart count, and then add a label with the new restart
-        # count on the newly started container.
-        # However, there are some limitations of this method:
-        #   1. When all dead containers were garbage collected, the container status could
-        #   not get the historical value and would be *inaccurate*. Fortunately, the chance
-        #   is really slim.
-        #   2. When working with old version containers which have no restart count label,
-        #   we can only assume their restart count is 0.
-        # Anyhow, we only promised "best-effort" restart count reporting, we can just ignore
-        # these limitations now.
-        # TODO (in Go): move this comment to SyncPod.
+        # Restart counts are not stored anywhere but in a label of each container (labels.py): a
+        # new container gets the count of the dead one before it plus one. Once every dead
+        # container is gone the count is lost and starts again at 0 — best effort, by design.
         pod_sandbox_ids = await self.get_sandbox_id_by_pod_uid(uid, None)
 
         pod = v1.Pod(metadata=v1.ObjectMeta(name=name, namespace=namespace, uid=uid))
@@ -906,11 +816,9 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 raise
             sandbox_statuses.append(pod_sandbox_status)
 
-            # Only get pod IP from latest sandbox
             if idx == 0 and pod_sandbox_status.state == runtimeapi.PodSandboxState_SANDBOX_READY:
                 pod_ips = self.determine_pod_sandbox_ips(namespace, name, pod_sandbox_status)
 
-        # Get statuses of all containers visible in the pod.
         try:
             container_statuses = await self.get_pod_container_statuses(uid, name, namespace)
         except Exception as err:
@@ -926,22 +834,6 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             sandbox_statuses=sandbox_statuses,
             container_statuses=container_statuses,
         )
-
-    async def update_pod_cidr(self, pod_cidr: str) -> Exception | None:
-        """Pass the node's pod CIDR to the runtime.
-
-        Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).UpdatePodCIDR
-        """
-        # TODO(#35531) (in Go): do we really want to write a method on this manager for each
-        # field of the config?
-        klog.info_s("Updating runtime config through cri with podcidr", CIDR=pod_cidr)
-        try:
-            await self.runtime_service.update_runtime_config(
-                runtimeapi.RuntimeConfig(network_config=runtimeapi.NetworkConfig(pod_cidr=pod_cidr))
-            )
-        except Exception as err:
-            return err
-        return None
 
 
 async def new_kube_generic_runtime_manager(
@@ -963,10 +855,12 @@ async def new_kube_generic_runtime_manager(
 
     Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go NewKubeGenericRuntimeManager
 
-    Go's other parameters (machine info, OS interface, HTTP client, image pull QPS and burst,
-    credential providers, CFS quota, internal lifecycle, log providers, RuntimeClass manager)
-    are for parts the port does not have. Go builds the lifecycle handler runner itself
-    (``lifecycle.NewHandlerRunner``); here it is passed in.
+    Kept for the reader: this is how kubelet makes its runtime, asking it for its name and API
+    version first. The port's runs use
+    [`new_fake_runtime`][minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime],
+    which knows the fake's name without asking; tests/kuberuntime/test_new_manager.py runs this
+    one. Go builds the lifecycle handler runner itself (``lifecycle.NewHandlerRunner``); here it
+    is passed in.
     """
     kube_runtime_manager = KubeGenericRuntimeManager(
         runtime_name="",
@@ -987,9 +881,6 @@ async def new_kube_generic_runtime_manager(
         klog.error_s(err, "Get runtime version failed")
         raise
 
-    # Only matching kubeRuntimeAPIVersion is supported now
-    # TODO (in Go): Runtime API machinery is under discussion at
-    # https://github.com/kubernetes/kubernetes/issues/28642
     if typed_version.version != kubeRuntimeAPIVersion:
         klog.error_s(
             None,
@@ -1006,8 +897,6 @@ async def new_kube_generic_runtime_manager(
         version=typed_version.runtime_version,
         apiVersion=typed_version.runtime_api_version,
     )
-
-    # Go creates the pod log directory and registers credential provider plugins here.
 
     kube_runtime_manager.image_puller = new_image_manager(
         filter_event_recorder(recorder),
@@ -1042,13 +931,11 @@ reasonUnknown = ContainerKillReason.UNKNOWN
 class ContainerToKillInfo:
     """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type containerToKillInfo"""
 
-    #: The spec of the container.
     container: v1.Container
-    #: The name of the container.
     name: str
-    #: Why the container will be killed.
+    #: For the event and the log line ("Container app failed liveness probe, will be restarted").
     message: str
-    #: A clearer source of info on why a container will be killed.
+    #: The same, as a short word the kill path can switch on (it picks the event's reason).
     reason: ContainerKillReason
 
 
@@ -1059,16 +946,14 @@ class PodActions:
     Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type podActions
     """
 
-    #: Stop all running (regular, init and ephemeral) containers and the sandbox for the pod.
+    #: Kill every container and stop the sandbox first.
     kill_pod: bool = False
-    #: Whether need to create a new sandbox. If needed to kill pod and create a new pod
-    #: sandbox, all init containers need to be purged (i.e., removed).
+    #: Also create a new sandbox (and remove the old init containers: they all run again).
     create_sandbox: bool = False
-    #: The id of existing sandbox. It is used for starting containers in ContainersToStart.
+    #: The sandbox the containers to start go into, when it is kept.
     sandbox_id: str = ""
-    #: The attempt number of creating sandboxes for the pod.
+    #: Sandbox attempt number: 0 for the first, one more for each re-creation.
     attempt: int = 0
-    #: The next init container to start.
     next_init_container_to_start: v1.Container | None = None
     #: Indexes in ``pod.spec.containers`` of the containers to start.
     containers_to_start: list[int] = field(default_factory=list)

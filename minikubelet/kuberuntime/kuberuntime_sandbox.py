@@ -2,8 +2,9 @@
 
 Go: pkg/kubelet/kuberuntime/kuberuntime_sandbox.go
 
-The methods are in :class:`SandboxMethods`, which
-:class:`~minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager` inherits.
+The methods are in [`SandboxMethods`][], which
+[`KubeGenericRuntimeManager`][minikubelet.kuberuntime.kuberuntime_manager.KubeGenericRuntimeManager]
+inherits.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from minikubelet.util import format
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager
 
-#: Go: v1.SeccompProfileRuntimeDefault
 SeccompProfileRuntimeDefault = "runtime/default"
 
 
@@ -50,7 +50,7 @@ class SandboxMethods:
 
     async def create_pod_sandbox(
         self: KubeGenericRuntimeManager, pod: v1.Pod, attempt: int
-    ) -> tuple[str, str, BaseException | None]:
+    ) -> tuple[str, str, Exception | None]:
         """Create the pod's sandbox; Go's ``(podSandBoxID, message, error)``.
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_sandbox.go (*kubeGenericRuntimeManager).createPodSandbox
@@ -62,11 +62,7 @@ class SandboxMethods:
             klog.error_s(err, "Failed to generate sandbox config for pod", pod=klog.kobj(pod))
             return "", message, err
 
-        # Go creates the pod logs directory (osInterface.MkdirAll) here; the port writes no
-        # files.
-
-        runtime_handler = ""
-        # Go asks the RuntimeClass manager for the handler; the port has no RuntimeClasses.
+        runtime_handler = ""  # no RuntimeClass in the port: the runtime's default handler
 
         try:
             pod_sandbox_id = await self.runtime_service.run_pod_sandbox(
@@ -86,8 +82,6 @@ class SandboxMethods:
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_sandbox.go (*kubeGenericRuntimeManager).generatePodSandboxConfig
         """
-        # TODO (in Go): deprecating podsandbox resource requirements in favor of the pod level
-        # cgroup. Refer https://github.com/kubernetes/kubernetes/issues/29871
         pod_uid = pod.metadata.uid
         pod_sandbox_config = runtimeapi.PodSandboxConfig(
             metadata=runtimeapi.PodSandboxMetadata(
@@ -104,10 +98,9 @@ class SandboxMethods:
         pod_sandbox_config.dns_config = dns_config
 
         if not is_host_network_pod(pod):
-            # TODO (in Go): Add domain support in new runtime interface
             pod_hostname, _pod_domain = self.runtime_helper.generate_pod_host_name_and_domain(pod)
-            # Go: util.GetNodenameForKernel(podHostname, podDomain, pod.Spec.SetHostnameAsFQDN)
-            # only changes the name for setHostnameAsFQDN, a field the API here does not have.
+            # Go passes the name through GetNodenameForKernel, which only changes it for
+            # setHostnameAsFQDN, a field the port's API does not have.
             pod_sandbox_config.hostname = pod_hostname
 
         log_dir = build_pod_logs_directory(
@@ -151,9 +144,6 @@ class SandboxMethods:
             cgroup_parent=cgroup_parent,
             security_context=runtimeapi.LinuxSandboxSecurityContext(
                 privileged=has_privileged_container(pod),
-                # TODO (in Go): Deprecated, remove after we switch to Seccomp field
-                # Forcing sandbox to run as `runtime/default` allow users to
-                # use least privileged seccomp profiles at pod level. Issue #84623
                 seccomp_profile_path=SeccompProfileRuntimeDefault,
             ),
         )
@@ -201,10 +191,7 @@ class SandboxMethods:
             )
             return pod_ips
 
-        # ip could be an empty string if runtime is not responsible for the
-        # IP (e.g., host networking).
-
-        # pick primary IP
+        # No IP at all is normal: a host-network sandbox has none of its own.
         if len(pod_sandbox.network.ip) != 0:
             if not _parse_ip(pod_sandbox.network.ip):
                 klog.info_s(
@@ -215,7 +202,6 @@ class SandboxMethods:
                 return []
             pod_ips.append(pod_sandbox.network.ip)
 
-        # pick additional ips, if cri reported them
         for pod_ip in pod_sandbox.network.additional_ips:
             if not _parse_ip(pod_ip.ip):
                 klog.info_s(
@@ -249,6 +235,5 @@ class SandboxMethods:
         if len(sandboxes) == 0:
             return []
 
-        # Sort with newest first.
         sandboxes = sorted(sandboxes, key=pod_sandbox_by_created, reverse=True)
         return [s.id for s in sandboxes]

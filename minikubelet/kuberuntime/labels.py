@@ -26,7 +26,7 @@ from minikubelet.types import (
     KubernetesPodUIDLabel,
 )
 
-# TODO (in Go): change those label names to follow kubernetes's format
+# Annotations, despite the "Label" in Go's names.
 podDeletionGracePeriodLabel = "io.kubernetes.pod.deletionGracePeriod"
 podTerminationGracePeriodLabel = "io.kubernetes.pod.terminationGracePeriod"
 
@@ -36,16 +36,6 @@ containerTerminationMessagePathLabel = "io.kubernetes.container.terminationMessa
 containerTerminationMessagePolicyLabel = "io.kubernetes.container.terminationMessagePolicy"
 containerPreStopHandlerLabel = "io.kubernetes.container.preStopHandler"
 containerPortsLabel = "io.kubernetes.container.ports"
-
-
-@dataclass(slots=True)
-class LabeledPodSandboxInfo:
-    """Go: pkg/kubelet/kuberuntime/labels.go type labeledPodSandboxInfo"""
-
-    labels: dict[str, str] = field(default_factory=dict)
-    pod_name: str = ""
-    pod_namespace: str = ""
-    pod_uid: str = ""
 
 
 @dataclass(slots=True)
@@ -100,7 +90,8 @@ def new_container_labels(container: v1.Container, pod: v1.Pod) -> dict[str, str]
 
 
 def _to_json(obj: Any) -> str:
-    return json.dumps(dataclasses.asdict(obj) if dataclasses.is_dataclass(obj) else obj)
+    is_instance = dataclasses.is_dataclass(obj) and not isinstance(obj, type)
+    return json.dumps(dataclasses.asdict(obj) if is_instance else obj)
 
 
 def new_container_annotations(
@@ -109,7 +100,7 @@ def new_container_annotations(
     """Go: pkg/kubelet/kuberuntime/labels.go newContainerAnnotations"""
     annotations: dict[str, str] = {}
 
-    # Kubelet always overrides device plugin annotations if they are conflicting
+    # Device plugin annotations first, so that kubelet's own keys below win on a clash.
     for a in opts.annotations:
         annotations[a.name] = a.value
 
@@ -124,8 +115,6 @@ def new_container_annotations(
         annotations[podTerminationGracePeriodLabel] = str(pod.spec.termination_grace_period_seconds)
 
     if container.lifecycle is not None and container.lifecycle.pre_stop is not None:
-        # Using json encoding so that the PreStop handler object is readable after writing as
-        # a label
         annotations[containerPreStopHandlerLabel] = _to_json(container.lifecycle.pre_stop)
 
     if len(container.ports) > 0:
@@ -134,20 +123,6 @@ def new_container_annotations(
         )
 
     return annotations
-
-
-def get_pod_sandbox_info_from_labels(labels: dict[str, str]) -> LabeledPodSandboxInfo:
-    """Go: pkg/kubelet/kuberuntime/labels.go getPodSandboxInfoFromLabels"""
-    info = LabeledPodSandboxInfo(
-        pod_name=get_string_value_from_label(labels, KubernetesPodNameLabel),
-        pod_namespace=get_string_value_from_label(labels, KubernetesPodNamespaceLabel),
-        pod_uid=get_string_value_from_label(labels, KubernetesPodUIDLabel),
-    )
-    # Remain only labels from v1.Pod
-    for k, v in labels.items():
-        if k not in (KubernetesPodNameLabel, KubernetesPodNamespaceLabel, KubernetesPodUIDLabel):
-            info.labels[k] = v
-    return info
 
 
 def get_container_info_from_labels(labels: dict[str, str]) -> LabeledContainerInfo:
@@ -254,7 +229,7 @@ def _get_container_info_from_annotations(annotations: dict[str, str]) -> Annotat
 
 
 def _handler_from_json(value: dict[str, Any]) -> v1.Handler:
-    """A :class:`v1.Handler` back from its JSON (Go unmarshals into the struct)."""
+    """A [`v1.Handler`][] back from its JSON (Go unmarshals into the struct)."""
     h = v1.Handler()
     if value.get("exec"):
         h.exec = v1.ExecAction(**value["exec"])
@@ -272,12 +247,11 @@ def get_string_value_from_label(labels: dict[str, str], label: str) -> str:
     value = labels.get(label)
     if value is not None:
         return value
-    # Do not report error, because there should be many old containers without label now.
+    # Containers made by an older kubelet may lack a label: logged, not an error.
     klog.v(3).info_s(
         "Container doesn't have requested label, it may be an old or invalid container",
         label=label,
     )
-    # Return empty string "" for these containers, the caller will get value by other ways.
     return ""
 
 
@@ -288,14 +262,11 @@ def get_int_value_from_label(labels: dict[str, str], label: str) -> tuple[int, E
         try:
             return int(str_value), None
         except ValueError as err:
-            # This really should not happen. Just set value to 0 to handle this abnormal case
             return 0, err
-    # Do not report error, because there should be many old containers without label now.
     klog.v(3).info_s(
         "Container doesn't have requested label, it may be an old or invalid container",
         label=label,
     )
-    # Just set the value to 0
     return 0, None
 
 
@@ -309,14 +280,11 @@ def get_uint64_value_from_label(labels: dict[str, str], label: str) -> tuple[int
         try:
             return int(str_value, 16), None
         except ValueError as err:
-            # This really should not happen. Just set value to 0 to handle this abnormal case
             return 0, err
-    # Do not report error, because there should be many old containers without label now.
     klog.v(3).info_s(
         "Container doesn't have requested label, it may be an old or invalid container",
         label=label,
     )
-    # Just set the value to 0
     return 0, None
 
 
@@ -330,7 +298,6 @@ def get_int64_pointer_from_label(
             return int(str_value), None
         except ValueError as err:
             return None, err
-    # If the label is not found, return pointer nil.
     return None, None
 
 
@@ -347,5 +314,4 @@ def get_json_object_from_label(
             return True, json.loads(str_value), None
         except ValueError as err:
             return True, None, err
-    # If the label is not found, return not found.
     return False, None, None

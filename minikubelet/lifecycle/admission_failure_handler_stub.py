@@ -3,7 +3,7 @@
 Go: pkg/kubelet/lifecycle/admission_failure_handler_stub.go
 
 ``NewMainKubelet`` does not use it: it gives the predicate handler the critical-pod handler
-(:mod:`minikubelet.preemption.preemption`). Tests use the stub to see the predicates' own
+([`minikubelet.preemption.preemption`][minikubelet.preemption.preemption]). Tests use the stub to see the predicates' own
 verdict.
 """
 

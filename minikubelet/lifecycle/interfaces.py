@@ -3,7 +3,7 @@ should it be evicted.
 
 Go: pkg/kubelet/lifecycle/interfaces.go
 
-kubelet keeps a list of each kind of handler (:class:`PodAdmitHandlers` …); ``canAdmitPod``
+kubelet keeps a list of each kind of handler ([`PodAdmitHandlers`][] …); ``canAdmitPod``
 asks every admit handler in turn, and the first that says no rejects the pod.
 """
 
@@ -19,14 +19,10 @@ __all__ = [
     "PodAdmitHandler",
     "PodAdmitHandlers",
     "PodAdmitResult",
-    "PodAdmitTarget",
-    "PodLifecycleTarget",
     "PodSyncHandler",
     "PodSyncHandlers",
     "PodSyncLoopHandler",
     "PodSyncLoopHandlers",
-    "PodSyncLoopTarget",
-    "PodSyncTarget",
     "ShouldEvictResponse",
 ]
 
@@ -38,9 +34,8 @@ class PodAdmitAttributes:
     Go: pkg/kubelet/lifecycle/interfaces.go type PodAdmitAttributes
     """
 
-    #: the pod to evaluate for admission
     pod: Pod
-    #: all pods bound to the kubelet excluding the pod being evaluated
+    #: The pods already admitted and still alive (the one asking is not among them).
     other_pods: list[Pod] = field(default_factory=list)
 
 
@@ -51,11 +46,10 @@ class PodAdmitResult:
     Go: pkg/kubelet/lifecycle/interfaces.go type PodAdmitResult
     """
 
-    #: if true, the pod should be admitted.
     admit: bool = False
-    #: a brief single-word reason why the pod could not be admitted.
+    #: One CamelCase word (``OutOfcpu``): the rejected pod's status reason and event reason.
     reason: str = ""
-    #: a brief message explaining why the pod could not be admitted.
+    #: For people; the pod's status message becomes "Pod " + this.
     message: str = ""
 
 
@@ -66,24 +60,11 @@ class PodAdmitHandler(Protocol):
     """
 
     async def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
-        """Evaluate if a pod can be admitted.
-
-        Go: pkg/kubelet/lifecycle/interfaces.go PodAdmitHandler.Admit
+        """Go: pkg/kubelet/lifecycle/interfaces.go PodAdmitHandler.Admit
 
         A coroutine: the predicate handler may wait for preempted pods to be killed, which
         blocks in Go.
         """
-        ...
-
-
-class PodAdmitTarget(Protocol):
-    """Keeps a list of admit handlers.
-
-    Go: pkg/kubelet/lifecycle/interfaces.go type PodAdmitTarget
-    """
-
-    def add_pod_admit_handler(self, a: PodAdmitHandler) -> None:
-        """Go: pkg/kubelet/lifecycle/interfaces.go PodAdmitTarget.AddPodAdmitHandler"""
         ...
 
 
@@ -101,17 +82,6 @@ class PodSyncLoopHandler(Protocol):
         ...
 
 
-class PodSyncLoopTarget(Protocol):
-    """Keeps a list of sync loop handlers.
-
-    Go: pkg/kubelet/lifecycle/interfaces.go type PodSyncLoopTarget
-    """
-
-    def add_pod_sync_loop_handler(self, a: PodSyncLoopHandler) -> None:
-        """Go: pkg/kubelet/lifecycle/interfaces.go PodSyncLoopTarget.AddPodSyncLoopHandler"""
-        ...
-
-
 @dataclass(slots=True)
 class ShouldEvictResponse:
     """The answer to "should this pod be evicted?".
@@ -119,11 +89,9 @@ class ShouldEvictResponse:
     Go: pkg/kubelet/lifecycle/interfaces.go type ShouldEvictResponse
     """
 
-    #: if true, the pod should be evicted.
     evict: bool = False
-    #: a brief CamelCase reason why the pod should be evicted.
+    #: Become the pod's status reason and message (``DeadlineExceeded`` …).
     reason: str = ""
-    #: a brief message why the pod should be evicted.
     message: str = ""
 
 
@@ -140,24 +108,6 @@ class PodSyncHandler(Protocol):
         Go: pkg/kubelet/lifecycle/interfaces.go PodSyncHandler.ShouldEvict
         """
         ...
-
-
-class PodSyncTarget(Protocol):
-    """Keeps a list of pod sync handlers.
-
-    Go: pkg/kubelet/lifecycle/interfaces.go type PodSyncTarget
-    """
-
-    def add_pod_sync_handler(self, a: PodSyncHandler) -> None:
-        """Go: pkg/kubelet/lifecycle/interfaces.go PodSyncTarget.AddPodSyncHandler"""
-        ...
-
-
-class PodLifecycleTarget(PodAdmitTarget, PodSyncLoopTarget, PodSyncTarget, Protocol):
-    """The three handler lists together (kubelet is one).
-
-    Go: pkg/kubelet/lifecycle/interfaces.go type PodLifecycleTarget
-    """
 
 
 class PodAdmitHandlers(list[PodAdmitHandler]):

@@ -3,11 +3,11 @@
 Go: pkg/kubelet/lifecycle/predicate.go
 
 kubelet runs, for every new pod, the scheduler's own checks against its node
-(:func:`general_predicates`): enough CPU, memory, ephemeral storage and pod slots
-(:mod:`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit`), the right node name, free host ports, a
-matching ``nodeSelector``. The scheduler has run them already; kubelet runs them again because
-a pod can reach it without the scheduler (a static pod, a pod with ``nodeName`` set) or after
-the node changed.
+([`general_predicates`][]): enough CPU, memory, ephemeral storage and pod slots
+([`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit]),
+the right node name, free host ports, a matching ``nodeSelector``. The scheduler has run them
+already; kubelet runs them again because a pod can reach it without the scheduler (a static pod, a
+pod with ``nodeName`` set) or after the node changed.
 
 A rejection has a one-word reason and a message, which kubelet puts in the pod's status
 (phase ``Failed``):
@@ -104,7 +104,7 @@ class AdmissionFailureHandler(Protocol):
 
 
 class PredicateAdmitHandler:
-    """An admit handler that runs :func:`general_predicates` against the node.
+    """An admit handler that runs [`general_predicates`][] against the node.
 
     Go: pkg/kubelet/lifecycle/predicate.go type predicateAdmitHandler
     """
@@ -146,8 +146,8 @@ class PredicateAdmitHandler:
         """
         try:
             node = self.get_node_any_way_func()
-        except Exception as err:
-            klog.error_s(err, "Cannot get Node info")
+        except Exception as node_err:
+            klog.error_s(node_err, "Cannot get Node info")
             return PodAdmitResult(
                 admit=False,
                 reason="InvalidNodeInfo",
@@ -157,11 +157,10 @@ class PredicateAdmitHandler:
         pods = attrs.other_pods
         node_info = self.node_info_for(pods)
         node_info.set_node(node)
-        # ensure the node has enough plugin resources for that required in pods
         try:
             self.plugin_resource_update_func(node_info, attrs)
-        except Exception as err:
-            message = f"Update plugin resources failed due to {err}, which is unexpected."
+        except Exception as update_err:
+            message = f"Update plugin resources failed due to {update_err}, which is unexpected."
             klog.info_s("Failed to admit pod", pod=klog.kobj(admit_pod), message=message)
             return PodAdmitResult(
                 admit=False,
@@ -169,14 +168,9 @@ class PredicateAdmitHandler:
                 message=message,
             )
 
-        # Remove the requests of the extended resources that are missing in the
-        # node info. This is required to support cluster-level resources, which
-        # are extended resources unknown to nodes.
-        #
-        # Caveat: If a pod was manually bound to a node (e.g., static pod) where a
-        # node-level extended resource it requires is not found, then kubelet will
-        # not fail admission while it should. This issue will be addressed with
-        # the Resource Class API in the future.
+        # An extended resource the node does not list may be a cluster-level one, which only the
+        # scheduler can check: kubelet admits the pod without counting it (so a static pod that
+        # asks for a resource the node lacks is admitted anyway).
         pod_without_missing_extended_resources = remove_missing_extended_resources(
             admit_pod, node_info
         )
@@ -234,8 +228,7 @@ class PredicateAdmitHandler:
                     reason="UnknownReason",
                     message=message,
                 )
-            # If there are failed predicates, we only return the first one as a reason.
-            r = reasons[0]
+            r = reasons[0]  # a pod refused for several reasons shows the first
             # Go switches on r's type; isinstance checks here.
             # Go: case *PredicateFailureError:
             if isinstance(r, PredicateFailureError):
@@ -270,7 +263,7 @@ def new_predicate_admit_handler(
     Go: pkg/kubelet/lifecycle/predicate.go NewPredicateAdmitHandler
 
     kubelet passes its ``getNodeAnyWay``, the critical-pod admission handler
-    (:mod:`minikubelet.preemption.preemption`), and the container manager's device-plugin
+    ([`minikubelet.preemption.preemption`][minikubelet.preemption.preemption]), and the container manager's device-plugin
     update. Without device plugins, a function that does nothing will do for the last.
     """
     return PredicateAdmitHandler(
@@ -296,16 +289,15 @@ def remove_missing_extended_resources(pod: Pod, node_info: NodeInfo) -> Pod:
 
     Go: pkg/kubelet/lifecycle/predicate.go removeMissingExtendedResources
 
-    Scalar resources are not modelled (see :mod:`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`), so the
-    node never has any, and every extended resource request is dropped, as Go does for a node
+    Scalar resources are not modelled (see
+    [`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types]),
+    so the node never has any, and every extended resource request is dropped, as Go does for a node
     without them.
     """
     pod_copy = copy.deepcopy(pod)
     scalar_resources = node_info.allocatable.scalar_resources or {}
     for i, c in enumerate(pod.spec.containers):
-        # We only handle requests in Requests but not Limits because the
-        # PodFitsResources predicate, to which the result pod will be passed,
-        # does not use Limits.
+        # Requests only: the resource check that gets this pod never reads limits.
         pod_copy.spec.containers[i].resources.requests = {}
         for r_name, r_quant in c.resources.requests.items():
             if _is_extended_resource_name(r_name) and r_name not in scalar_resources:

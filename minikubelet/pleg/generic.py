@@ -35,14 +35,15 @@ from minikubelet.container.runtime import (
 )
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import NEVER_STOP, until
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
+from minikubelet.pleg.pleg import (
+    ContainerChanged,
+    ContainerDied,
+    ContainerRemoved,
+    ContainerStarted,
+    PodLifecycleEvent,
+)
 from minikubelet.sim import klog
 from minikubelet.sim.go import Chan, Clock, Minute, go, select, send
-
-ContainerStarted = PodLifeCycleEventType.ContainerStarted
-ContainerDied = PodLifeCycleEventType.ContainerDied
-ContainerRemoved = PodLifeCycleEventType.ContainerRemoved
-ContainerChanged = PodLifeCycleEventType.ContainerChanged
 
 
 class PlegContainerState(StrEnum):
@@ -62,9 +63,8 @@ plegContainerExited = PlegContainerState.EXITED
 plegContainerUnknown = PlegContainerState.UNKNOWN
 plegContainerNonExistent = PlegContainerState.NON_EXISTENT
 
-#: How long without a successful relist before the PLEG is unhealthy. It needs to be greater
-#: than the relisting period + the relisting time, which can vary significantly; a conservative
-#: threshold avoids flipping between healthy and unhealthy. Go: relistThreshold
+#: How long without a successful relist before the PLEG is unhealthy: far more than the
+#: one-second period, because a relist on a busy node can itself take long.
 relistThreshold = 3 * Minute
 
 
@@ -73,7 +73,7 @@ def convert_state(state: State) -> PlegContainerState:
     match state:
         # Go: case kubecontainer.ContainerStateCreated:
         case _ if state == ContainerStateCreated:
-            # kubelet doesn't use the "created" state yet, hence convert it to "unknown".
+            # Created but not started: nothing for kubelet to act on yet.
             return plegContainerUnknown
         # Go: case kubecontainer.ContainerStateRunning:
         case _ if state == ContainerStateRunning:
@@ -118,9 +118,9 @@ class PodRecords(dict[str, PodRecord]):
         for r in self.values():
             r.current = None
         for pod in pods:
-            r = self.get(pod.id)
-            if r is not None:
-                r.current = pod
+            record = self.get(pod.id)
+            if record is not None:
+                record.current = pod
             else:
                 self[pod.id] = PodRecord(current=pod)
 
@@ -134,7 +134,6 @@ class PodRecords(dict[str, PodRecord]):
     def update_internal(self, id: str, r: PodRecord) -> None:
         """Go: pkg/kubelet/pleg/generic.go (podRecords).updateInternal"""
         if r.current is None:
-            # Pod no longer exists; delete the entry.
             del self[id]
             return
         r.old = r.current
@@ -144,10 +143,8 @@ class PodRecords(dict[str, PodRecord]):
 class GenericPLEG:
     """Go: pkg/kubelet/pleg/generic.go type GenericPLEG
 
-    GenericPLEG is an extremely simple generic PLEG that relies solely on periodic listing to
-    discover container changes. It assumes that a container would not be created, terminated,
-    and garbage collected within one relist period: if that happens, it misses all events
-    regarding that container.
+    It only ever sees snapshots, one per relist: a container that is created, exits and is
+    removed between two relists never produces an event.
     """
 
     def __init__(
@@ -162,23 +159,20 @@ class GenericPLEG:
 
         ``clock`` defaults to the running runtime's (Go passes ``clock.RealClock{}``).
         """
-        #: The period for relisting.
         self.relist_period = relist_period
-        #: The container runtime.
         self.runtime = runtime
-        #: The channel from which the subscriber listens events.
+        #: Read by kubelet's sync loop (``plegCh``).
         self.event_channel: Chan[PodLifecycleEvent] = Chan(
             channel_capacity, name="pleg.eventChannel"
         )
-        #: The internal cache for pod/container information.
+        #: The pods as the last relist saw them, to compare the next one with.
         self.pod_records = PodRecords()
         #: Time of the last successful relist (None: never). Go: an atomic.Value
         self.relist_time: float | None = None
-        #: Cache for storing the runtime states required for syncing pods.
+        #: kubelet's pod cache, which this PLEG alone writes.
         self.cache = cache
         self._clock = clock
-        #: Pods that failed to have their status retrieved during a relist; retried during the
-        #: next relisting.
+        #: Pods whose GetPodStatus failed in the last relist: asked again in the next one.
         self.pods_to_reinspect: dict[str, Pod] = {}
 
     def _now(self) -> float:
@@ -210,7 +204,6 @@ class GenericPLEG:
         relist_time = self.get_relist_time()
         if relist_time is None:
             return False, RuntimeError("pleg has yet to be successful")
-        # Go exposes the time as a metric (pleg_last_seen_seconds) here.
         elapsed = self._now() - relist_time
         if elapsed > relistThreshold:
             from minikubelet.sim.go.duration import format_duration
@@ -236,28 +229,23 @@ class GenericPLEG:
         """
         klog.v(5).info_s("GenericPLEG: Relisting")
 
-        # Go observes metrics (relist interval, relist duration) here.
         timestamp = self._now()
 
-        # Get all the pods.
         try:
             pod_list = await self.runtime.get_pods(True)
-        except Exception as err:
-            klog.error_s(err, "GenericPLEG: Unable to retrieve pods")
+        except Exception as list_err:
+            klog.error_s(list_err, "GenericPLEG: Unable to retrieve pods")
             return
 
         self.update_relist_time(timestamp)
 
         pods = Pods(pod_list)
-        # Go updates the running pod and container count metrics here.
         self.pod_records.set_current(pods)
 
-        # Compare the old and the current pods, and generate events.
         events_by_pod_id: dict[str, list[PodLifecycleEvent]] = {}
         for pid in list(self.pod_records):
             old_pod = self.pod_records.get_old(pid)
             pod = self.pod_records.get_current(pid)
-            # Get all containers in the old and the new pod.
             all_containers = get_containers_from_pods(old_pod, pod)
             for container in all_containers:
                 events = compute_events(old_pod, pod, container.id)
@@ -266,23 +254,13 @@ class GenericPLEG:
 
         needs_reinspection: dict[str, Pod] = {}
 
-        # If there are events associated with a pod, we should update the
-        # podCache.
         for pid, events in events_by_pod_id.items():
             pod = self.pod_records.get_current(pid)
             if self.cache_enabled():
-                # updateCache() will inspect the pod and update the cache. If an
-                # error occurs during the inspection, we want PLEG to retry again
-                # in the next relist. To achieve this, we do not update the
-                # associated podRecord of the pod, so that the change will be
-                # detect again in the next relist.
-                # TODO (in Go): If many pods changed during the same relist period,
-                # inspecting the pod and getting the PodStatus to update the cache
-                # serially may take a while. We should be aware of this and
-                # parallelize if needed.
+                # On an error the pod's record is left as it was (the `continue` skips
+                # `update`), so the next relist sees the same change and sends the events then.
                 err = await self.update_cache(pod, pid)
                 if err is not None:
-                    # Rely on updateCache calling GetPodStatus to log the actual error.
                     assert pod is not None
                     klog.v(4).error_s(
                         err,
@@ -290,19 +268,15 @@ class GenericPLEG:
                         pod=klog.ObjectRef(pod.name, pod.namespace),
                     )
 
-                    # make sure we try to reinspect the pod during the next relisting
                     needs_reinspection[pid] = pod
 
                     continue
                 else:
-                    # this pod was in the list to reinspect and we did so because it had
-                    # events, so remove it from the list (we don't want the reinspection code
-                    # below to inspect it a second time in this relist execution)
+                    # Inspected just now: the retry below would ask a second time.
                     self.pods_to_reinspect.pop(pid, None)
-            # Update the internal storage and send out the events.
             self.pod_records.update(pid)
             for event in events:
-                # Filter out events that are not reliable and no other components use yet.
+                # ContainerChanged (to or from "unknown") is computed but never sent.
                 if event.type == ContainerChanged:
                     continue
                 match await select(send(self.event_channel, event), default=True):
@@ -311,19 +285,16 @@ class GenericPLEG:
                         pass
                     # Go: default:
                     case _:
-                        # Go increments the PLEGDiscardEvents metric here.
                         klog.error_s(
                             None, "Event channel is full, discard this relist() cycle event"
                         )
 
         if self.cache_enabled():
-            # reinspect any pods that failed inspection during the previous relist
             if len(self.pods_to_reinspect) > 0:
                 klog.v(5).info_s("GenericPLEG: Reinspecting pods that previously failed inspection")
                 for pid, pod in self.pods_to_reinspect.items():
                     err = await self.update_cache(pod, pid)
                     if err is not None:
-                        # Rely on updateCache calling GetPodStatus to log the actual error.
                         klog.v(5).error_s(
                             err,
                             "PLEG: pod failed reinspection",
@@ -331,13 +302,11 @@ class GenericPLEG:
                         )
                         needs_reinspection[pid] = pod
 
-            # Update the cache timestamp.  This needs to happen *after*
-            # all pods have been properly updated in the cache.
+            # Last, once every pod's entry is written: a worker waiting for "newer than T"
+            # (GetNewerThan) must not be woken before its pod's status is in.
             assert self.cache is not None
             await self.cache.update_time(timestamp)
 
-        # make sure we retain the list of pods that need reinspecting the next time relist is
-        # called
         self.pods_to_reinspect = needs_reinspection
 
     def cache_enabled(self) -> bool:
@@ -362,12 +331,9 @@ class GenericPLEG:
             return []
 
         for sandbox_status in status.sandbox_statuses:
-            # If at least one sandbox is ready, then use this status update's pod IP
             if sandbox_status.state == runtimeapi.PodSandboxState_SANDBOX_READY:
                 return status.ips
 
-        # For pods with no ready containers or sandboxes (like exited pods)
-        # use the old status' pod IP
         return old_status.ips
 
     async def update_cache(self, pod: Pod | None, pid: str) -> Exception | None:
@@ -377,15 +343,12 @@ class GenericPLEG:
         """
         assert self.cache is not None
         if pod is None:
-            # The pod is missing in the current relist. This means that
-            # the pod has no visible (active or inactive) containers.
+            # Gone from the runtime: no container and no sandbox left, exited ones included.
             klog.v(4).info_s("PLEG: Delete status for pod", podUID=pid)
             self.cache.delete(pid)
             return None
+        # Taken before the runtime call: the status is at least as new as this.
         timestamp = self._now()
-        # TODO (in Go): Consider adding a new runtime method
-        # GetPodStatus(pod *kubecontainer.Pod) so that Docker can avoid listing
-        # all containers again.
         status: PodStatus | None = None
         err: Exception | None = None
         try:
@@ -396,10 +359,7 @@ class GenericPLEG:
         klog.v(4).error_s(err, "PLEG: Write status", pod=klog.ObjectRef(pod.name, pod.namespace))
         if err is None:
             assert status is not None
-            # Preserve the pod IP across cache updates if the new IP is empty.
-            # When a pod is torn down, kubelet may race with PLEG and retrieve
-            # a pod status after network teardown, but the kubernetes API expects
-            # the completed pod's IP to be available after the pod is dead.
+            # A finished pod keeps its IP in the API; its torn-down sandbox reports none.
             status.ips = self.get_pod_ips(pid, status)
 
         await self.cache.set(pod.id, status, err, timestamp)
@@ -445,7 +405,7 @@ def generate_events(
             match old_state:
                 # Go: case plegContainerExited:
                 case PlegContainerState.EXITED:
-                    # We already reported that the container died before.
+                    # Its ContainerDied went out in an earlier relist.
                     return [PodLifecycleEvent(id=pod_id, type=ContainerRemoved, data=cid)]
                 # Go: default:
                 case _:
@@ -474,8 +434,7 @@ def get_containers_from_pods(*pods: Pod | None) -> list[Container]:
                 continue
             cid_set.add(cid)
             containers.append(c)
-        # Update sandboxes as containers
-        # TODO (in Go): keep track of sandboxes explicitly.
+        # Sandboxes count as containers: a sandbox that dies also wakes the pod worker.
         for c in p.sandboxes:
             cid = c.id.id
             if cid in cid_set:
@@ -510,14 +469,12 @@ def update_events(
 
 def get_container_state(pod: Pod | None, cid: ContainerID) -> PlegContainerState:
     """Go: pkg/kubelet/pleg/generic.go getContainerState"""
-    # Default to the non-existent state.
     state = plegContainerNonExistent
     if pod is None:
         return state
     c = pod.find_container_by_id(cid)
     if c is not None:
         return convert_state(c.state)
-    # Search through sandboxes too.
     c = pod.find_sandbox_by_id(cid)
     if c is not None:
         return convert_state(c.state)

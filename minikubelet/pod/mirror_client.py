@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from minikubelet.container.runtime import parse_pod_full_name
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.sim import klog
+from minikubelet.sim.fake_apiserver import is_conflict, is_not_found
 from minikubelet.types import ConfigHashAnnotationKey, ConfigMirrorAnnotationKey
 
 
@@ -84,7 +85,7 @@ class BasicMirrorClient:
             self.apiserver_client.delete_pod(namespace, name, uid=uid)
         except Exception as err:
             # Not found or a UID conflict only mean there is nothing to delete.
-            if getattr(err, "reason", "") not in ("NotFound", "Conflict"):
+            if not (is_not_found(err) or is_conflict(err)):
                 klog.error_s(
                     err, "Failed deleting a mirror pod", pod=klog.ObjectRef(name, namespace)
                 )

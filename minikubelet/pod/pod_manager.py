@@ -18,7 +18,7 @@ from minikubelet.types import is_mirror_pod, is_static_pod
 class BasicManager:
     """Go: pkg/kubelet/pod/pod_manager.go type basicManager
 
-    Go's maps iterate in random order; Python's dicts keep insertion order, so :meth:`get_pods`
+    Go's maps iterate in random order; Python's dicts keep insertion order, so [`get_pods`][]
     lists pods in the order kubelet learnt about them and runs repeat exactly.
     """
 
@@ -98,15 +98,6 @@ class BasicManager:
     def get_pod_by_uid(self, uid: str) -> tuple[Pod | None, bool]:
         """Go: pkg/kubelet/pod/pod_manager.go (*basicManager).GetPodByUID"""
         pod = self.pod_by_uid.get(uid)
-        return pod, pod is not None
-
-    def get_pod_by_name(self, namespace: str, name: str) -> tuple[Pod | None, bool]:
-        """Go: pkg/kubelet/pod/pod_manager.go (*basicManager).GetPodByName"""
-        return self.get_pod_by_full_name(f"{name}_{namespace}")
-
-    def get_pod_by_full_name(self, pod_full_name: str) -> tuple[Pod | None, bool]:
-        """Go: pkg/kubelet/pod/pod_manager.go (*basicManager).GetPodByFullName"""
-        pod = self.pod_by_full_name.get(pod_full_name)
         return pod, pod is not None
 
     def translate_pod_uid(self, uid: str) -> str:

@@ -5,7 +5,7 @@ Go: pkg/kubelet/preemption/preemption.go
 ``NewMainKubelet`` gives this handler to the predicate admit handler. When a pod fails
 admission, the handler looks at it:
 
-* a pod that is not critical (:func:`minikubelet.types.is_critical_pod`: static pods, mirror
+* a pod that is not critical ([`is_critical_pod`][minikubelet.types.is_critical_pod]: static pods, mirror
   pods and pods of system-critical priority are) keeps its failures: it is rejected with
   ``OutOfcpu``, ``OutOfmemory``, ``OutOfpods`` …;
 * a critical pod that failed for any reason other than resources keeps those other reasons;
@@ -103,7 +103,7 @@ class CriticalPodAdmissionHandler:
     async def evict_pods_to_free_requests(
         self, admit_pod: Pod, insufficient_resources: AdmissionRequirementList
     ) -> None:
-        """Kill the pods :func:`get_pods_to_preempt` picks, one after the other.
+        """Kill the pods [`get_pods_to_preempt`][minikubelet.preemption.preemption.get_pods_to_preempt] picks, one after the other.
 
         Go: pkg/kubelet/preemption/preemption.go (*CriticalPodAdmissionHandler).evictPodsToFreeRequests
         """

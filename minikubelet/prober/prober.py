@@ -2,10 +2,10 @@
 
 Go: pkg/kubelet/prober/prober.go
 
-A worker (:mod:`minikubelet.prober.worker`) calls :meth:`Prober.probe` each period. The prober
-picks the container's probe of that type, runs it (up to three tries while it *errors*), records
-a ``Warning`` event ``Unhealthy`` when it fails (``Liveness probe failed: …``) and returns
-``Success`` or ``Failure``.
+A worker ([`minikubelet.prober.worker`][minikubelet.prober.worker]) calls [`Prober.probe`][] each
+period. The prober picks the container's probe of that type, runs it (up to three tries while it
+*errors*), records a ``Warning`` event ``Unhealthy`` when it fails (``Liveness probe failed: …``)
+and returns ``Success`` or ``Failure``.
 
 What real kubelet does to run a probe, and what minikubelet does instead
 ========================================================================
@@ -22,9 +22,9 @@ Real kubelet runs the probe's handler against the live container:
 * ``tcpSocket``: opens a TCP connection to ``host:port``; success if it connects in time.
 
 minikubelet has no containers to exec into and nothing listening on the pod IP, so
-:meth:`Prober.run_probe` keeps Go's structure (it picks the handler, computes the command, URL or
+[`Prober.run_probe`][] keeps Go's structure (it picks the handler, computes the command, URL or
 address and logs them as Go does, and a named port that does not exist is an error as in Go) and
-then asks a deterministic **fake**, :class:`FakeProbeExecutor`, for the outcome. The fake follows a
+then asks a deterministic **fake**, [`FakeProbeExecutor`][], for the outcome. The fake follows a
 script written in the pod's annotation ``minikubelet.dev/probes``.
 
 The annotation ``minikubelet.dev/probes``
@@ -43,8 +43,8 @@ A YAML (or JSON) mapping: container name → probe type (``liveness``, ``readine
     to another host). A restarted container (new container ID) starts from the first one again.
 
 A duration is written as Go writes one (``10s``, ``1m30s``, ``500ms``) or as a number of seconds.
-"Running for" is the runtime's clock (:func:`minikubelet.sim.go.now`) minus the container status's
-``state.running.startedAt``. For example::
+"Running for" is the runtime's clock ([`minikubelet.sim.go.now`][minikubelet.sim.go.now]) minus the
+container status's ``state.running.startedAt``. For example::
 
     metadata:
       name: web
@@ -65,7 +65,7 @@ workers keep the pod of ``AddPod`` too).
 Differences from Go:
 
 * ``prober``'s probers (``exec``, ``readinessHTTP``, ``livenessHTTP``, ``startupHTTP``, ``tcp``)
-  are replaced by :attr:`Prober.fake`; ``newExecInContainer`` and the ``execInContainer`` type,
+  are replaced by ``Prober.fake``; ``newExecInContainer`` and the ``execInContainer`` type,
   which adapt ``RunInContainer`` to an ``exec.Cmd``, are not ported.
 * An exec probe's command is not expanded with the container's environment
   (``ExpandContainerCommandOnlyStatic``, not ported): nothing runs it.
@@ -104,13 +104,21 @@ maxProbeRetries = 3
 
 class ProbeResult(StrEnum):
     """What running a probe's handler gives, before the prober turns it into a
-    :class:`~minikubelet.prober.results.results_manager.Result` (Go: ``probe.Result``, in
+    [`Result`][minikubelet.prober.results.results_manager.Result] (Go: ``probe.Result``, in
     pkg/probe/probe.go)."""
 
-    Success = "success"
-    Warning = "warning"
-    Failure = "failure"
-    Unknown = "unknown"
+    SUCCESS = "success"
+    WARNING = "warning"
+    FAILURE = "failure"
+    UNKNOWN = "unknown"
+
+
+# Go's names (package probe). `Warning` hides Python's built-in in this module; nothing here
+# needs the built-in.
+Success = ProbeResult.SUCCESS
+Warning = ProbeResult.WARNING
+Failure = ProbeResult.FAILURE
+Unknown = ProbeResult.UNKNOWN
 
 
 @dataclass(eq=False)
@@ -140,7 +148,7 @@ class Prober:
         Go: pkg/kubelet/prober/prober.go (*prober).recordContainerEvent
 
         Go logs and gives up when it cannot make a reference to the container; the port's
-        :func:`~minikubelet.container.ref.generate_container_ref` cannot fail.
+        [`generate_container_ref`][minikubelet.container.ref.generate_container_ref] cannot fail.
         """
         ref = generate_container_ref(pod, container)
         self.recorder.eventf(ref, event_type, reason, message, *args)
@@ -160,17 +168,17 @@ class Prober:
         """
         match probe_type:
             # Go: case readiness:
-            case ProbeType.readiness:
+            case ProbeType.READINESS:
                 probe_spec = container.readiness_probe
             # Go: case liveness:
-            case ProbeType.liveness:
+            case ProbeType.LIVENESS:
                 probe_spec = container.liveness_probe
             # Go: case startup:
-            case ProbeType.startup:
+            case ProbeType.STARTUP:
                 probe_spec = container.startup_probe
             # Go: default:
             case _:
-                return results.Result.Failure, ValueError(f'unknown probe type: "{probe_type}"')
+                return results.Result.FAILURE, ValueError(f'unknown probe type: "{probe_type}"')
 
         if probe_spec is None:
             klog.info_s(
@@ -180,13 +188,12 @@ class Prober:
                 podUID=pod.metadata.uid,
                 containerName=container.name,
             )
-            return results.Result.Success, None
+            return results.Result.SUCCESS, None
 
         result, output, err = self.run_probe_with_retries(
             probe_type, probe_spec, pod, status, container, container_id, maxProbeRetries
         )
-        if err is not None or (result != ProbeResult.Success and result != ProbeResult.Warning):
-            # Probe failed in one way or another.
+        if err is not None or (result != ProbeResult.SUCCESS and result != ProbeResult.WARNING):
             if err is not None:
                 if klog.v(1).enabled:  # Go: klog.V(1).ErrorS
                     klog.error_s(
@@ -225,8 +232,8 @@ class Prober:
                     probe_type,
                     output,
                 )
-            return results.Result.Failure, err
-        if result == ProbeResult.Warning:
+            return results.Result.FAILURE, err
+        if result == ProbeResult.WARNING:
             self.record_container_event(
                 pod,
                 container,
@@ -252,7 +259,7 @@ class Prober:
                 podUID=pod.metadata.uid,
                 containerName=container.name,
             )
-        return results.Result.Success, None
+        return results.Result.SUCCESS, None
 
     def run_probe_with_retries(
         self,
@@ -270,7 +277,7 @@ class Prober:
         Go: pkg/kubelet/prober/prober.go (*prober).runProbeWithRetries
         """
         err: Exception | None = None
-        result = ProbeResult.Unknown
+        result = ProbeResult.UNKNOWN
         output = ""
         for _ in range(retries):
             result, output, err = self.run_probe(
@@ -314,7 +321,7 @@ class Prober:
                 host = status.pod_ip
             port, err = extract_port(p.http_get.port, container)
             if err is not None:
-                return ProbeResult.Unknown, "", err
+                return ProbeResult.UNKNOWN, "", err
             path = p.http_get.path
             klog.v(4).info_s("HTTP-Probe Host", scheme=scheme, host=host, port=port, path=path)
             url = format_url(scheme, host, port, path)
@@ -323,12 +330,12 @@ class Prober:
             # Go: each probe type has its own HTTP prober (so they share no connection pool).
             match probe_type:
                 # Go: case liveness:
-                case ProbeType.liveness:
+                case ProbeType.LIVENESS:
                     return self.fake.probe(
                         f"HTTP GET {url}", liveness, pod, status, container, container_id
                     )
                 # Go: case startup:
-                case ProbeType.startup:
+                case ProbeType.STARTUP:
                     return self.fake.probe(
                         f"HTTP GET {url}", startup, pod, status, container, container_id
                     )
@@ -340,7 +347,7 @@ class Prober:
         if p.tcp_socket is not None:
             port, err = extract_port(p.tcp_socket.port, container)
             if err is not None:
-                return ProbeResult.Unknown, "", err
+                return ProbeResult.UNKNOWN, "", err
             host = p.tcp_socket.host
             if host == "":
                 host = status.pod_ip
@@ -358,7 +365,7 @@ class Prober:
             )
         klog.info_s("Failed to find probe builder for container", containerName=container.name)
         return (
-            ProbeResult.Unknown,
+            ProbeResult.UNKNOWN,
             "",
             ValueError(f"missing probe handler for {format.pod(pod)}:{container.name}"),
         )
@@ -399,7 +406,7 @@ def extract_port(param: int | str, container: Container) -> tuple[int, Exception
     elif isinstance(param, str):
         port, err = find_port_by_name(container, param)
         if err is not None:
-            # Last ditch effort - maybe it was an int stored as string?
+            # A named port that no container port has: a number written as a string, maybe.
             try:
                 port, err = int(param), None
             except ValueError:
@@ -446,7 +453,7 @@ class ProbeAnnotationError(ValueError):
     """The annotation ``minikubelet.dev/probes`` of a pod is not valid.
 
     The message names the pod, the annotation and the field (``web.readiness.succeedAfter``);
-    :attr:`pod`, :attr:`field` and :attr:`problem` hold the three parts.
+    ``pod``, ``field`` and ``problem`` hold the three parts.
     """
 
     def __init__(self, pod: klog.ObjectRef, field: str, problem: str) -> None:
@@ -480,9 +487,9 @@ class ProbeScript:
 _PROBE_TYPES = {"liveness": liveness, "readiness": readiness, "startup": startup}
 _SCRIPT_KEYS = ("succeedAfter", "failAfter", "results")
 _RESULTS = {
-    "success": ProbeResult.Success,
-    "fail": ProbeResult.Failure,
-    "warning": ProbeResult.Warning,
+    "success": ProbeResult.SUCCESS,
+    "fail": ProbeResult.FAILURE,
+    "warning": ProbeResult.WARNING,
 }
 
 
@@ -490,7 +497,7 @@ def parse_probes_annotation(pod: Pod) -> dict[str, dict[ProbeType, ProbeScript]]
     """The probe scripts of a pod's annotation ``minikubelet.dev/probes``: container name →
     probe type → script. Empty when the pod has no such annotation.
 
-    Raises :class:`ProbeAnnotationError` naming the pod, the annotation and the field.
+    Raises [`ProbeAnnotationError`][] naming the pod, the annotation and the field.
     """
     text = pod.metadata.annotations.get(MinikubeletProbesAnnotation)
     if text is None:
@@ -644,18 +651,18 @@ class FakeProbeExecutor:
                     pod=klog.kobj(pod),
                     annotation=MinikubeletProbesAnnotation,
                 )
-            return ProbeResult.Failure, str(err), None
+            return ProbeResult.FAILURE, str(err), None
         script = scripts.get(container.name, {}).get(probe_type)
         if script is None:
-            return ProbeResult.Success, "", None
+            return ProbeResult.SUCCESS, "", None
 
         c, _ = get_container_status(status.container_statuses, container.name)
         age = running_for(c.state.running.started_at) if c.state.running is not None else 0.0
         context = f"container running for {format_duration(age)}"
         if script.succeed_after is not None:
-            result = ProbeResult.Success if age >= script.succeed_after else ProbeResult.Failure
+            result = ProbeResult.SUCCESS if age >= script.succeed_after else ProbeResult.FAILURE
         elif script.fail_after is not None:
-            result = ProbeResult.Success if age < script.fail_after else ProbeResult.Failure
+            result = ProbeResult.SUCCESS if age < script.fail_after else ProbeResult.FAILURE
         else:
             key3 = (pod.metadata.uid, container.name, probe_type)
             seen, n = self._runs.get(key3, (container_id, 0))
@@ -665,9 +672,9 @@ class FakeProbeExecutor:
             self._runs[key3] = (container_id, n + 1)
             context = f"probe {n + 1} of this container"
 
-        if result == ProbeResult.Success:
+        if result == ProbeResult.SUCCESS:
             return result, "", None
-        what = "scripted warning" if result == ProbeResult.Warning else "scripted failure"
+        what = "scripted warning" if result == ProbeResult.WARNING else "scripted failure"
         type_name = str(probe_type).lower()
         output = (
             f"{action}: {what} ({MinikubeletProbesAnnotation} {container.name}.{type_name}: "

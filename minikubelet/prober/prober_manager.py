@@ -2,13 +2,14 @@
 
 Go: pkg/kubelet/prober/prober_manager.go
 
-kubelet calls :meth:`ProberManager.add_pod` for every new pod (``HandlePodAdditions``),
-:meth:`~ProberManager.remove_pod` when one is deleted, :meth:`~ProberManager.cleanup_pods` in
-housekeeping, and :meth:`~ProberManager.update_pod_status` each time it computes a pod's status
+kubelet calls [`ProberManager.add_pod`][] for every new pod (``HandlePodAdditions``),
+[`remove_pod`][.ProberManager.remove_pod] when one is deleted,
+[`cleanup_pods`][.ProberManager.cleanup_pods] in housekeeping, and
+[`update_pod_status`][.ProberManager.update_pod_status] each time it computes a pod's status
 (``generateAPIPodStatus``), to fill in each container's ``started`` and ``ready``. The workers
-(:mod:`minikubelet.prober.worker`) probe their container every ``periodSeconds`` and write what
-they find to one of three results managers (liveness, readiness, startup), whose ``updates()``
-channels kubelet's ``syncLoopIteration`` reads.
+([`minikubelet.prober.worker`][minikubelet.prober.worker]) probe their container every
+``periodSeconds`` and write what they find to one of three results managers (liveness, readiness,
+startup), whose ``updates()`` channels kubelet's ``syncLoopIteration`` reads.
 
 Differences from Go:
 
@@ -21,7 +22,7 @@ Differences from Go:
   its period before the first probe (to spread probes out after a kubelet restart).
 * ``UpdatePodStatus`` and the worker's ``stop`` end in a non-blocking ``select`` (with a
   ``default:``). They stay plain (not ``async``) functions, as in Go, so kubelet can call them
-  from plain code: :func:`try_select` runs such a select to its end without awaiting.
+  from plain code: [`try_select`][] runs such a select to its end without awaiting.
 """
 
 from __future__ import annotations
@@ -90,9 +91,9 @@ class ProbeType(IntEnum):
     Go: pkg/kubelet/prober/prober_manager.go type probeType
     """
 
-    liveness = 0
-    readiness = 1
-    startup = 2
+    LIVENESS = 0
+    READINESS = 1
+    STARTUP = 2
 
     def __str__(self) -> str:
         """For debugging (and for log lines and event messages: ``Liveness probe failed``).
@@ -101,13 +102,13 @@ class ProbeType(IntEnum):
         """
         match self:
             # Go: case readiness:
-            case ProbeType.readiness:
+            case ProbeType.READINESS:
                 return "Readiness"
             # Go: case liveness:
-            case ProbeType.liveness:
+            case ProbeType.LIVENESS:
                 return "Liveness"
             # Go: case startup:
-            case ProbeType.startup:
+            case ProbeType.STARTUP:
                 return "Startup"
             # Go: default:
             case _:
@@ -119,9 +120,9 @@ class ProbeType(IntEnum):
 
 
 # Go's constant names, so the port reads like Go (``w.probe_type == liveness``).
-liveness = ProbeType.liveness
-readiness = ProbeType.readiness
-startup = ProbeType.startup
+liveness = ProbeType.LIVENESS
+readiness = ProbeType.READINESS
+startup = ProbeType.STARTUP
 
 
 @dataclass(frozen=True)
@@ -143,19 +144,16 @@ class ProberManager:
     Go: pkg/kubelet/prober/prober_manager.go type manager
     """
 
-    #: The statusManager cache provides pod IP and container IDs for probing.
+    #: Where workers read the pod IP and container IDs (kubelet's status manager).
     status_manager: PodStatusProvider
-    #: readinessManager manages the results of readiness probes
+    #: One results manager per probe type; kubelet reads liveness and startup results to
+    #: decide on restarts, readiness results through `update_pod_status`.
     readiness_manager: results.Manager
-    #: livenessManager manages the results of liveness probes
     liveness_manager: results.Manager
-    #: startupManager manages the results of startup probes
     startup_manager: results.Manager
-    #: prober executes the probe actions.
     prober: Prober
     #: When the manager was made (Go: ``clock.RealClock{}.Now()``; here the runtime's clock).
     start: go.Time
-    #: Map of active workers for probes
     workers: dict[ProbeKey, Worker] = field(default_factory=dict)
 
     def add_pod(self, pod: Pod) -> None:
@@ -252,9 +250,9 @@ class ProberManager:
             else:
                 result, ok = self.startup_manager.get(_parse_container_id(c.container_id))
                 if ok:
-                    started = result == results.Result.Success
+                    started = result == results.Result.SUCCESS
                 else:
-                    # The check whether there is a probe which hasn't run yet.
+                    # No result yet: started only if there is no startup probe to wait for.
                     _, exists = self.get_worker(pod_uid, c.name, startup)
                     started = not exists
             c.started = started
@@ -265,14 +263,14 @@ class ProberManager:
                 else:
                     result, ok = self.readiness_manager.get(_parse_container_id(c.container_id))
                     if ok:
-                        ready = result == results.Result.Success
+                        ready = result == results.Result.SUCCESS
                     else:
-                        # The check whether there is a probe which hasn't run yet.
                         w, exists = self.get_worker(pod_uid, c.name, readiness)
-                        ready = not exists  # no readinessProbe -> always ready
+                        ready = not exists  # without a readiness probe, started means ready
                         if exists:
                             assert w is not None
-                            # Trigger an immediate run of the readinessProbe to update ready state
+                            # A probe now rather than at the next tick: the pod may become
+                            # ready a whole period sooner.
                             match try_select(send(w.manual_trigger_ch, None)):
                                 # Go: case w.manualTriggerCh <- struct{}{}:
                                 case 0, _:
@@ -283,8 +281,6 @@ class ProberManager:
                                         "Failed to trigger a manual run", probe=str(w.probe_type)
                                     )
                 c.ready = ready
-        # init containers are ready if they have exited with success or if a readiness probe has
-        # succeeded.
         for c in pod_status.init_container_statuses:
             ready = False
             if c.state.terminated is not None and c.state.terminated.exit_code == 0:
@@ -302,7 +298,7 @@ class ProberManager:
         return worker, worker is not None
 
     def remove_worker(self, pod_uid: str, container_name: str, probe_type: ProbeType) -> None:
-        """Called by the worker after exiting.
+        """Forget a worker; the worker calls it as it exits.
 
         Go: pkg/kubelet/prober/prober_manager.go (*manager).removeWorker
         """
@@ -330,8 +326,9 @@ def new_manager(
 
     ``status_manager`` needs only ``get_pod_status(uid) -> (PodStatus, bool)``. ``runner`` is
     Go's ``kubecontainer.CommandRunner`` (it runs exec probes in containers); probes are faked
-    here (see :mod:`minikubelet.prober.prober`), so it is kept but unused, and may be None.
-    Call it inside a run (:func:`minikubelet.sim.go.run`): ``start`` is read from the run's clock.
+    here (see [`minikubelet.prober.prober`][minikubelet.prober.prober]), so it is kept but unused,
+    and may be None. Call it inside a run ([`minikubelet.sim.go.run`][minikubelet.sim.go.run]):
+    ``start`` is read from the run's clock.
     """
     # prober.py imports this module (for ProbeType): import it here, not at the top.
     from minikubelet.prober.prober import new_prober
@@ -353,7 +350,7 @@ def try_select(*cases: RecvCase | SendCase) -> Selected:
 
     Not in Go: Go needs no such helper. ``await select(..., default=True)`` never blocks and never
     yields to another goroutine, so its coroutine finishes the first time it is stepped; this
-    steps it once and returns what it chose (index :data:`minikubelet.sim.go.DEFAULT` when no case
+    steps it once and returns what it chose (index ``minikubelet.sim.go.DEFAULT`` when no case
     was ready). That keeps ``UpdatePodStatus`` and ``stop`` plain functions, as in Go.
     """
     coro = select(*cases, default=True)
@@ -369,7 +366,8 @@ def _parse_container_id(container_id: str) -> ContainerID:
     """``type://id`` → ContainerID; an empty ID (and an error in the log) if malformed.
 
     Go's ``kubecontainer.ParseContainerID`` logs and returns an empty ID for a malformed string;
-    :func:`minikubelet.container.runtime.parse_container_id` raises instead.
+    [`minikubelet.container.runtime.parse_container_id`][minikubelet.container.runtime.parse_container_id]
+    raises instead.
     """
     try:
         return parse_container_id(container_id)

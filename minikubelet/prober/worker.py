@@ -3,7 +3,7 @@
 Go: pkg/kubelet/prober/worker.go
 
 A worker runs until its container terminates for good (the pod finished, or the container
-exited and will not be restarted) or until :meth:`Worker.stop` is called. It reads the pod's
+exited and will not be restarted) or until [`Worker.stop`][] is called. It reads the pod's
 status from the status manager on every probe, so it notices when the container is restarted
 (a new container ID): then it starts over with the probe's initial value.
 
@@ -25,10 +25,9 @@ Differences from Go:
 
 * ``doProbe`` is ``async``: it writes results with ``await results_manager.set(...)`` (a channel
   send, which blocks when nobody reads the updates, as in Go).
-* The ``ProberResults`` metric (and its labels, ``deepCopyPrometheusLabels``) is not ported.
 * Times: ``time.Since(startedAt)`` is the runtime's clock minus ``state.running.started_at``
-  (float seconds since the epoch, see :func:`running_for`); the initial random wait draws from the
-  run's seeded RNG (:attr:`minikubelet.sim.go.Runtime.rng`), so a run is repeatable.
+  (float seconds since the epoch, see [`running_for`][]); the initial random wait draws from the
+  run's seeded RNG (``minikubelet.sim.go.Runtime.rng``), so a run is repeatable.
 """
 
 from __future__ import annotations
@@ -57,37 +56,32 @@ if TYPE_CHECKING:
 
 @dataclass(eq=False)
 class Worker:
-    """Periodically probes its container; its goroutine runs :meth:`run`.
+    """Periodically probes its container; its goroutine runs [`run`][].
 
     Go: pkg/kubelet/prober/worker.go type worker
 
-    The worker uses the probe manager's status manager to get up-to-date container IDs.
+    Container IDs come from the status manager's copy of the pod status, read on every probe.
     """
 
-    #: Channel for stopping the probe.
+    #: Capacity 1, so that ``stop`` never blocks.
     stop_ch: Chan[None]
-    #: Channel for triggering the probe manually.
+    #: Capacity 1: the manager triggers a probe without waiting (a second trigger is dropped).
     manual_trigger_ch: Chan[None]
-    #: The pod containing this probe (read-only)
     pod: Pod
-    #: The container to probe (read-only)
     container: Container
-    #: The type of the worker.
     probe_type: ProbeType
     probe_manager: ProberManager = field(repr=False)
-    #: Describes the probe configuration (read-only)
     spec: Probe = None  # type: ignore[assignment]  # set by new_worker
-    #: The probe value during the initial delay.
-    initial_value: results.Result = results.Result.Unknown
-    #: Where to store this workers results.
+    #: Written when a new container is first seen, before any probe ran.
+    initial_value: results.Result = results.Result.UNKNOWN
     results_manager: results.Manager = None  # type: ignore[assignment]  # set by new_worker
-    #: The last known container ID for this worker.
+    #: Empty until the container first appears in the status.
     container_id: ContainerID = field(default_factory=ContainerID)
-    #: The last probe result for this worker (Go's zero value of results.Result is Success).
-    last_result: results.Result = results.Result.Success
-    #: How many times in a row the probe has returned the same result.
+    #: Go's zero value of results.Result is Success, so that is where a worker starts.
+    last_result: results.Result = results.Result.SUCCESS
+    #: How many probes in a row gave ``last_result`` (compared with the thresholds).
     result_run: int = 0
-    #: If set, skip probing.
+    #: After a liveness or startup failure: no probing until a new container ID shows up.
     on_hold: bool = False
 
     async def run(self) -> None:
@@ -97,9 +91,8 @@ class Worker:
         """
         probe_ticker_period = self.spec.period_seconds * Second
 
-        # If kubelet restarted the probes could be started in rapid succession.
-        # Let the worker wait for a random portion of tickerPeriod before probing.
-        # Do it only if the kubelet has started recently.
+        # Right after kubelet starts, every pod's workers start at once: a random first delay
+        # spreads their probes over one period.
         if probe_ticker_period > go.since(self.probe_manager.start):
             await go.sleep(go.current_runtime().rng.random() * probe_ticker_period)
 
@@ -107,7 +100,6 @@ class Worker:
 
         try:
             while await self.do_probe():
-                # Wait for next probe tick.
                 match await select(
                     recv(self.stop_ch), recv(probe_ticker.c), recv(self.manual_trigger_ch)
                 ):
@@ -121,7 +113,7 @@ class Worker:
                     case 2, _:
                         pass  # continue
         finally:
-            # Clean up (Go: the deferred function).
+            # Go: the deferred function
             probe_ticker.stop()
             if not self.container_id.is_empty():
                 self.results_manager.remove(self.container_id)
@@ -129,15 +121,14 @@ class Worker:
             self.probe_manager.remove_worker(
                 self.pod.metadata.uid, self.container.name, self.probe_type
             )
-            # Go deletes the worker's ProberResults metrics here; there are none. Ours instead:
-            # the fake probes forget what they remember about this probe (see prober.py).
+            # Ours: the fake probes forget what they remember about this probe (see prober.py).
             self.probe_manager.prober.fake.forget(
                 self.pod.metadata.uid, self.container.name, self.probe_type
             )
 
     def stop(self) -> None:
-        """Stop the probe worker. The worker handles cleanup and removes itself from its
-        manager. It is safe to call stop multiple times.
+        """Ask the worker to stop; it cleans up and leaves its manager by itself. Never blocks,
+        so calling it twice is harmless.
 
         Go: pkg/kubelet/prober/worker.go (*worker).stop
         """
@@ -159,11 +150,9 @@ class Worker:
         try:
             status, ok = self.probe_manager.status_manager.get_pod_status(self.pod.metadata.uid)
             if not ok:
-                # Either the pod has not been created yet, or it was already deleted.
                 klog.v(3).info_s("No status for pod", pod=klog.kobj(self.pod))
                 return True
 
-            # Worker should terminate if pod is terminated.
             if status.phase == v1.PodFailed or status.phase == v1.PodSucceeded:
                 klog.v(3).info_s(
                     "Pod is terminated, exiting probe worker",
@@ -174,24 +163,21 @@ class Worker:
 
             c, ok = get_container_status(status.container_statuses, self.container.name)
             if not ok or len(c.container_id) == 0:
-                # Either the container has not been created yet, or it was deleted.
                 klog.v(3).info_s(
                     "Probe target container not found",
                     pod=klog.kobj(self.pod),
                     containerName=self.container.name,
                 )
-                return True  # Wait for more information.
+                return True
 
             if str(self.container_id) != c.container_id:
                 if not self.container_id.is_empty():
                     self.results_manager.remove(self.container_id)
                 self.container_id = _parse_container_id(c.container_id)
                 await self.results_manager.set(self.container_id, self.initial_value, self.pod)
-                # We've got a new container; resume probing.
                 self.on_hold = False
 
             if self.on_hold:
-                # Worker is on hold until there is a new container.
                 return True
 
             if c.state.running is None:
@@ -202,15 +188,14 @@ class Worker:
                 )
                 if not self.container_id.is_empty():
                     await self.results_manager.set(
-                        self.container_id, results.Result.Failure, self.pod
+                        self.container_id, results.Result.FAILURE, self.pod
                     )
-                # Abort if the container will not be restarted.
                 return (
                     c.state.terminated is None
                     or self.pod.spec.restart_policy != v1.RestartPolicyNever
                 )
 
-            # Graceful shutdown of the pod.
+            # A pod being deleted must not have its containers restarted by a failing probe.
             if self.pod.metadata.deletion_timestamp is not None and (
                 self.probe_type == liveness or self.probe_type == startup
             ):
@@ -226,35 +211,26 @@ class Worker:
                         pod=klog.kobj(self.pod),
                         containerName=self.container.name,
                     )
-                # Set a last result to ensure quiet shutdown.
-                await self.results_manager.set(self.container_id, results.Result.Success, self.pod)
-                # Stop probing at this point.
+                await self.results_manager.set(self.container_id, results.Result.SUCCESS, self.pod)
                 return False
 
-            # Probe disabled for InitialDelaySeconds.
             if int(running_for(c.state.running.started_at)) < self.spec.initial_delay_seconds:
                 return True
 
+            # Startup probes run until the container has started, the others only after: a
+            # startup worker idles (not exits) so that it is there for the next container.
             if c.started:
-                # Stop probing for startup once container has started.
-                # we keep it running to make sure it will work for restarted container.
                 if self.probe_type == startup:
                     return True
             else:
-                # Disable other probes until container has started.
                 if self.probe_type != startup:
                     return True
 
-            # TODO (in Go): in order for exec probes to correctly handle downward API env, we
-            # must be able to reconstruct the full container environment here, OR we must make a
-            # call to the CRI in order to get those environment values from the running
-            # container.
             result, err = self.probe_manager.prober.probe(
                 self.probe_type, self.pod, status, self.container, self.container_id
             )
             if err is not None:
-                # Prober error, throw away the result.
-                return True
+                return True  # the probe could not run: no result, not a failure
 
             # Go omitted: case results.Success: -- counts the ProberResults metric; no metrics here
             # Go omitted: case results.Failure: -- counts the ProberResults metric; no metrics here
@@ -267,22 +243,19 @@ class Worker:
                 self.result_run = 1
 
             if (
-                result == results.Result.Failure and self.result_run < self.spec.failure_threshold
+                result == results.Result.FAILURE and self.result_run < self.spec.failure_threshold
             ) or (
-                result == results.Result.Success and self.result_run < self.spec.success_threshold
+                result == results.Result.SUCCESS and self.result_run < self.spec.success_threshold
             ):
-                # Success or failure is below threshold - leave the probe state unchanged.
                 return True
 
             await self.results_manager.set(self.container_id, result, self.pod)
 
             if (
                 self.probe_type == liveness or self.probe_type == startup
-            ) and result == results.Result.Failure:
-                # The container fails a liveness/startup check, it will need to be restarted.
-                # Stop probing until we see a new container ID. This is to reduce the chance of
-                # hitting #21751, where running `docker exec` when a container is being stopped
-                # may lead to corrupted container state.
+            ) and result == results.Result.FAILURE:
+                # kubelet will kill this container: probing it while it stops helps nobody (and an
+                # exec probe into a stopping container used to corrupt it in Docker).
                 self.on_hold = True
                 self.result_run = 0
 
@@ -298,8 +271,7 @@ def new_worker(m: ProberManager, probe_type: ProbeType, pod: Pod, container: Con
     Go: pkg/kubelet/prober/worker.go newWorker
     """
     w = Worker(
-        stop_ch=make_chan(1, name="stopCh"),  # Buffer so stop() can be non-blocking.
-        # Buffer so prober_manager can do non-blocking calls to doProbe.
+        stop_ch=make_chan(1, name="stopCh"),
         manual_trigger_ch=make_chan(1, name="manualTriggerCh"),
         pod=pod,
         container=container,
@@ -309,22 +281,21 @@ def new_worker(m: ProberManager, probe_type: ProbeType, pod: Pod, container: Con
 
     match probe_type:
         # Go: case readiness:
-        case ProbeType.readiness:
+        case ProbeType.READINESS:
             w.spec = container.readiness_probe  # type: ignore[assignment]
             w.results_manager = m.readiness_manager
-            w.initial_value = results.Result.Failure
+            w.initial_value = results.Result.FAILURE
         # Go: case liveness:
-        case ProbeType.liveness:
+        case ProbeType.LIVENESS:
             w.spec = container.liveness_probe  # type: ignore[assignment]
             w.results_manager = m.liveness_manager
-            w.initial_value = results.Result.Success
+            w.initial_value = results.Result.SUCCESS
         # Go: case startup:
-        case ProbeType.startup:
+        case ProbeType.STARTUP:
             w.spec = container.startup_probe  # type: ignore[assignment]
             w.results_manager = m.startup_manager
-            w.initial_value = results.Result.Unknown
+            w.initial_value = results.Result.UNKNOWN
 
-    # Go builds the ProberResults metric labels here; there are no metrics.
     return w
 
 

@@ -1,13 +1,15 @@
 """What the port adds, with no Go counterpart: the world kubelet runs in, simulated.
 
-* :mod:`.go` — Go's channels, ``select``, goroutines and timers on asyncio, with a virtual clock;
-* :mod:`.cri` — an in-memory container runtime and image service behind the CRI, whose
+* [`go`][.go] — Go's channels, ``select``, goroutines and timers on asyncio, with a virtual clock;
+* [`cri`][.cri] — an in-memory container runtime and image service behind the CRI, whose
   containers live as a *scenario* says (a stand-in for containerd);
-* :mod:`.scripted_watch` — a scripted stand-in for the API server's watch of this node's pods;
-* :mod:`.fsnotify` — a polling stand-in for the fsnotify directory watcher;
-* :mod:`.klog` — klog's output format (not its code), so the log reads like kubelet's;
-* :mod:`.node` — the node the kubelet runs on, built from a few numbers;
-* :mod:`.manifest` — reading manifests for learners and tests, with errors that name the file,
+* [`scripted_watch`][.scripted_watch] — a scripted stand-in for the API server's watch of this
+node's pods;
+* [`fsnotify`][.fsnotify] — a polling stand-in for the fsnotify directory watcher;
+* [`klog`][.klog] — klog's output format (not its code), so the log reads like kubelet's;
+* [`node`][.node] — the node the kubelet runs on, built from a few numbers;
+* [`manifest`][.manifest] — reading manifests for learners and tests, with errors that name the
+file,
   the document and the field;
-* :mod:`.cli` and :mod:`.i18n` — the ``minikubelet`` command and the language it speaks.
+* [`cli`][.cli] and [`i18n`][.i18n] — the ``minikubelet`` command and the language it speaks.
 """

@@ -11,26 +11,19 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 from minikubelet import KUBERNETES_VERSION, __version__
-from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
-from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
-from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
-from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim import go, klog
-from minikubelet.sim.cri.scenario import ScenarioError
-from minikubelet.sim.go.duration import format_duration, parse_duration
 from minikubelet.sim.i18n import language, text
-from minikubelet.sim.node import MachineInfo
-from minikubelet.sim.scripted_watch import ScriptError, load_script_file, start_scripted_cluster
+
+# `--version` and `--help` import nothing more than the lines above: the port (and asyncio
+# under it) is imported by `run` only, so that they answer at once.
 
 
 def duration_arg(value: str) -> float:
     """An argparse type for Go durations (``30s``, ``2m``)."""
+    from minikubelet.sim.go.duration import parse_duration
+
     try:
         seconds = parse_duration(value)
     except ValueError as err:
@@ -193,7 +186,14 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
-    """Entry point of the ``minikubelet`` console script."""
+    """Entry point of the ``minikubelet`` console script; Ctrl+C ends it with status 130."""
+    try:
+        return _main(argv, out)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _main(argv: list[str] | None, out: TextIO | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = out if out is not None else sys.stdout
     pre = argparse.ArgumentParser(add_help=False)
@@ -210,6 +210,18 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 
 def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.ArgumentParser) -> int:
     """``minikubelet run``: check every input first, then run kubelet until ``--until``."""
+    from minikubelet.apis.config.types import KubeletConfiguration
+    from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+    from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+    from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
+    from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
+    from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
+    from minikubelet.sim import go, klog
+    from minikubelet.sim.cri.scenario import ScenarioError
+    from minikubelet.sim.node import MachineInfo
+    from minikubelet.sim.phase_reporter import PhaseReporter
+    from minikubelet.sim.scripted_watch import ScriptError, load_script_file, start_scripted_cluster
+
     if not (args.manifests or args.manifest_url or args.api_script):
         parser.error(
             text(
@@ -297,64 +309,6 @@ def parse_node_ips(value: str) -> list[str]:
             f'bad --node-ip "{value}"; must contain either a single IP or a dual-stack pair of IPs'
         )
     return node_ips
-
-
-class PhaseReporter:
-    """Prints a line each time a pod's phase changes, and the pods at the end (ours)."""
-
-    def __init__(self, out: TextIO, lang: str) -> None:
-        self.out = out
-        self.lang = lang
-        self.kubelet: Any = None
-        self.start: float | None = None
-
-    def on_status_change(self, pod: Pod, new: PodStatus, old: PodStatus | None) -> None:
-        if self.start is None:
-            self.start = go.current_runtime().clock.now() - go.current_runtime().clock.monotonic()
-        before = old.phase if old is not None else None
-        if new.phase == before:
-            return
-        at = format_duration(go.current_runtime().clock.monotonic())
-        ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
-        change = f"{before} → {new.phase}" if before else f"{new.phase}"
-        detail = f" ({new.reason}: {new.message})" if new.reason else ""
-        self.out.write(
-            text(
-                f"minikubelet: pod {ref} is {change} at {at}{detail}\n",
-                f"minikubelet: Pod {ref} 在 {at} 变为 {change}{detail}\n",
-                self.lang,
-            )
-        )
-
-    def summary(self, until: float) -> None:
-        kl = self.kubelet
-        if kl is None:
-            return
-        pods = kl.pod_manager.get_pods()
-        self.out.write(
-            text(
-                f"minikubelet: after {format_duration(until)}, {len(pods)} pod(s):\n",
-                f"minikubelet: 运行 {format_duration(until)} 后，共 {len(pods)} 个 Pod：\n",
-                self.lang,
-            )
-        )
-        for pod in pods:
-            status, ok = kl.status_manager.get_pod_status(pod.metadata.uid)
-            status = status if ok else pod.status
-            ready = sum(1 for c in status.container_statuses if c.ready)
-            restarts = sum(c.restart_count for c in status.container_statuses)
-            ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
-            ips = ",".join(ip.ip for ip in status.pod_ips) or "-"
-            qos = status.qos_class or "-"
-            self.out.write(
-                text(
-                    f"  {ref:<40} {status.phase:<10} ready {ready}/{len(pod.spec.containers)}"
-                    f"  restarts {restarts}  IP {ips}  QoS {qos}\n",
-                    f"  {ref:<40} {status.phase:<10} 就绪 {ready}/{len(pod.spec.containers)}"
-                    f"  重启 {restarts} 次  IP {ips}  QoS {qos}\n",
-                    self.lang,
-                )
-            )
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 Stands in for github.com/fsnotify/fsnotify, which kubelet's file source uses on Linux (through
 inotify). A goroutine compares the directory with its last snapshot once per
-:data:`watchPollPeriod` of the runtime's clock and sends an :class:`Event` for each file that
-appeared (Create), changed (Write) or disappeared (Remove) on :attr:`Watcher.events`.
+``watchPollPeriod`` of the runtime's clock and sends an [`Event`][] for each file that
+appeared (Create), changed (Write), was renamed (Rename) or disappeared (Remove) on
+``Watcher.events``.
 """
 
 from __future__ import annotations
@@ -43,15 +44,49 @@ Snapshot = dict[str, tuple[int, int, int]]
 
 
 def snapshot(path: str) -> Snapshot:
-    """Each regular file of a directory with its inode, size and modification time."""
+    """Each entry of a directory with its inode, size and modification time.
+
+    A symlink that cannot be followed (dangling, or a loop) is recorded as itself: inotify
+    reports changes to directory entries and never follows links.
+    """
     result: Snapshot = {}
     for entry in os.scandir(path):
         try:
-            st = entry.stat()
+            try:
+                st = entry.stat()
+            except OSError:
+                st = entry.stat(follow_symlinks=False)
         except FileNotFoundError:
             continue
         result[entry.path] = (st.st_ino, st.st_size, st.st_mtime_ns)
     return result
+
+
+def changes(before: Snapshot, after: Snapshot) -> list[Event]:
+    """The events inotify would have sent for the difference between two snapshots.
+
+    A poll cannot see in which order things happened; it reports what left the directory
+    first, as inotify does for a rename (``IN_MOVED_FROM`` before ``IN_MOVED_TO``), so that a
+    manifest renamed, or an editor's file renamed over it, is removed before it is added again
+    and never the other way round. A file whose inode now lives under another name was renamed
+    (Rename, then Create for the new name, as fsnotify reports a move within the directory).
+    """
+    inodes_after = {stat[0]: name for name, stat in after.items()}
+    renamed_to: set[str] = set()
+    events: list[Event] = []
+    for name in sorted(before.keys() - after.keys()):
+        target = inodes_after.get(before[name][0])
+        if target is not None and target != name:
+            renamed_to.add(target)
+            events.append(Event(name, Rename))
+        else:
+            events.append(Event(name, Remove))
+    for name in sorted(after):
+        if name not in before or name in renamed_to:
+            events.append(Event(name, Create))
+        elif after[name] != before[name]:
+            events.append(Event(name, Write))
+    return events
 
 
 class Watcher:
@@ -82,11 +117,7 @@ class Watcher:
             except OSError as err:
                 await self._deliver(self.errors, err)
                 return
-            events = [Event(n, Create) for n in sorted(now_.keys() - before.keys())]
-            events += [
-                Event(n, Write) for n in sorted(now_.keys() & before.keys()) if now_[n] != before[n]
-            ]
-            events += [Event(n, Remove) for n in sorted(before.keys() - now_.keys())]
+            events = changes(before, now_)
             for event in events:
                 if not await self._deliver(self.events, event):
                     return

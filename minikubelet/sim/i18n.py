@@ -1,6 +1,6 @@
 """Which language (English or 中文) to speak to the user in, for every user-facing text.
 
-Texts are written in both languages by us and chosen at the call site with :func:`text`; there is
+Texts are written in both languages by us and chosen at the call site with [`text`][]; there is
 no machine translation and no catalogue lookup by key.
 """
 
@@ -27,5 +27,5 @@ def language(explicit: str | None = None) -> str:
 
 
 def text(en: str, zh: str, lang: str | None = None) -> str:
-    """Pick the English or the Chinese wording of a message for ``lang`` (see :func:`language`)."""
+    """Pick the English or the Chinese wording of a message for ``lang`` (see [`language`][])."""
     return zh if language(lang) == "zh" else en

@@ -132,7 +132,7 @@ def error_s(err: BaseException | None, msg: str, **kv: Any) -> None:
 
 
 class Verbose:
-    """The result of :func:`v`: logs only when the level is enabled (klog's Verbose)."""
+    """The result of [`v`][]: logs only when the level is enabled (klog's Verbose)."""
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled

@@ -1,31 +1,31 @@
-"""Pod manifests: from YAML (or JSON) text to :class:`~minikubelet.k8s_io.api.core.v1.types.Pod` objects.
+"""Pod manifests: from YAML (or JSON) text to [`Pod`][minikubelet.k8s_io.api.core.v1.types.Pod] objects.
 
 Every document goes through the three steps a manifest goes through in kubelet (see
 ``tryDecodeSinglePod`` in pkg/kubelet/config/common.go):
 
 1. **decode**: YAML → plain data → dataclasses, with a type check on every field the port
    knows. Fields it does not know are ignored, as kubelet's (non-strict) decoder ignores them;
-2. **default**: fill in what the API server would (:func:`set_object_defaults_pod`):
+2. **default**: fill in what the API server would ([`set_object_defaults_pod`][]):
    ``restartPolicy: Always``, ``terminationGracePeriodSeconds: 30``, ``dnsPolicy: ClusterFirst``,
    image pull policy from the tag, probe timings, requests copied from limits …;
 3. **validate**: the checks of the API's pod validation that matter here: names, unique
    container names, images, ports, probes, resources (a subset of ``ValidatePodCreate`` in
    pkg/apis/core/validation/validation.go, with messages of our own).
 
-A problem becomes a :class:`ManifestError` that names the file, the document and the field::
+A problem becomes a [`ManifestError`][] that names the file, the document and the field::
 
     manifests/web.yaml: document 2: spec.containers[1].name: duplicate name "app"
 
 **Nothing is half-applied.** A document with any error yields no pod at all. Two ways to read a
 text, because kubelet's own rule is stricter than what is handy for learning:
 
-* :func:`load_pods` reads **every** document of a multi-document YAML text; each document is a
+* [`load_pods`][] reads **every** document of a multi-document YAML text; each document is a
   ``Pod`` or a ``PodList``. A bad document is reported and skipped; the others still load.
-* :func:`load_pods_like_kubelet` does what kubelet v1.21 does: it reads the **first** YAML
+* [`load_pods_like_kubelet`][] does what kubelet v1.21 does: it reads the **first** YAML
   document only (later ones are silently ignored, because the YAML→JSON step kubelet uses
   decodes one document), and one error rejects the whole text. A file holds one ``Pod``; a
   ``PodList`` is accepted only where kubelet's HTTP source accepts it (``allow_pod_list=True``).
-  :func:`load_pod_file` with ``like_kubelet=True`` uses it.
+  [`load_pod_file`][] with ``like_kubelet=True`` uses it.
 
 Not done here: defaulting the namespace to ``"default"``, generating a UID and adding the node
 name to the pod's name. kubelet does those for static pods after decoding (``applyDefaults`` in
@@ -268,7 +268,7 @@ def _yaml_error(err: yaml.YAMLError) -> str:
 
 
 def _documents(text: str) -> list[Any]:
-    """Every document of ``text`` (``None`` for an empty one); raises :class:`_TextError`."""
+    """Every document of ``text`` (``None`` for an empty one); raises ``_TextError``."""
     if _is_json(text):
         try:
             return [json.loads(text)]
@@ -281,7 +281,7 @@ def _documents(text: str) -> list[Any]:
 
 
 def _first_document(text: str) -> Any:
-    """The first document only, as kubelet reads it; raises :class:`_TextError`.
+    """The first document only, as kubelet reads it; raises ``_TextError``.
 
     kubelet turns YAML into JSON with a YAML library call that decodes one document, so
     whatever follows the first ``---`` is never even parsed (see ``ToJSON`` in
@@ -654,7 +654,7 @@ class _Decoder:
                 "terminationMessagePolicy",
                 path,
                 TerminationMessagePolicy,
-                TerminationMessagePolicy.FILE,
+                TerminationMessagePolicy.READ_FILE,
             ),
             image_pull_policy=self.enum(data, "imagePullPolicy", path, PullPolicy, None),
             stdin=self.boolean(data, "stdin", path),
@@ -933,7 +933,7 @@ def set_defaults_container(container: Container) -> None:
     if not container.termination_message_path:
         container.termination_message_path = TerminationMessagePathDefault
     if not container.termination_message_policy:
-        container.termination_message_policy = TerminationMessagePolicy.FILE
+        container.termination_message_policy = TerminationMessagePolicy.READ_FILE
 
 
 def set_defaults_probe(probe: Probe) -> None:
@@ -1551,7 +1551,7 @@ def load_pods(
 
     ``source`` is only used in errors (a file path or a URL). ``default_fn``, if given, is
     called on each pod after the API's defaulting and before validation, as kubelet calls its
-    own defaulting (see :func:`load_pods_like_kubelet`).
+    own defaulting (see [`load_pods_like_kubelet`][]).
     """
     try:
         documents = _documents(text)
@@ -1603,12 +1603,12 @@ def load_pods_like_kubelet(
 def load_pod_file(
     path: str | os.PathLike[str], *, like_kubelet: bool = False
 ) -> tuple[list[Pod], list[ManifestError]]:
-    """The pods of one manifest file; see :func:`load_pods` for what is read and reported.
+    """The pods of one manifest file; see [`load_pods`][] for what is read and reported.
 
     With ``like_kubelet=True`` the file is read as kubelet's file source reads it
-    (``extractFromFile`` in pkg/kubelet/config/file.go), with :func:`load_pods_like_kubelet`:
+    (``extractFromFile`` in pkg/kubelet/config/file.go), with [`load_pods_like_kubelet`][]:
     first document only, a single ``Pod``, all or nothing.
-    Either way, as in kubelet, a file larger than :data:`MAX_CONFIG_LENGTH` (10 MiB) is refused
+    Either way, as in kubelet, a file larger than ``MAX_CONFIG_LENGTH`` (10 MiB) is refused
     whole. Errors name the file as ``path`` was given.
     """
     source = os.fspath(path)
@@ -1637,8 +1637,8 @@ def load_pod_file(
 def pod_from_dict(data: Mapping[str, Any], *, source: str = "<dict>") -> Pod:
     """One pod from plain data (as ``yaml.safe_load`` or ``json.loads`` return it).
 
-    Decoded, defaulted and validated like a document of :func:`load_pods`; raises the first
-    :class:`ManifestError` (``document=None``) if there is any problem.
+    Decoded, defaulted and validated like a document of [`load_pods`][]; raises the first
+    [`ManifestError`][] (``document=None``) if there is any problem.
     """
     problems = _Problems()
     pod: Pod | None = None
@@ -1809,7 +1809,7 @@ def _optional_time(t: float | None) -> str | None:
 def pod_to_dict(pod: Pod) -> dict[str, Any]:
     """The pod as a manifest: plain data with the API's field names, ready for YAML or JSON.
 
-    Loading it back (:func:`load_pods`, :func:`pod_from_dict`) gives a pod equal to ``pod``
+    Loading it back ([`load_pods`][], [`pod_from_dict`][]) gives a pod equal to ``pod``
     (for a pod that was itself loaded or defaulted). Fields with nothing in them are left out,
     as Go's ``omitempty`` does; defaulted fields are written out. Quantities keep their original
     spelling; times are RFC 3339 in UTC.

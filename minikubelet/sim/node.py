@@ -1,8 +1,9 @@
 """The node the port's kubelet runs on, built from a few numbers (ours: no Go counterpart).
 
-The ``Node`` type itself is :class:`minikubelet.k8s_io.api.core.v1.types.Node`. kubelet builds
-its own node (``initialNode``) from :class:`MachineInfo`; tests of admission alone build one with
-:func:`new_node`.
+The ``Node`` type itself is
+[`minikubelet.k8s_io.api.core.v1.types.Node`][minikubelet.k8s_io.api.core.v1.types.Node]. kubelet
+builds its own node (``initialNode``) from [`MachineInfo`][minikubelet.sim.node.MachineInfo];
+tests of admission alone build one with [`new_node`][minikubelet.sim.node.new_node].
 """
 
 from __future__ import annotations

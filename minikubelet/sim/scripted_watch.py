@@ -1,10 +1,11 @@
 """A script of what the rest of the cluster does to the pods bound to this node.
 
 Ours, not a port. ``minikubelet run --api-script`` replays a script into the fake API server
-(:mod:`minikubelet.sim.fake_apiserver`): at each event's time (``at``), another client (the
-scheduler binding a pod here, a user changing or deleting one) writes the pod. kubelet's API
-source lists and watches the server as client-go's Reflector does (:func:`reflector_run`), and
-sees kubelet's own writes there too (status patches, mirror pods).
+([`minikubelet.sim.fake_apiserver`][minikubelet.sim.fake_apiserver]): at each event's time
+(``at``), another client (the scheduler binding a pod here, a user changing or deleting one)
+writes the pod. kubelet's API source lists and watches the server as client-go's Reflector does
+([`reflector_run`][minikubelet.sim.scripted_watch.reflector_run]), and sees kubelet's own writes
+there too (status patches, mirror pods).
 
 A script is YAML (a list) or JSON lines (one event per line)::
 

@@ -26,15 +26,11 @@ from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
     get_pod_condition_from_list,
 )
 
-#: All container statuses are unknown. Go: status.UnknownContainerStatuses
+# The reasons of the conditions (`kubectl describe pod` shows them).
 UnknownContainerStatuses = "UnknownContainerStatuses"
-#: All related containers have succeeded. Go: status.PodCompleted
 PodCompleted = "PodCompleted"
-#: One or more containers are not ready. Go: status.ContainersNotReady
 ContainersNotReady = "ContainersNotReady"
-#: One or more init containers have not succeeded. Go: status.ContainersNotInitialized
 ContainersNotInitialized = "ContainersNotInitialized"
-#: One or more pod readiness gates are not ready. Go: status.ReadinessGatesNotReady
 ReadinessGatesNotReady = "ReadinessGatesNotReady"
 
 
@@ -50,7 +46,6 @@ def generate_containers_ready_condition(
 
     Go: pkg/kubelet/status/generate.go GenerateContainersReadyCondition
     """
-    # Find if all containers are ready or not.
     if not container_statuses:  # Go: containerStatuses == nil (see the module docstring)
         return PodCondition(
             type=PodConditionType.CONTAINERS_READY,
@@ -67,7 +62,7 @@ def generate_containers_ready_condition(
         else:
             unknown_containers.append(container.name)
 
-    # If all containers are known and succeeded, just return PodCompleted.
+    # A pod that ran to completion is not "not ready" in the usual sense: its own reason.
     if pod_phase == PodPhase.SUCCEEDED and len(unknown_containers) == 0:
         return PodCondition(
             type=PodConditionType.CONTAINERS_READY,
@@ -75,7 +70,6 @@ def generate_containers_ready_condition(
             reason=PodCompleted,
         )
 
-    # Generate message for containers in unknown condition.
     unready_messages: list[str] = []
     if len(unknown_containers) > 0:
         unready_messages.append(f"containers with unknown status: {_go_list(unknown_containers)}")
@@ -105,8 +99,6 @@ def generate_pod_ready_condition(
     Go: pkg/kubelet/status/generate.go GeneratePodReadyCondition
     """
     containers_ready = generate_containers_ready_condition(spec, container_statuses, pod_phase)
-    # If the status of ContainersReady is not True, return the same status, reason and message
-    # as ContainersReady.
     if containers_ready.status != ConditionStatus.TRUE:
         return PodCondition(
             type=PodConditionType.READY,
@@ -115,8 +107,6 @@ def generate_pod_ready_condition(
             message=containers_ready.message,
         )
 
-    # Evaluate corresponding conditions specified in readiness gate
-    # Generate message if any readiness gate is not satisfied.
     unready_messages: list[str] = []
     # minikubelet.k8s_io.api.core.v1's PodSpec has no readiness_gates yet: none until it does.
     for rg in getattr(spec, "readiness_gates", None) or []:
@@ -132,7 +122,6 @@ def generate_pod_ready_condition(
                 f"but {c.status}"
             )
 
-    # Set "Ready" condition to "False" if any readiness gate is not ready.
     if len(unready_messages) != 0:
         unready_message = ", ".join(unready_messages)
         return PodCondition(
@@ -154,7 +143,6 @@ def generate_pod_initialized_condition(
 
     ``container_statuses`` are the *init* containers' statuses.
     """
-    # Find if all containers are ready or not.
     if not container_statuses and len(spec.init_containers) > 0:  # Go: containerStatuses == nil
         return PodCondition(
             type=PodConditionType.INITIALIZED,
@@ -172,7 +160,7 @@ def generate_pod_initialized_condition(
         else:
             unknown_containers.append(container.name)
 
-    # If all init containers are known and succeeded, just return PodCompleted.
+    # Unlike ContainersReady above, a completed pod counts as initialized (True).
     if pod_phase == PodPhase.SUCCEEDED and len(unknown_containers) == 0:
         return PodCondition(
             type=PodConditionType.INITIALIZED,

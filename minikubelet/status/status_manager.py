@@ -3,24 +3,24 @@
 Go: pkg/kubelet/status/status_manager.go
 
 Pod workers compute a pod's status (``generateAPIPodStatus``) and hand it to
-:meth:`StatusManager.set_pod_status`; readiness and startup probes flip single containers with
-:meth:`~StatusManager.set_container_readiness` and :meth:`~StatusManager.set_container_startup`.
-The manager keeps one *versioned* status per pod: every accepted change gets the next version
-number, and a change that would move a container back from terminated to running (which only a
-bug in kubelet could cause) is refused. Anyone may read the cache back with
-:meth:`~StatusManager.get_pod_status`.
+[`StatusManager.set_pod_status`][]; readiness and startup probes flip single containers with
+[`set_container_readiness`][.StatusManager.set_container_readiness] and
+[`set_container_startup`][.StatusManager.set_container_startup]. The manager keeps one *versioned*
+status per pod: every accepted change gets the next version number, and a change that would move a
+container back from terminated to running (which only a bug in kubelet could cause) is refused.
+Anyone may read the cache back with [`get_pod_status`][.StatusManager.get_pod_status].
 
-With an API server (``--api-script``), :meth:`StatusManager.start` runs the sync goroutine:
+With an API server (``--api-script``), [`StatusManager.start`][] runs the sync goroutine:
 each new version queued on ``podStatusChannel`` is patched into the API server at once
-(:meth:`~StatusManager.sync_pod`), and every 10 s :meth:`~StatusManager.sync_batch` sends what
-is still behind and reconciles statuses the API server disagrees with. A static pod's status
-goes to its mirror pod. A pod being deleted whose containers and volumes are gone is then
-deleted from the API server for good. Without an API server, ``start`` logs
+([`StatusManager.sync_pod`][]), and every 10 s [`StatusManager.sync_batch`][] sends what is
+still behind and reconciles statuses the API server disagrees with. A static pod's status goes to
+its mirror pod. A pod being deleted whose containers and volumes are gone is then deleted from
+the API server for good. Without an API server, ``start`` logs
 ``"Kubernetes client is nil, not starting status manager"`` and nobody reads
 ``podStatusChannel``: after 1000 updates it is full and further updates take the select's
 ``default`` (the status is still cached).
 
-Ours, not Go: :attr:`StatusManager.on_status_change`, an optional observer called with
+Ours, not Go: ``StatusManager.on_status_change``, an optional observer called with
 ``(pod, new_status, old_status)`` each time a new status version is stored, so that a learner can
 watch a pod go ``Pending → Running``.
 
@@ -30,8 +30,9 @@ Differences from Go:
   so they never actually block), and ``select`` is awaited here.
 * Go guards ``podStatuses`` with an ``RWMutex``. Here every goroutine runs on one thread and only
   gives way at an ``await`` that blocks; nothing in these methods blocks, so no lock is taken.
-* Times are float seconds since the epoch (see :mod:`minikubelet.k8s_io.api.core.v1`); "now" is the runtime's
-  clock (:func:`minikubelet.sim.go.now`), virtual in tests.
+* Times are float seconds since the epoch (see
+[`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1]); "now" is the runtime's
+  clock ([`minikubelet.sim.go.now`][minikubelet.sim.go.now]), virtual in tests.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
 )
 from minikubelet.k8s_io.kubernetes.pkg.util.pod.pod import patch_pod_status, status_diff
 from minikubelet.sim import go, klog
+from minikubelet.sim.fake_apiserver import is_not_found
 from minikubelet.status.generate import (
     generate_containers_ready_condition,
     generate_pod_ready_condition,
@@ -73,7 +75,6 @@ from minikubelet.types import (
 
 __all__ = [
     "Manager",
-    "PodDeletionSafetyProvider",
     "PodManager",
     "PodStatusProvider",
     "PodStatusSyncRequest",
@@ -103,9 +104,9 @@ class VersionedPodStatus:
     """
 
     status: PodStatus = field(default_factory=PodStatus)
-    #: Monotonically increasing version number (per pod).
+    #: One more with every stored change of this pod's status.
     version: int = 0
-    #: Pod name & namespace, for sending updates to API server.
+    #: The API server write (Go's syncPod) looks the pod up by these, not by UID.
     pod_name: str = ""
     pod_namespace: str = ""
 
@@ -136,16 +137,13 @@ class PodStatusProvider(Protocol):
 
 
 class PodDeletionSafetyProvider(Protocol):
-    """Says whether a pod can safely be deleted.
+    """Says whether a pod can safely be deleted from the API server.
 
     Go: pkg/kubelet/status/status_manager.go type PodDeletionSafetyProvider
     """
 
     def pod_resources_are_reclaimed(self, pod: Pod, status: PodStatus) -> bool:
-        """True if the pod's resources are reclaimed, so that it can be deleted.
-
-        Go: pkg/kubelet/status/status_manager.go PodDeletionSafetyProvider.PodResourcesAreReclaimed
-        """
+        """Go: pkg/kubelet/status/status_manager.go PodDeletionSafetyProvider.PodResourcesAreReclaimed"""
         ...
 
 
@@ -153,10 +151,16 @@ class Manager(PodStatusProvider, Protocol):
     """The source of truth for kubelet pod status (in Go it also syncs it to the API server).
 
     Go: pkg/kubelet/status/status_manager.go type Manager
+
+    The two attributes are ours (see [`StatusManager`][]): kubelet reads ``generation``, the CLI
+    sets ``on_status_change``.
     """
 
+    generation: int
+    on_status_change: StatusChangeObserver | None
+
     def start(self) -> None:
-        """Start the API server status sync loop.
+        """Start writing statuses to the API server.
 
         Go: pkg/kubelet/status/status_manager.go Manager.Start
         """
@@ -204,7 +208,7 @@ class Manager(PodStatusProvider, Protocol):
 
 class PodManager(Protocol):
     """The three methods of kubelet's pod manager (Go: ``kubepod.Manager``) the status manager
-    calls; :class:`minikubelet.pod.pod_manager.BasicManager` has them."""
+    calls; [`minikubelet.pod.pod_manager.BasicManager`][minikubelet.pod.pod_manager.BasicManager] has them."""
 
     def get_pod_by_uid(self, uid: str) -> tuple[Pod | None, bool]: ...
 
@@ -220,8 +224,8 @@ StatusChangeObserver = Callable[[Pod, PodStatus, PodStatus | None], None]
 
 
 class StatusManager:
-    """Caches each pod's latest status, versioned. Go writes new statuses to the API server too;
-    there is none here (see the module docstring).
+    """Caches each pod's latest status, versioned, and writes new ones to the API server when
+    there is one (see the module docstring).
 
     Go: pkg/kubelet/status/status_manager.go type manager
 
@@ -233,23 +237,25 @@ class StatusManager:
         self,
         kube_client: Any | None,
         pod_manager: PodManager,
-        pod_deletion_safety: PodDeletionSafetyProvider | None,
+        pod_deletion_safety: PodDeletionSafetyProvider | None = None,
     ) -> None:
         #: The API server (the fake one of --api-script), or None without one.
         self.kube_client = kube_client
         self.pod_manager = pod_manager
-        #: Map from pod UID to sync status of the corresponding pod.
+        #: Asked before a finished pod is deleted from the API server (kubelet itself).
+        self.pod_deletion_safety = pod_deletion_safety
+        #: The cache itself, by pod UID (a static pod's, not its mirror pod's).
         self.pod_statuses: dict[str, VersionedPodStatus] = {}
+        #: Read by the API server sync (`start`); without a client nobody reads it: after 1000
+        #: updates it is full and `update_status_internal` takes its `default:` branch.
         self.pod_status_channel: go.Chan[PodStatusSyncRequest] = go.make_chan(
             1000, name="podStatusChannel"
-        )  # Buffer up to 1000 statuses
-        #: Map from (mirror) pod UID to latest status version successfully sent to the API
-        #: server.
+        )
+        #: (mirror) pod UID → the latest status version the API server has.
         self.api_status_versions: dict[str, int] = {}
         #: Ours, not Go's: counts every change to ``pod_statuses``, so that kubelet can tell
         #: whether a list it filtered by status is still valid (see filterOutTerminatedPods).
         self.generation = 0
-        self.pod_deletion_safety = pod_deletion_safety
         #: Ours, not Go: called as ``on_status_change(pod, new_status, old_status)`` right after
         #: a new status version is stored; ``old_status`` is the previously cached status, or
         #: None for the pod's first one. Must not block or change the statuses it is given.
@@ -260,8 +266,6 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).Start
         """
-        # Without a client there is nothing to sync with (a standalone kubelet, such as one
-        # that only runs the control plane's static pods).
         if self.kube_client is None:
             klog.info_s("Kubernetes client is nil, not starting status manager")
             return
@@ -308,17 +312,15 @@ class StatusManager:
         return status.status, True
 
     async def set_pod_status(self, pod: Pod, status: PodStatus) -> None:
-        """Cache ``status`` as the pod's new status (a deep copy of it), unless it is the same
-        as the cached one or an illegal transition.
+        """Store a deep copy of ``status`` as the pod's next version, except when it changes
+        nothing or a container would come back from the dead.
 
         Go: pkg/kubelet/status/status_manager.go (*manager).SetPodStatus
         """
-        # Make sure we're caching a deep copy.
-        status = copy.deepcopy(status)
+        status = copy.deepcopy(status)  # the caller keeps its object; the cache has its own
 
-        # Force a status update if deletion timestamp is set. This is necessary
-        # because if the pod is in the non-running state, the pod worker still
-        # needs to be able to trigger an update and/or deletion.
+        # A pod being deleted gets a new version even when nothing changed, so that its final
+        # status (and the deletion behind it) always goes out.
         await self.update_status_internal(pod, status, pod.metadata.deletion_timestamp is not None)
 
     async def set_container_readiness(
@@ -343,7 +345,6 @@ class StatusManager:
             )
             return
 
-        # Find the container to update.
         container_status, _, ok = find_container_status(old_status.status, str(container_id))
         if not ok or container_status is None:
             klog.info_s(
@@ -362,13 +363,12 @@ class StatusManager:
             )
             return
 
-        # Make sure we're not updating the cached version.
+        # Change a copy: the cached status is replaced, never changed in place.
         status = copy.deepcopy(old_status.status)
         container_status, _, _ = find_container_status(status, str(container_id))
         assert container_status is not None  # found in the original, so in the copy
         container_status.ready = ready
 
-        # updateConditionFunc updates the corresponding type of condition
         def update_condition_func(condition_type: str, condition: PodCondition) -> None:
             condition_index = -1
             for i, c in enumerate(status.conditions):
@@ -418,7 +418,6 @@ class StatusManager:
             )
             return
 
-        # Find the container to update.
         container_status, _, ok = find_container_status(old_status.status, str(container_id))
         if not ok or container_status is None:
             klog.info_s(
@@ -436,7 +435,6 @@ class StatusManager:
             )
             return
 
-        # Make sure we're not updating the cached version.
         status = copy.deepcopy(old_status.status)
         container_status, _, _ = find_container_status(status, str(container_id))
         assert container_status is not None  # found in the original, so in the copy
@@ -450,8 +448,8 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).TerminatePod
         """
-        # ensure that all containers have a terminated state - because we do not know whether
-        # the container was successful, always report an error
+        # Whatever was still running is gone without a trace: it is reported as failed (137),
+        # since nobody saw it succeed.
         old_status = pod.status
         cached_status = self.pod_statuses.get(pod.metadata.uid)
         if cached_status is not None:
@@ -500,7 +498,6 @@ class StatusManager:
                 old_status = pod.status
             cached_status = VersionedPodStatus()  # Go: the map's zero value (version 0)
 
-        # Check for illegal state transition in containers
         try:
             check_container_state_transition(
                 old_status.container_statuses, status.container_statuses, pod.spec.restart_policy
@@ -518,28 +515,18 @@ class StatusManager:
             klog.error_s(err, "Status update on pod aborted", pod=klog.kobj(pod))
             return False
 
-        # Set ContainersReadyCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.CONTAINERS_READY)
-
-        # Set ReadyCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.READY)
-
-        # Set InitializedCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.INITIALIZED)
-
-        # Set PodScheduledCondition.LastTransitionTime.
         update_last_transition_time(status, old_status, PodConditionType.POD_SCHEDULED)
 
-        # ensure that the start time does not change across updates.
+        # The first status fixes the start time; later ones cannot move it.
         if old_status.start_time is not None:
             status.start_time = old_status.start_time
         elif status.start_time is None:
-            # if the status has no start time, we need to set an initial time
             status.start_time = go.now().unix()
 
         normalize_status(pod, status)
-        # The intent here is to prevent concurrent updates to a pod's status from
-        # clobbering each other so the phase of a pod progresses monotonically.
         if (
             is_cached
             and is_pod_status_by_kubelet_equal(cached_status.status, status)
@@ -577,8 +564,8 @@ class StatusManager:
                 return True
             # Go: default:
             case _:
-                # Let the periodic syncBatch handle the update if the channel is full.
-                # We can't block (Go holds the mutex lock here).
+                # Go cannot wait here (it holds the statuses lock); its periodic syncBatch
+                # would send the status later.
                 klog.v(4).info_s(
                     "Skipping the status update for pod for now because the channel is full",
                     pod=klog.kobj(pod),
@@ -587,7 +574,7 @@ class StatusManager:
                 return False
 
     def delete_pod_status(self, uid: str) -> None:
-        """Remove the pod from the status cache.
+        """Forget one pod's status (it is gone from the API server too).
 
         Go: pkg/kubelet/status/status_manager.go (*manager).deletePodStatus
         """
@@ -653,10 +640,12 @@ class StatusManager:
             klog.v(1).info_s("Status for pod is up-to-date; skipping", podUID=uid)
             return
 
+        client = self.kube_client
+        assert client is not None  # syncing runs only with a client (start)
         try:
-            pod = self.kube_client.get_pod(status.pod_namespace, status.pod_name)
+            pod = client.get_pod(status.pod_namespace, status.pod_name)
         except Exception as err:
-            if getattr(err, "reason", "") == "NotFound":
+            if is_not_found(err):
                 klog.v(3).info_s(
                     "Pod does not exist on the server",
                     podUID=uid,
@@ -686,7 +675,7 @@ class StatusManager:
         old_status = copy.deepcopy(pod.status)
         try:
             new_pod, patch_bytes, unchanged = patch_pod_status(
-                self.kube_client,
+                client,
                 pod.metadata.namespace,
                 pod.metadata.name,
                 pod.metadata.uid,
@@ -717,9 +706,7 @@ class StatusManager:
         if self.can_be_deleted(pod, status.status):
             # Grace period 0, and the UID as a precondition: never a new pod of the same name.
             try:
-                self.kube_client.delete_pod(
-                    pod.metadata.namespace, pod.metadata.name, uid=pod.metadata.uid
-                )
+                client.delete_pod(pod.metadata.namespace, pod.metadata.name, uid=pod.metadata.uid)
             except Exception as err:
                 klog.info_s("Failed to delete status for pod", pod=klog.kobj(pod), err=err)
                 return
@@ -806,9 +793,9 @@ def merge_pod_status(old_pod_status: PodStatus, new_pod_status: PodStatus) -> Po
 def new_manager(
     kube_client: Any | None,
     pod_manager: PodManager,
-    pod_deletion_safety: PodDeletionSafetyProvider | None,
+    pod_deletion_safety: PodDeletionSafetyProvider | None = None,
 ) -> StatusManager:
-    """A status manager. ``kube_client`` is None in minikubelet (there is no API server).
+    """A status manager; ``kube_client`` is None without an API server.
 
     Go: pkg/kubelet/status/status_manager.go NewManager
     """
@@ -846,7 +833,6 @@ def find_container_status(
 
     Go: pkg/kubelet/status/status_manager.go findContainerStatus
     """
-    # Find the container to update.
     for c in status.container_statuses:
         if c.container_id == container_id:
             return c, False, True
@@ -870,14 +856,11 @@ def check_container_state_transition(
 
     Raises ValueError where Go returns an error.
     """
-    # If we should always restart, containers are allowed to leave the terminated state
     if restart_policy == RestartPolicy.ALWAYS:
         return
     for old_status in old_statuses:
-        # Skip any container that wasn't terminated
         if old_status.state.terminated is None:
             continue
-        # Skip any container that failed but is allowed to restart
         if (
             old_status.state.terminated.exit_code != 0
             and restart_policy == RestartPolicy.ON_FAILURE
@@ -902,7 +885,6 @@ def update_last_transition_time(
     _, condition = get_pod_condition(status, condition_type)
     if condition is None:
         return
-    # Need to set LastTransitionTime.
     last_transition_time: float | None = go.now().unix()
     _, old_condition = get_pod_condition(old_status, condition_type)
     if old_condition is not None and condition.status == old_condition.status:
@@ -924,9 +906,9 @@ def _truncate_bytes(s: str, n: int) -> str:
 
 
 def normalize_status(pod: Pod, status: PodStatus) -> PodStatus:
-    """Truncate the status's times to whole seconds (the API server keeps no more), shorten
-    long termination messages, and sort the container statuses, so that comparing two statuses
-    ignores meaningless differences. Changes ``status`` in place and returns it.
+    """Make two statuses that mean the same compare equal: times cut to whole seconds (all the
+    API server keeps), termination messages cut to a share of 12 KiB, container statuses in
+    a fixed order. Changes ``status`` in place and returns it.
 
     Go: pkg/kubelet/status/status_manager.go normalizeStatus
     """
@@ -950,19 +932,16 @@ def normalize_status(pod: Pod, status: PodStatus) -> PodStatus:
         condition.last_probe_time = _rfc3339_copy(condition.last_probe_time)
         condition.last_transition_time = _rfc3339_copy(condition.last_transition_time)
 
-    # update container statuses
     for cstatus in status.container_statuses:
         normalize_container_state(cstatus.state)
         normalize_container_state(cstatus.last_state)  # Go: LastTerminationState
-    # Sort the container statuses, so that the order won't affect the result of comparison
-    # (Go: sort.Sort(kubetypes.SortedContainerStatuses(...)), by name).
+    # By name (Go: kubetypes.SortedContainerStatuses); init containers keep the spec's order,
+    # which is their order of execution.
     status.container_statuses.sort(key=lambda s: s.name)
 
-    # update init container statuses
     for cstatus in status.init_container_statuses:
         normalize_container_state(cstatus.state)
         normalize_container_state(cstatus.last_state)
-    # Sort the container statuses, so that the order won't affect the result of comparison
     sort_init_container_statuses(pod, status.init_container_statuses)
     return status
 
@@ -979,7 +958,6 @@ def need_to_reconcile_pod_readiness(pod: Pod) -> bool:
         pod.spec, pod.status.conditions, pod.status.container_statuses, pod.status.phase
     )
     i, cur_condition = get_pod_condition_from_list(pod.status.conditions, PodConditionType.READY)
-    # Only reconcile if "Ready" condition is present and Status or Message is not expected
     return (
         i >= 0
         and cur_condition is not None

@@ -1,8 +1,9 @@
 """kubelet's types package: pod updates, the conditions kubelet owns, container labels.
 
-The Go package is pkg/kubelet/types/, one module per Go file (:mod:`.pod_update`, :mod:`.pod_status`,
-:mod:`.types`, :mod:`.labels`). The package holds the names of all of them, as a Go package does,
-so ``from minikubelet import types as kubetypes`` reads like Go's ``kubetypes.ADD``.
+The Go package is pkg/kubelet/types/, one module per Go file ([`pod_update`][.pod_update],
+[`pod_status`][.pod_status], [`types`][.types], [`labels`][.labels]). The package holds the names of
+all of them, as a Go package does, so ``from minikubelet import types as kubetypes`` reads like Go's
+``kubetypes.ADD``.
 """
 
 from minikubelet.types.labels import *  # noqa: F403

@@ -2,7 +2,7 @@
 
 Go: pkg/kubelet/types/pod_update.go
 
-Config sources talk to kubelet in :class:`PodUpdate`\\ s: a list of pods, an operation and the
+Config sources talk to kubelet in [`PodUpdate`][]\\ s: a list of pods, an operation and the
 name of the source. Everything else here answers small questions about a pod that kubelet asks
 all the time: where it came from, whether it is a static or a mirror pod, whether it is critical.
 
@@ -30,7 +30,7 @@ SystemCriticalPriority = 2 * 1_000_000_000
 
 
 class PodOperation(IntEnum):
-    """What a :class:`PodUpdate` asks kubelet to do.
+    """What a [`PodUpdate`][] asks kubelet to do.
 
     Go: pkg/kubelet/types/pod_update.go type PodOperation
     """
@@ -49,6 +49,13 @@ class PodOperation(IntEnum):
     #: the Ready condition needs it).
     RECONCILE = 5
 
+
+SET = PodOperation.SET
+ADD = PodOperation.ADD
+DELETE = PodOperation.DELETE
+REMOVE = PodOperation.REMOVE
+UPDATE = PodOperation.UPDATE
+RECONCILE = PodOperation.RECONCILE
 
 #: Pods from a manifest file or directory (``--pod-manifest-path``).
 FileSource = "file"
@@ -75,30 +82,6 @@ class PodUpdate:
     source: str = ""
 
 
-def get_validated_sources(sources: list[str]) -> list[str]:
-    """The known sources among ``sources``; ``"*"`` means all three.
-
-    Go: pkg/kubelet/types/pod_update.go GetValidatedSources
-
-    Raises ValueError naming an unknown source.
-    """
-    validated: list[str] = []
-    for source in sources:
-        # Go: case AllSource:
-        if source == AllSource:
-            return [FileSource, HTTPSource, ApiserverSource]
-        # Go: case FileSource, HTTPSource, ApiserverSource:
-        elif source in (FileSource, HTTPSource, ApiserverSource):
-            validated.append(source)
-        # Go: case "":
-        elif source == "":
-            pass
-        # Go: default:
-        else:
-            raise ValueError(f"unknown pod source {source!r}")
-    return validated
-
-
 def get_pod_source(pod: Pod) -> str:
     """The source a pod came from, read from its annotation.
 
@@ -118,25 +101,25 @@ class SyncPodType(IntEnum):
     Go: pkg/kubelet/types/pod_update.go type SyncPodType
     """
 
-    SyncPodSync = 0
-    SyncPodUpdate = 1
-    SyncPodCreate = 2
-    SyncPodKill = 3
+    SYNC = 0
+    UPDATE = 1
+    CREATE = 2
+    KILL = 3
 
     def __str__(self) -> str:
         """Go: pkg/kubelet/types/pod_update.go (SyncPodType).String"""
         match self:
             # Go: case SyncPodCreate:
-            case SyncPodType.SyncPodCreate:
+            case SyncPodType.CREATE:
                 return "create"
             # Go: case SyncPodUpdate:
-            case SyncPodType.SyncPodUpdate:
+            case SyncPodType.UPDATE:
                 return "update"
             # Go: case SyncPodSync:
-            case SyncPodType.SyncPodSync:
+            case SyncPodType.SYNC:
                 return "sync"
             # Go: case SyncPodKill:
-            case SyncPodType.SyncPodKill:
+            case SyncPodType.KILL:
                 return "kill"
             # Go: default:
             case _:
@@ -145,6 +128,11 @@ class SyncPodType(IntEnum):
 
 #: It has a String() method in Go: klog quotes it (``syncType="create"``).
 SyncPodType.go_stringer = True  # type: ignore[attr-defined]
+
+SyncPodSync = SyncPodType.SYNC
+SyncPodUpdate = SyncPodType.UPDATE
+SyncPodCreate = SyncPodType.CREATE
+SyncPodKill = SyncPodType.KILL
 
 
 def is_mirror_pod(pod: Pod) -> bool:

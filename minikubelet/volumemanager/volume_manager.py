@@ -54,7 +54,6 @@ class VolumeManager:
 
         expected_volumes = get_expected_volumes(pod)
         if len(expected_volumes) == 0:
-            # No volumes to verify
             return
 
         klog.v(3).info_s("Waiting for volumes to attach and mount for pod", pod=klog.kobj(pod))

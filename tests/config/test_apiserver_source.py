@@ -15,7 +15,7 @@ from minikubelet.sim.go import Second
 from minikubelet.sim.scripted_watch import ScriptError, load_script, start_scripted_cluster
 from minikubelet.types import ApiserverSource, PodOperation
 
-Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+Incremental = PodConfigNotificationMode.INCREMENTAL
 
 POD = "{apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {containers: [{name: c, image: x}]}}"
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import threading
 from pathlib import Path
 
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
@@ -13,7 +15,7 @@ from minikubelet.sim.go import Second
 from minikubelet.types import FileSource, PodOperation
 from tests.config.helpers import manifest
 
-Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+Incremental = PodConfigNotificationMode.INCREMENTAL
 
 
 def watch_directory(path: Path, script, until: float, period: float = 20 * Second):
@@ -111,3 +113,87 @@ def test_a_missing_directory_still_marks_the_source_seen(tmp_path: Path):
     seen, log = watch_directory(tmp_path / "absent", nothing, until=1 * Second)
     assert [(op, names) for _, op, names, _ in seen] == [(PodOperation.ADD, [])]
     assert "path does not exist, ignoring" in log
+
+
+def watch_bounded(path: Path, script, until: float) -> tuple[list, str]:
+    """`watch_directory`, failing (instead of hanging the suite) if it does not end in 60 s."""
+    result: list = []
+    worker = threading.Thread(
+        target=lambda: result.append(watch_directory(path, script, until)), daemon=True
+    )
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "the file source hung: the run did not reach --until"
+    return result[0]
+
+
+def test_a_fifo_in_the_directory_is_reported_and_does_not_stop_the_kubelet(tmp_path: Path):
+    async def edit() -> None:
+        await go.sleep(3 * Second)
+        os.mkfifo(tmp_path / "pipe.yaml")
+        await go.sleep(3 * Second)
+        (tmp_path / "web.yaml").write_text(manifest("web"))
+
+    seen, log = watch_bounded(tmp_path, edit, until=25 * Second)
+    # Go: pkg/kubelet/config/file.go extractFromDir reads regular files only and logs the rest
+    # ("Manifest path is not a directory or file"); the watch reports the FIFO as well.
+    assert [(op, names) for _, op, names, _ in seen] == [
+        (PodOperation.ADD, []),
+        (PodOperation.ADD, ["web-node-1"]),
+    ]
+    assert 6 <= seen[1][0] <= 7  # seen by the watch, not at the next listing
+    assert f"{tmp_path}/pipe.yaml: not a regular file" in log
+    assert "Manifest path is not a directory or file" in log  # the listing at 20 s
+
+
+def test_a_renamed_manifest_is_removed_then_added_at_once(tmp_path: Path):
+    (tmp_path / "web.yaml").write_text(manifest("web"))
+
+    async def edit() -> None:
+        await go.sleep(5 * Second)
+        (tmp_path / "web.yaml").rename(tmp_path / "web-renamed.yaml")
+
+    seen, _ = watch_directory(tmp_path, edit, until=12 * Second)
+    # inotify reports a rename as IN_MOVED_FROM, then IN_MOVED_TO (fsnotify: Rename, then
+    # Create): the file source deletes the pod of the old name, then adds the new file's. The
+    # static pod's UID hashes the file name, so kubelet sees REMOVE then ADD, within one poll.
+    ops = [(t, op, names) for t, op, names, _ in seen]
+    assert [(op, names) for _, op, names in ops] == [
+        (PodOperation.ADD, ["web-node-1"]),
+        (PodOperation.REMOVE, ["web-node-1"]),
+        (PodOperation.ADD, ["web-node-1"]),
+    ]
+    assert 5 <= ops[1][0] == ops[2][0] <= 6
+
+
+def test_an_editor_renaming_its_temporary_file_over_a_manifest(tmp_path: Path):
+    (tmp_path / "web.yaml").write_text(manifest("web"))
+
+    async def edit() -> None:
+        await go.sleep(5 * Second)
+        (tmp_path / "web.yaml~").write_text(manifest("web", image="nginx:1.22"))
+        await go.sleep(3 * Second)
+        (tmp_path / "web.yaml~").rename(tmp_path / "web.yaml")
+
+    seen, _ = watch_directory(tmp_path, edit, until=12 * Second)
+    # Whatever happened in between, after the rename the pod is there with the new image, at
+    # once (the next listing is 20 s away).
+    t, op, names, images = seen[-1]
+    assert (op, names, images) == (PodOperation.ADD, ["web-node-1"], ["nginx:1.22"])
+    assert 8 <= t <= 9
+
+
+def test_a_symlink_loop_does_not_disable_the_watch(tmp_path: Path):
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
+
+    async def edit() -> None:
+        await go.sleep(3 * Second)
+        (tmp_path / "web.yaml").write_text(manifest("web"))
+
+    seen, log = watch_directory(tmp_path, edit, until=8 * Second)
+    assert [(op, names) for _, op, names, _ in seen] == [
+        (PodOperation.ADD, []),
+        (PodOperation.ADD, ["web-node-1"]),
+    ]
+    assert 3 <= seen[1][0] <= 4
+    assert "Could not get metadata" in log  # Go: extractFromDir, os.Stat fails on the loop

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import io
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -15,7 +21,7 @@ from minikubelet.sim.go import Second
 from minikubelet.types import HTTPSource, PodOperation
 from tests.config.helpers import Server, manifest
 
-Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+Incremental = PodConfigNotificationMode.INCREMENTAL
 
 POD_LIST = """\
 apiVersion: v1
@@ -95,3 +101,106 @@ def test_an_invalid_pod_names_the_url_and_field(server: Server):
     seen, log = poll(server, lambda: None, until=1 * Second)
     assert seen == []
     assert f"{server.url}: document 1: spec.containers[0].name: " in log
+
+
+class Trickle:
+    """A server that sends one byte at a time, slowly: of the headers, or of the body."""
+
+    def __init__(self, headers_first: bool) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/pods"
+        self.headers_first = headers_first
+        self.stop = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._trickle, args=(conn,), daemon=True).start()
+
+    def _trickle(self, conn: socket.socket) -> None:
+        head = b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n"
+        with conn:
+            try:
+                conn.recv(65536)
+                if self.headers_first:
+                    conn.sendall(head)
+                    data = b"a" * 100000
+                else:
+                    data = head
+                for i in range(len(data)):
+                    if self.stop.wait(0.2):
+                        return
+                    conn.sendall(data[i : i + 1])
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.stop.set()
+        self.listener.close()
+
+
+@pytest.mark.parametrize(
+    ("headers_first", "message"),
+    [
+        (True, "context deadline exceeded (Client.Timeout or context cancellation while reading"),
+        (False, "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"),
+    ],
+)
+def test_a_trickling_server_times_out_as_a_whole_request(monkeypatch, headers_first, message):
+    # Go: pkg/kubelet/config/http.go NewSourceURL builds http.Client{Timeout: 10 * time.Second},
+    # which bounds the whole request; each byte here comes well within a per-read timeout.
+    monkeypatch.setattr("minikubelet.config.http.clientTimeout", 1.0)
+    server = Trickle(headers_first)
+    try:
+        started = time.monotonic()
+        seen, log = poll(server, lambda: None, until=1 * Second)  # type: ignore[arg-type]
+        took = time.monotonic() - started
+    finally:
+        server.close()
+    assert seen == []
+    assert '"Failed to read pods from URL"' in log
+    assert message in log
+    assert took < 5, f"the request was not cut at its 1 s bound: {took:.1f} s"
+
+
+def start_cli(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "minikubelet.sim.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_run_ends_at_until_while_a_server_trickles():
+    server = Trickle(headers_first=True)
+    try:
+        proc = start_cli("run", "--manifest-url", server.url, "--until", "3s")
+        out, err = proc.communicate(timeout=60)
+    finally:
+        server.close()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    assert "Client.Timeout or context cancellation while reading body" in out + err
+
+
+def test_ctrl_c_stops_run_while_a_request_is_stuck():
+    server = Trickle(headers_first=True)
+    try:
+        proc = start_cli("run", "--manifest-url", server.url, "--until", "1h", "-v", "1")
+        assert proc.stdout is not None
+        proc.stdout.readline()  # "Watching URL": the run has started and the request is out
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        _out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - started
+    finally:
+        server.close()
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    assert took < 5, f"Ctrl+C took {took:.1f} s to stop the run"

@@ -18,7 +18,7 @@ from minikubelet.types import (
 )
 from tests.config.helpers import pod
 
-Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+Incremental = PodConfigNotificationMode.INCREMENTAL
 
 
 async def drain(config: PodConfig) -> list[tuple[PodOperation, str, list[str]]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.config.config import PodConfig, PodConfigNotificationMode
+from minikubelet.config.config import PodConfig, PodConfigNotificationIncremental
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
@@ -77,7 +77,7 @@ def initial_node(**kw):
         kl = new_main_kubelet(
             cfg,
             recorder,
-            PodConfig(PodConfigNotificationMode.PodConfigNotificationIncremental, recorder),
+            PodConfig(PodConfigNotificationIncremental, recorder),
             new_fake_runtime(recorder=recorder),
             hostname="node-a",
             node_name="node-a",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from minikubelet.events import ExceededGracePeriod
+from minikubelet.k8s_io.api.core.v1 import PodStatus
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, UpdatePodOptions
+from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, UpdatePodOptions, kill_pod_now
 from minikubelet.sim import go
 from minikubelet.sim.go import Second
 from minikubelet.types import SyncPodType
@@ -54,10 +56,10 @@ def test_updates_while_a_sync_runs_keep_only_the_latest():
     a = pod("a", "uid-a")
 
     async def script(workers: PodWorkersImpl) -> None:
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodCreate))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.CREATE))
         await go.sleep(1 * Second)
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodUpdate))
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodSync))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.UPDATE))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SYNC))
 
     syncs, _ = workers_run(script)
     # The first sync runs 0–5 s; of the two updates that came meanwhile only the last runs.
@@ -68,9 +70,9 @@ def test_a_pending_kill_is_not_overwritten():
     a = pod("a", "uid-a")
 
     async def script(workers: PodWorkersImpl) -> None:
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodCreate))
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodKill))
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodUpdate))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.CREATE))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.KILL))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.UPDATE))
 
     syncs, _ = workers_run(script)
     assert [kind for _, _, kind, _ in syncs] == ["create", "kill"]
@@ -80,8 +82,8 @@ def test_each_pod_has_its_own_worker():
     a, b = pod("a", "uid-a"), pod("b", "uid-b")
 
     async def script(workers: PodWorkersImpl) -> None:
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodCreate))
-        await workers.update_pod(UpdatePodOptions(pod=b, update_type=SyncPodType.SyncPodCreate))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.CREATE))
+        await workers.update_pod(UpdatePodOptions(pod=b, update_type=SyncPodType.CREATE))
 
     syncs, out = workers_run(script)
     assert sorted((t, name) for t, name, _, _ in syncs) == [(0.0, "a"), (0.0, "b")]
@@ -93,8 +95,8 @@ def test_after_a_sync_the_pod_is_requeued_resync_or_backoff_with_jitter():
     a, b = pod("a", "uid-a"), pod("b", "uid-b")
 
     async def script(workers: PodWorkersImpl) -> None:
-        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.SyncPodCreate))
-        await workers.update_pod(UpdatePodOptions(pod=b, update_type=SyncPodType.SyncPodCreate))
+        await workers.update_pod(UpdatePodOptions(pod=a, update_type=SyncPodType.CREATE))
+        await workers.update_pod(UpdatePodOptions(pod=b, update_type=SyncPodType.CREATE))
 
     _, out = workers_run(script, fail={"b"})
     # Done at 5 s; resync after 60 s × [1, 1.5); back-off after a failure 10 s × [1, 1.5).
@@ -102,3 +104,40 @@ def test_after_a_sync_the_pod_is_requeued_resync_or_backoff_with_jitter():
     assert 15 <= out["queue"]["uid-b"] < 20
     # Seeded jitter: the same run gives the same times.
     assert workers_run(script, fail={"b"})[1]["queue"] == out["queue"]
+
+
+def _kill_now(sync_seconds: float, grace: int | None):
+    """kill_pod_now on a worker whose syncs take ``sync_seconds``: (syncs, outcome, events)."""
+    a = pod("a", "uid-a")
+    a.spec.termination_grace_period_seconds = grace
+    recorder = Recorder()
+    out: dict[str, object] = {}
+
+    async def script(workers: PodWorkersImpl) -> None:
+        kill = kill_pod_now(workers, recorder)
+        start = go.now()
+        try:
+            await kill(a, PodStatus(), None)
+            out["outcome"] = ("killed", go.now() - start)
+        except TimeoutError as err:
+            out["outcome"] = (str(err), go.now() - start)
+
+    syncs, _ = workers_run(script, sync_seconds=sync_seconds)
+    return syncs, out["outcome"], [e.reason for e in recorder.events]
+
+
+def test_kill_pod_now_waits_for_the_workers_kill_sync():
+    syncs, outcome, events = _kill_now(sync_seconds=3.0, grace=30)
+    assert [kind for _, _, kind, _ in syncs] == ["kill"]
+    assert outcome == ("killed", 3.0)
+    assert events == []
+
+
+def test_kill_pod_now_gives_up_after_one_and_a_half_grace_periods():
+    # Grace 30 s: kubelet waits 45 s for the worker, then gives up with an event.
+    _, outcome, events = _kill_now(sync_seconds=50.0, grace=30)
+    assert outcome == ("timeout waiting to kill pod", 45.0)
+    assert events == [ExceededGracePeriod]
+    # With no grace period the wait is at least 10 s.
+    _, outcome, _ = _kill_now(sync_seconds=50.0, grace=None)
+    assert outcome == ("timeout waiting to kill pod", 10.0)

@@ -71,8 +71,7 @@ def new_kubelet(sources: set[str] | None = None) -> Kubelet:
         clock=clock,
         recorder=Recorder(),
         pod_manager=pod_manager,
-        status_manager=new_manager(None, pod_manager, None),
-        pod_workers=None,
+        status_manager=new_manager(None, pod_manager),
         work_queue=BasicWorkQueue(clock),
         container_runtime=None,
         runtime_cache=None,
@@ -83,7 +82,6 @@ def new_kubelet(sources: set[str] | None = None) -> Kubelet:
         liveness_manager=ResultsManager("liveness"),
         readiness_manager=ResultsManager("readiness"),
         startup_manager=ResultsManager("startup"),
-        probe_manager=None,
         reason_cache=None,
         back_off=None,
     )
@@ -168,9 +166,9 @@ def test_pleg_events_sync_known_pods_and_skip_removed_containers_and_unknown_pod
         ch = kl.pleg.watch()
         config_ch = make_chan(0, name="configCh")
         for event in (
-            PodLifecycleEvent("uid-a", PodLifeCycleEventType.ContainerStarted, "c1"),
-            PodLifecycleEvent("uid-a", PodLifeCycleEventType.ContainerRemoved, "c0"),
-            PodLifecycleEvent("uid-gone", PodLifeCycleEventType.ContainerDied, "c9"),
+            PodLifecycleEvent("uid-a", PodLifeCycleEventType.CONTAINER_STARTED, "c1"),
+            PodLifecycleEvent("uid-a", PodLifeCycleEventType.CONTAINER_REMOVED, "c0"),
+            PodLifecycleEvent("uid-gone", PodLifeCycleEventType.CONTAINER_DIED, "c9"),
         ):
             await ch.send(event)
             await iterate(kl, handler, config_ch)
@@ -211,13 +209,13 @@ def test_probe_updates():
         kl.pod_manager.add_pod(a)
         cid = ContainerID("fake", "c1")
         config_ch = make_chan(0)
-        await kl.liveness_manager.set(cid, Result.Success, a)  # success: nothing to do
+        await kl.liveness_manager.set(cid, Result.SUCCESS, a)  # success: nothing to do
         await iterate(kl, handler, config_ch)
-        await kl.liveness_manager.set(cid, Result.Failure, a)
+        await kl.liveness_manager.set(cid, Result.FAILURE, a)
         await iterate(kl, handler, config_ch)
-        await kl.readiness_manager.set(cid, Result.Success, a)
+        await kl.readiness_manager.set(cid, Result.SUCCESS, a)
         await iterate(kl, handler, config_ch)
-        await kl.startup_manager.set(cid, Result.Failure, a)
+        await kl.startup_manager.set(cid, Result.FAILURE, a)
         await iterate(kl, handler, config_ch)
 
     log = run(main, verbosity=1)

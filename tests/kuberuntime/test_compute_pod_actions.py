@@ -164,7 +164,7 @@ def spec_changed(w: World) -> None:
 
 def probe_failed(kind: str) -> Callable[[World], None]:
     def change(w: World) -> None:
-        getattr(w, kind)[w.c(1).id] = Result.Failure
+        getattr(w, kind)[w.c(1).id] = Result.FAILURE
 
     return change
 

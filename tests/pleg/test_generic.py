@@ -16,10 +16,10 @@ from minikubelet.pleg.pleg import PodLifeCycleEventType
 from minikubelet.sim import go
 from tests.kuberuntime.podutil import Node, make_pod, rel
 
-Started = PodLifeCycleEventType.ContainerStarted
-Died = PodLifeCycleEventType.ContainerDied
-Removed = PodLifeCycleEventType.ContainerRemoved
-Changed = PodLifeCycleEventType.ContainerChanged
+Started = PodLifeCycleEventType.CONTAINER_STARTED
+Died = PodLifeCycleEventType.CONTAINER_DIED
+Removed = PodLifeCycleEventType.CONTAINER_REMOVED
+Changed = PodLifeCycleEventType.CONTAINER_CHANGED
 
 
 def test_generate_events_for_each_transition():

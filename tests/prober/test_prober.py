@@ -60,13 +60,13 @@ nginx:
         "nginx": {
             startup: ProbeScript(succeed_after=90.0),
             readiness: ProbeScript(
-                results=(ProbeResult.Failure, ProbeResult.Warning, ProbeResult.Success)
+                results=(ProbeResult.FAILURE, ProbeResult.WARNING, ProbeResult.SUCCESS)
             ),
             liveness: ProbeScript(fail_after=45.0),
         }
     }
     assert str(ProbeScript(succeed_after=90.0)) == "succeedAfter 1m30s"
-    assert str(ProbeScript(results=(ProbeResult.Failure,))) == "results [fail]"
+    assert str(ProbeScript(results=(ProbeResult.FAILURE,))) == "results [fail]"
 
 
 @pytest.mark.parametrize("text", [None, "", "# nothing\n", "{}"])
@@ -142,7 +142,7 @@ def test_a_bad_annotation_fails_every_probe_is_logged_once_and_crashes_nothing(k
         "10s or 1m30s)"
     )
     # Never ready: every readiness probe fails with the error as its output ...
-    assert [r for _, r, _ in h.of("readiness")] == [Result.Failure]
+    assert [r for _, r, _ in h.of("readiness")] == [Result.FAILURE]
     readiness_events = [m for _, m in h.events("Unhealthy") if m.startswith("Readiness")]
     assert len(readiness_events) == 6  # 0 s twice (the triggered run), 5, 10, 15, 20
     assert set(readiness_events) == {f"Readiness probe failed: {message}"}
@@ -190,7 +190,7 @@ def test_exec_and_tcp_probes_say_what_kubelet_would_have_done():
     scripts = "nginx: {readiness: {results: [fail]}}"
     exec_probe = Probe(exec=ExecAction(command=["cat", "/tmp/healthy file"]))
     result, err, events, _ = probe_once(exec_probe, scripts)
-    assert (result, err) == (Result.Failure, None)
+    assert (result, err) == (Result.FAILURE, None)
     assert events[0].message.startswith(
         "Readiness probe failed: exec cat '/tmp/healthy file': scripted failure"
     )
@@ -201,12 +201,12 @@ def test_exec_and_tcp_probes_say_what_kubelet_would_have_done():
 
 def test_probes_without_a_script_succeed_quietly():
     result, err, events, calls = probe_once(http_probe())
-    assert (result, err, events, calls) == (Result.Success, None, [], 1)
+    assert (result, err, events, calls) == (Result.SUCCESS, None, [], 1)
 
 
 def test_a_port_that_cannot_be_found_is_an_error_retried_three_times():
     result, err, events, calls = probe_once(http_probe(port="metrics"))
-    assert result == Result.Failure and calls == 3
+    assert result == Result.FAILURE and calls == 3
     assert str(err) == 'strconv.Atoi: parsing "metrics": invalid syntax'
     assert [(e.type, e.reason, e.message) for e in events] == [
         (
@@ -229,13 +229,13 @@ def test_an_erroring_probe_leaves_the_result_as_it_was():
         return h
 
     h = go.run(main, seed=1)
-    assert h.of("readiness") == [(0, Result.Failure, ID1)]
+    assert h.of("readiness") == [(0, Result.FAILURE, ID1)]
     assert {m for _, m in h.events()} == {"Readiness probe errored: invalid port number: 0"}
 
 
 def test_a_probe_without_a_handler_is_an_error():
     result, err, _, calls = probe_once(Probe())
-    assert result == Result.Failure and calls == 3
+    assert result == Result.FAILURE and calls == 3
     assert str(err) == "missing probe handler for web_default(uid-web):nginx"
 
 

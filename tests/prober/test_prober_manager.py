@@ -28,7 +28,7 @@ from minikubelet.sim.go import DeadlockError, Second
 from minikubelet.sim.go.duration import format_duration
 from tests.prober.harness import POD_IP, Harness, http_probe, make_pod, running
 
-S, F, U = Result.Success, Result.Failure, Result.Unknown
+S, F, U = Result.SUCCESS, Result.FAILURE, Result.UNKNOWN
 ID1, ID2 = "containerd://nginx-1", "containerd://nginx-2"
 
 
@@ -551,14 +551,14 @@ def test_update_pod_status_with_probes_that_have_not_run(klog_out):
         h.manager.update_pod_status("uid-2", s2)  # the trigger is still pending: logged
         seen["triggers queued again"] = len(trigger)
         # A startup result: the container has started; readiness has still not run.
-        await h.startup_manager.set(parse_container_id(ID1), Result.Success, pod)
+        await h.startup_manager.set(parse_container_id(ID1), Result.SUCCESS, pod)
         h.manager.update_pod_status(pod.metadata.uid, s1)
         seen["started, readiness pending"] = flags(s1)
         # Readiness results decide readiness.
-        await h.readiness_manager.set(parse_container_id(ID2), Result.Success, pod2)
+        await h.readiness_manager.set(parse_container_id(ID2), Result.SUCCESS, pod2)
         h.manager.update_pod_status("uid-2", s2)
         seen["readiness success"] = flags(s2)
-        await h.readiness_manager.set(parse_container_id(ID2), Result.Failure, pod2)
+        await h.readiness_manager.set(parse_container_id(ID2), Result.FAILURE, pod2)
         h.manager.update_pod_status("uid-2", s2)
         seen["readiness failure"] = flags(s2)
         return seen

@@ -43,16 +43,6 @@ def test_require_source_without_a_source_fails_the_build(tmp_path):
     assert not (tmp_path / "s" / "index.html").exists()
 
 
-def test_optional_pages_leave_the_nav_until_they_exist(tmp_path):
-    nav = [
-        {"Home": "index.md"},
-        {"Chapters": ["chapters/01-big-picture.md"]},
-        {"Debugging": "debugging.md"},
-        "debugging.md",
-    ]
-    assert hooks._drop_missing(nav, tmp_path) == nav[:2]
-    (tmp_path / "debugging.md").write_text("# Debugging\n")
-    assert hooks._drop_missing(nav, tmp_path) == nav
 
 
 def test_assets_are_local_files_of_the_site():

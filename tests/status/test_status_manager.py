@@ -81,7 +81,7 @@ def manager(*pods: Pod) -> StatusManager:
     pm = pod_manager()
     for p in pods:
         pm.add_pod(p)
-    return new_manager(None, pm, None)
+    return new_manager(None, pm)
 
 
 def test_set_then_get_pod_status_caches_a_deep_copy_with_a_start_time():

@@ -4,8 +4,8 @@ What they do, per build (mkdocs-static-i18n builds once per language, in one pro
 
 - ``on_config``: index the port with `tools.xref` (once per version of the port and source:
   the second language reuses it), fail when ``MINIKUBELET_REQUIRE_SOURCE=1`` and there is no
-  Go source, add the side-by-side CSS and JS (served from the site, never from another host),
-  and drop from the nav the optional pages that are not written yet.
+  Go source, and add the side-by-side CSS and JS (served from the site, never from another
+  host).
 - ``on_files``: add those assets (``tools/site/assets``) to the site as ``assets/minikubelet/``.
 - ``on_page_markdown``: expand the directives (see `tools.site`).
 - ``on_page_content``: put the rendered side-by-side views in place.
@@ -54,8 +54,6 @@ ASSET_DIR = "assets/minikubelet"
 CSS = [f"{ASSET_DIR}/sidebyside.css", f"{ASSET_DIR}/diagrams.css"]
 JS = [f"{ASSET_DIR}/sidebyside.js"]
 REQUIRE_SOURCE = "MINIKUBELET_REQUIRE_SOURCE"
-# Pages written by others that may not exist yet: listed in the nav, dropped while missing.
-OPTIONAL_PAGES = {"debugging.md"}
 REFERENCE_PAGE = "reference.md"
 
 
@@ -94,26 +92,6 @@ def get_index():
     return state.index
 
 
-def _drop_missing(nav, docs_dir: Path):
-    """The nav without the optional pages that do not exist yet."""
-    if isinstance(nav, list):
-        out = []
-        for item in nav:
-            kept = _drop_missing(item, docs_dir)
-            if kept is not None:
-                out.append(kept)
-        return out
-    if isinstance(nav, dict):
-        out = {}
-        for title, value in nav.items():
-            kept = _drop_missing(value, docs_dir)
-            if kept is not None and kept != []:
-                out[title] = kept
-        return out or None
-    if isinstance(nav, str) and nav in OPTIONAL_PAGES and not (docs_dir / nav).is_file():
-        log.info(f"minikubelet: {nav} is not written yet; left out of the nav")
-        return None
-    return nav
 
 
 def on_config(config):
@@ -133,8 +111,6 @@ def on_config(config):
     for path in JS:
         if path not in scripts:
             config.extra_javascript.append(path)
-    if config.nav is not None:
-        config.nav = _drop_missing(config.nav, Path(config.docs_dir))
     if state.runner is None:
         state.runner = Runner(ROOT)
     return config

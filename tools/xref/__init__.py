@@ -92,7 +92,7 @@ require_source=False, …) -> Index`` (`tools.xref.index`).  ``Index.mappings`` 
 ``verified``, ``read_from``, ``blocks`` — each a `Block` with the case text, Go and Python
 lines and a permalink —, ``go_text`` when the source is at hand).  ``Index.fidelity``,
 ``Index.problems``, ``Index.mode`` (``source`` or ``link-only``), ``Index.go_source(path)``,
-``Index.for_python(py_file, qualname)``, ``Index.to_json()``.
+``Index.to_json()``.
 """
 
 from __future__ import annotations

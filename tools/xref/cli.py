@@ -67,7 +67,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--rehash", action="store_true", help="hash every file, ignore stat")
     p.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     p.add_argument("--text", action="store_true", help="include Go declaration text in --json")
-    p = sub.add_parser("check", help="resolve every mapping, check fidelity and the lock")
+    p = sub.add_parser(
+        "check",
+        help="resolve every mapping, check fidelity and the lock, find copied Go comments",
+    )
     _common(p)
     p.add_argument(
         "--no-fidelity",
@@ -124,11 +127,13 @@ def _summary(index: Index) -> str:
     ported = sum(f.count("ported") for f in index.fidelity)
     omitted = sum(f.count("omitted") for f in index.fidelity)
     missing = sum(f.count("missing") for f in index.fidelity)
+    copied = sum(p.code == "copied-comment" for p in index.problems)
     where = index.source.describe() if index.source else "the lock (link-only)"
     return (
         f"{resolved}/{len(index.mappings)} mappings resolved against {where}; {blocks} block "
         f"anchors; cases of {len(index.fidelity)} mapped Go functions: {ported} ported, "
-        f"{omitted} omitted, {missing} missing; {len(index.errors)} errors"
+        f"{omitted} omitted, {missing} missing; {copied} lines repeat a Go comment; "
+        f"{len(index.errors)} errors"
     )
 
 
@@ -241,7 +246,7 @@ def cmd_index(args, progress) -> int:
 
 
 def cmd_check(args, progress) -> int:
-    index = _build(args, progress, strict_fidelity=not args.no_fidelity)
+    index = _build(args, progress, strict_fidelity=not args.no_fidelity, check_comments=True)
     if args.json:
         print(json.dumps(index.to_json(), indent=1, ensure_ascii=False))
     else:

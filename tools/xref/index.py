@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cache import default_cache_dir
+from .comments import GoUnits, check_comments_in, go_units
 from .go_tree import index_blobs
 from .lock import Lock, LockError, load_lock
 from .paths import LOCK_PATH, PACKAGE, REPO_ROOT, TAG
@@ -54,14 +55,6 @@ class Index:
             return self.lookup.files[path][1].decode("utf-8", "replace")
         return None
 
-    def for_python(self, py_file: str, qualname: str | None = None) -> list[Mapping]:
-        """Mappings of a Python file (e.g. ``minikubelet/kubelet.py``), or of one def in it."""
-        return [
-            m
-            for m in self.mappings
-            if m.py_file == py_file and (qualname is None or m.py_qualname == qualname)
-        ]
-
     def to_json(self, text: bool = False) -> dict:
         return {
             "tag": self.tag,
@@ -98,6 +91,7 @@ def build_index(
     require_source: bool = False,
     strict_fidelity: bool = True,
     check_lock: bool = True,
+    check_comments: bool = False,
     via: str = "raw",
     base_url: str | None = None,
     archive_url: str | None = None,
@@ -106,8 +100,10 @@ def build_index(
     """Index the port under `root`/`package`, read the Go source (or the lock), resolve.
 
     `src`/`source_version` default to ``$K8S_SRC``/``$K8S_SRC_VERSION``.  Without a source the
-    index is link-only (facts from the lock); with `require_source` that is an error.  Never
-    raises for problems in the annotations: they are in ``Index.problems``.
+    index is link-only (facts from the lock); with `require_source` that is an error.  With
+    `check_comments`, every line of our text under `root` that repeats a comment of the mapped Go
+    files word for word is an error (`tools.xref.comments`).  Never raises for problems in the
+    annotations: they are in ``Index.problems``.
     """
     t0 = time.perf_counter()
     root = Path(root)
@@ -186,9 +182,37 @@ def build_index(
                 "there is no lock file: run 'python -m tools.xref lock' and commit it",
             )
         )
+    if check_comments:
+        skip = Path(got.source.where) if got.source is not None else None
+        problems.extend(_copied_comments(root, lookup, lock, lock_name, skip))
     problems.sort(key=lambda p: (p.file, p.line, p.code))
     timings["resolve"] = time.perf_counter() - t0 - sum(timings.values())
     timings["total"] = time.perf_counter() - t0
     return Index(
         TAG, mode, got.source, got.notes, py, mappings, fidelity, problems, lock, lookup, timings
     )
+
+
+def _copied_comments(
+    root: Path, lookup, lock: Lock | None, lock_name: str, skip: Path | None
+) -> list[Problem]:
+    """Our text that repeats the comments of the Go files, hashed from the source or the lock."""
+    if isinstance(lookup, SourceLookup):
+        units = {p: go_units(data) for p, (_, data) in lookup.files.items()}
+    else:
+        files = lock.files.values() if lock else ()
+        stale = sorted(f.path for f in files if f.comments is None)
+        if lock is None or stale:
+            what = f"{len(stale)} files" if stale else "no lock"
+            return [
+                Problem(
+                    ERROR,
+                    "lock-stale",
+                    lock_name,
+                    0,
+                    f"cannot look for copied comments offline: {what} without current hashes "
+                    "of their comments; run 'python -m tools.xref lock' with the source",
+                )
+            ]
+        units = {f.path: f.comments for f in files if isinstance(f.comments, GoUnits)}
+    return check_comments_in(root, units, skip=skip)

@@ -1,7 +1,7 @@
 """The lock file: facts about the Go source, committed so that link-only builds link correctly.
 
 It holds **facts only**, never Go code: for each Go file the port maps, its path, sha256, git
-blob id and line count; for each mapped symbol, its path, name, kind, 1-based line range, the
+blob id, line count and the hashes of its comment units (`tools.xref.comments`); for each mapped symbol, its path, name, kind, 1-based line range, the
 sha256 of its text, and the header text and lines of its select/switch cases (short,
 identifier-like strings that the port's ``# Go:`` comments repeat anyway).  Every entry says
 which release it was read from (``read_from``): entries read from another release than the tag
@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .comments import UNITS_FORMAT, GoUnits
 from .go_index import GoCase
 from .paths import TAG, UPSTREAM_REPO
 
@@ -33,6 +34,8 @@ class LockFile:
     git_blob: str
     lines: int
     read_from: str
+    # hashes of the file's comment units (`tools.xref.comments`); None when the lock has none
+    comments: GoUnits | None = None
 
 
 @dataclass
@@ -69,6 +72,7 @@ class Lock:
                 "fact was read from."
             ),
             "format": LOCK_FORMAT,
+            "comments_format": UNITS_FORMAT,
             "repo": UPSTREAM_REPO,
             "tag": self.tag,
             "files": [
@@ -78,6 +82,7 @@ class Lock:
                     "git_blob": f.git_blob,
                     "lines": f.lines,
                     "read_from": f.read_from,
+                    **({"comment_units": f.comments.to_json()} if f.comments else {}),
                 }
                 for f in sorted(self.files.values(), key=lambda f: f.path)
             ],
@@ -112,9 +117,16 @@ def load_lock(path: Path) -> Lock | None:
         if data["format"] != LOCK_FORMAT:
             raise LockError(f"{path}: lock format {data['format']}, expected {LOCK_FORMAT}")
         lock = Lock(tag=data["tag"])
+        units_current = data.get("comments_format") == UNITS_FORMAT
         for f in data["files"]:
+            units = f.get("comment_units") if units_current else None
             lock.files[f["path"]] = LockFile(
-                f["path"], f["sha256"], f.get("git_blob", ""), f["lines"], f["read_from"]
+                f["path"],
+                f["sha256"],
+                f.get("git_blob", ""),
+                f["lines"],
+                f["read_from"],
+                GoUnits.from_json(units) if units is not None else None,
             )
         for s in data["symbols"]:
             cases = tuple(GoCase(c["case"], c["kind"], c["start"], c["end"]) for c in s["cases"])
@@ -128,7 +140,7 @@ def load_lock(path: Path) -> Lock | None:
                 s["read_from"],
                 cases,
             )
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise LockError(f"{path}: malformed lock file ({exc!r})") from exc
     return lock
 

@@ -18,10 +18,6 @@ class _Task:
         if self._bar is not None:
             self._bar.advance(self._id, n)
 
-    def set_total(self, total: float | None) -> None:
-        if self._bar is not None:
-            self._bar.update(self._id, total=total)
-
 
 def _make_bar():
     from rich.console import Console

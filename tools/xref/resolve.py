@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
+from .comments import go_units
 from .go_index import KIND_FUNC, KIND_METHOD, GoCase, GoFile
 from .lock import Lock, LockFile, LockSymbol
 from .paths import TAG, permalink
@@ -73,7 +74,9 @@ class SourceLookup:
 
     def file_fact(self, path: str) -> LockFile:
         gofile, data = self.files[path]
-        return LockFile(path, gofile.sha256, git_blob_sha(data), gofile.lines, self.version)
+        return LockFile(
+            path, gofile.sha256, git_blob_sha(data), gofile.lines, self.version, go_units(data)
+        )
 
 
 class LockLookup:
@@ -418,6 +421,18 @@ def drift(lock: Lock, lookup: SourceLookup, mappings: list[Mapping], lock_name: 
             err("drift-file", f"{path} (read from {f.read_from}) is missing from {lookup.where}")
             continue
         now = lookup.file_fact(path)
+        if f.comments is None:
+            err(
+                "lock-stale",
+                f"{path}: the lock has no current hashes of its comments: run "
+                "'python -m tools.xref lock'",
+            )
+        elif now.sha256 == f.sha256 and now.comments != f.comments:
+            err(
+                "drift-comments",
+                f"{path}: same text, other hashes of its comments than the lock's (the way "
+                "comments are hashed changed): run 'python -m tools.xref lock'",
+            )
         if now.sha256 != f.sha256:
             if f.read_from == version:
                 err(

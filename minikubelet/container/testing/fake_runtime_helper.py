@@ -1,4 +1,4 @@
-"""A :class:`~minikubelet.container.helpers.RuntimeHelper` for running the runtime without kubelet.
+"""A [`RuntimeHelper`][minikubelet.container.helpers.RuntimeHelper] for running the runtime without kubelet.
 
 Go: pkg/kubelet/container/testing/fake_runtime_helper.go
 
@@ -67,11 +67,3 @@ class FakeRuntimeHelper:
         if self.err is not None:
             raise self.err
         return self.host_name or pod.spec.hostname or pod.metadata.name, self.host_domain
-
-    def get_pod_dir(self, pod_uid: str) -> str:
-        """Go: pkg/kubelet/container/testing/fake_runtime_helper.go (*FakeRuntimeHelper).GetPodDir"""
-        return "/poddir/" + pod_uid
-
-    def get_extra_supplemental_groups_for_pod(self, pod: v1.Pod) -> list[int]:
-        """Go: pkg/kubelet/container/testing/fake_runtime_helper.go (*FakeRuntimeHelper).GetExtraSupplementalGroupsForPod"""
-        return []

@@ -2,10 +2,13 @@
 
 In the kubernetes repository it is staging/src/k8s.io/cri-api/:
 
-* :mod:`minikubelet.k8s_io.cri_api.pkg.apis.runtime.v1alpha2` — the messages (``api.pb.go``,
+*
+[`minikubelet.k8s_io.cri_api.pkg.apis.runtime.v1alpha2`][minikubelet.k8s_io.cri_api.pkg.apis.runtime.v1alpha2]
+— the messages (``api.pb.go``,
   generated from ``api.proto``), only the fields kubelet's pod-creation path uses;
-* :mod:`minikubelet.k8s_io.cri_api.pkg.apis.services` — the two services kubelet calls
+* [`minikubelet.k8s_io.cri_api.pkg.apis.services`][minikubelet.k8s_io.cri_api.pkg.apis.services] —
+the two services kubelet calls
   (``services.go``): ``RuntimeService`` and ``ImageManagerService``.
 
-The runtime behind them is ours: :mod:`minikubelet.sim.cri`.
+The runtime behind them is ours: [`minikubelet.sim.cri`][minikubelet.sim.cri].
 """

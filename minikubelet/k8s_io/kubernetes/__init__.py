@@ -1,4 +1,4 @@
 """k8s.io/kubernetes outside kubelet: the scheduler's admission code, API helpers, utilities.
 
-kubelet itself (``pkg/kubelet``) is the top of the :mod:`minikubelet` package.
+kubelet itself (``pkg/kubelet``) is the top of the [`minikubelet`][minikubelet] package.
 """

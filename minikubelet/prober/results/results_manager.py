@@ -3,7 +3,7 @@
 Go: pkg/kubelet/prober/results/results_manager.go
 
 kubelet has three of these (liveness, readiness, startup); ``syncLoopIteration`` reads each one's
-:meth:`Manager.updates` channel in its ``select``.
+[`Manager.updates`][] channel in its ``select``.
 """
 
 from __future__ import annotations
@@ -23,18 +23,18 @@ class Result(IntEnum):
     Go: pkg/kubelet/prober/results/results_manager.go type Result
     """
 
-    Unknown = -1
-    Success = 0
-    Failure = 1
+    UNKNOWN = -1
+    SUCCESS = 0
+    FAILURE = 1
 
     def __str__(self) -> str:
         """Go: pkg/kubelet/prober/results/results_manager.go (Result).String"""
         match self:
             # Go: case Success:
-            case Result.Success:
+            case Result.SUCCESS:
                 return "Success"
             # Go: case Failure:
-            case Result.Failure:
+            case Result.FAILURE:
                 return "Failure"
             # Go: default:
             case _:
@@ -43,6 +43,10 @@ class Result(IntEnum):
 
 #: It has a String() method in Go: klog quotes it.
 Result.go_stringer = True  # type: ignore[attr-defined]
+
+Unknown = Result.UNKNOWN
+Success = Result.SUCCESS
+Failure = Result.FAILURE
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ class ResultsManager:
     def get(self, container_id: ContainerID) -> tuple[Result, bool]:
         """Go: pkg/kubelet/prober/results/results_manager.go (*manager).Get"""
         result = self.cache.get(container_id)
-        return (result, True) if result is not None else (Result.Unknown, False)
+        return (result, True) if result is not None else (Result.UNKNOWN, False)
 
     async def set(self, container_id: ContainerID, result: Result, pod: Pod) -> None:
         """Store a result; announce it on the channel only if it changed.

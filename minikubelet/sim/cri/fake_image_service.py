@@ -3,7 +3,8 @@
 Not a port (Go's test double is staging/src/k8s.io/cri-api/pkg/apis/testing/fake_image_service.go).
 How a pull of an image goes comes from the pod's ``minikubelet.dev/images`` annotation (the CRI
 passes the pod's sandbox config, annotations included, to ``PullImage``) or the scenario file:
-see :mod:`minikubelet.sim.cri.scenario`. Unscripted images pull at once and succeed.
+see [`minikubelet.sim.cri.scenario`][minikubelet.sim.cri.scenario]. Unscripted images pull at once
+and succeed.
 
 Failures are counted per image for the whole node: ``{fail: 2}`` makes the first two pulls of
 the image fail, whichever pods asked. Image IDs are ``sha256:`` + the SHA-256 of the name, so they
@@ -171,9 +172,3 @@ class FakeImageService:
         if img is not None:
             self.images.pop(img.id, None)
             self.images.pop(img.name, None)
-
-    async def image_fs_info(self) -> list[runtimeapi.FilesystemUsage]:
-        """How much the images take (the sum of their sizes)."""
-        await self._enter("image_fs_info")
-        used = sum(img.size for img in {i.id: i for i in self.images.values()}.values())
-        return [runtimeapi.FilesystemUsage(mountpoint="/var/lib/fake/images", used_bytes=used)]

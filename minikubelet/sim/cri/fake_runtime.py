@@ -9,11 +9,12 @@ How containers behave:
 
 * States follow the CRI: ``CONTAINER_CREATED`` (``create_container``) → ``CONTAINER_RUNNING``
   (``start_container``) → ``CONTAINER_EXITED`` (its run is over, it was stopped, or its sandbox
-  was stopped). ``crash_container`` and ``set_container_unknown`` exist for tests.
+  was stopped).
 * How long a run lasts and its exit code come from the pod's ``minikubelet.dev/scenario``
-  annotation or the scenario file (see :mod:`minikubelet.sim.cri.scenario`); by default init
-  containers exit 0 after 1 s and other containers run until stopped. (Which containers are init
-  containers: see :class:`FakeRuntimeService`.)
+  annotation or the scenario file (see
+  [`minikubelet.sim.cri.scenario`][minikubelet.sim.cri.scenario]); by default init containers exit 0
+  after 1 s and other containers run until stopped. (Which containers are init containers: see
+  [`FakeRuntimeService`][].)
 * Exits are computed lazily: every call first *reaps* the containers whose run ended by now
   (a heap ordered by end time), and their ``finished_at`` is the scripted end, not the time of
   the call. So nothing runs in the background, a run is deterministic, and 10,000 idle pods
@@ -28,8 +29,8 @@ How containers behave:
 * ``stop_container`` blocks (on the runtime's clock) for the container's ``stopTime``, at most
   the grace period; the container then exits with 143, or 137 if the grace period ran out.
 * The runtime's health (``status``) can be scripted (``runtime: notReady/down`` in the scenario
-  file) or set with :meth:`FakeRuntimeService.set_runtime_ready`; any method can be made to fail
-  with :meth:`FakeRuntimeService.inject_error`.
+  file) or set with [`FakeRuntimeService.set_runtime_ready`][]; any method can be made to fail
+  with [`FakeRuntimeService.inject_error`][].
 """
 
 from __future__ import annotations
@@ -165,7 +166,6 @@ class FakeRuntimeService:
         self.calls: Counter[str] = Counter()
         self.runtime_ready = runtimeapi.RuntimeCondition(type=runtimeapi.RuntimeReady, status=True)
         self.network_ready = runtimeapi.RuntimeCondition(type=runtimeapi.NetworkReady, status=True)
-        self.pod_cidr = ""
         try:
             self._start = self.clock.now()
         except RuntimeError:  # made before go.run: start on first use
@@ -184,25 +184,6 @@ class FakeRuntimeService:
         self.runtime_ready = runtimeapi.RuntimeCondition(
             type=runtimeapi.RuntimeReady, status=ready, reason=reason, message=message
         )
-
-    def set_network_ready(self, ready: bool, reason: str = "", message: str = "") -> None:
-        """Set the ``NetworkReady`` condition ``status`` reports."""
-        self.network_ready = runtimeapi.RuntimeCondition(
-            type=runtimeapi.NetworkReady, status=ready, reason=reason, message=message
-        )
-
-    def crash_container(self, container_id: str, exit_code: int = 1) -> None:
-        """End a running container now, with ``exit_code`` (as if it crashed)."""
-        c = self._container(container_id)
-        if c.state == runtimeapi.ContainerState_CONTAINER_RUNNING:
-            self._exit(c, self._now_ns(), exit_code)
-
-    def set_container_unknown(self, container_id: str) -> None:
-        """Put a container in ``CONTAINER_UNKNOWN`` (the runtime lost track of it)."""
-        c = self._container(container_id)
-        c.state = runtimeapi.ContainerState_CONTAINER_UNKNOWN
-        c.end_at = None
-        c.changed()
 
     def crash_sandbox(self, pod_sandbox_id: str) -> None:
         """Make a sandbox NOTREADY without stopping its containers (its network died)."""
@@ -584,12 +565,6 @@ class FakeRuntimeService:
         return c.status
 
     # -- RuntimeService ------------------------------------------------------------------------
-
-    async def update_runtime_config(self, runtime_config: runtimeapi.RuntimeConfig) -> None:
-        """Remember the pod CIDR."""
-        await self._enter("update_runtime_config")
-        if runtime_config.network_config is not None:
-            self.pod_cidr = runtime_config.network_config.pod_cidr
 
     async def status(self) -> runtimeapi.RuntimeStatus:
         """The RuntimeReady and NetworkReady conditions (as scripted or set)."""

@@ -40,7 +40,7 @@ normalises it) to how pulling it goes: ``pullTime`` (how long a pull takes, defa
 ``fail`` (how many pulls of it fail, counted for the whole node, before one succeeds), or
 ``notFound`` (every pull fails at once, as for an image that does not exist).
 
-**A scenario file** (:func:`load_scenario_file`) holds the same for the whole run, plus the
+**A scenario file** ([`load_scenario_file`][]) holds the same for the whole run, plus the
 runtime's health::
 
     pods:                         # namespace/name → the same as the scenario annotation
@@ -62,7 +62,7 @@ runtime's health::
 
 Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64.
 
-A scenario that does not parse raises :class:`ScenarioError`, naming the pod, annotation,
+A scenario that does not parse raises [`ScenarioError`][], naming the pod, annotation,
 container and field; the fake runtime turns it into a failed CRI call, so kubelet reports it as
 an event on the pod.
 """
@@ -83,7 +83,7 @@ ScenarioAnnotation = "minikubelet.dev/scenario"
 #: The annotation with how pulls of a pod's images go.
 ImagesAnnotation = "minikubelet.dev/images"
 #: A *container* annotation ("true") marking an init container, so that the fake runtime gives it
-#: the init default. :class:`~minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper`
+#: the init default. [`FakeRuntimeHelper`][minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper]
 #: adds it (through ``RunContainerOptions.annotations``, which kubelet copies onto the container).
 InitContainerAnnotation = "minikubelet.dev/init-container"
 
@@ -339,7 +339,7 @@ def _windows(value: Any, where: str) -> list[Window]:
 
 
 def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
-    """A :class:`Scenario` from parsed YAML/JSON (a mapping), or from its text."""
+    """A [`Scenario`][] from parsed YAML/JSON (a mapping), or from its text."""
     if isinstance(data, str):
         data = _load_text(data, where)
     m = _mapping(data, where)
@@ -383,7 +383,7 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
 
 
 def load_scenario_file(path: str | Path) -> Scenario:
-    """A :class:`Scenario` from a YAML or JSON file."""
+    """A [`Scenario`][] from a YAML or JSON file."""
     p = Path(path)
     try:
         text = p.read_text()

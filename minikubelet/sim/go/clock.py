@@ -167,12 +167,12 @@ class Time(float):
         """Seconds since the Unix epoch. Go: `t.Unix()` (with the fraction kept)."""
         return float(self)
 
-    def __sub__(self, other: float) -> float:  # type: ignore[override]
+    def __sub__(self, other: float) -> float:
         if isinstance(other, Time):
             return self.mono - other.mono
         return Time(float(self) - other, self.mono - other)
 
-    def __add__(self, d: float) -> Time:  # type: ignore[override]
+    def __add__(self, d: float) -> Time:
         return Time(float(self) + d, self.mono + d)
 
     __radd__ = __add__

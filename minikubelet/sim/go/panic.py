@@ -30,7 +30,7 @@ def blocking(reason: str) -> Callable[[F], F]:
     """
 
     def mark(fn: F) -> F:
-        WAIT_REASONS[fn.__code__] = reason  # type: ignore[attr-defined]
+        WAIT_REASONS[fn.__code__] = reason
         return fn
 
     return mark

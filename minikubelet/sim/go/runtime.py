@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import os
 import random
 import selectors
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from types import FrameType
@@ -177,7 +179,9 @@ class _GoSelector(selectors.BaseSelector):
                 now = clock.monotonic()
                 # Jump to the exact due time of the next timer (not now + timeout, which
                 # floating point can put a hair short of it).
-                due = loop._scheduled[0].when() if loop._scheduled else now + timeout
+                # asyncio's private heap of timers: the one place to learn the next due time.
+                scheduled = loop._scheduled  # type: ignore[attr-defined]
+                due = scheduled[0].when() if scheduled else now + timeout
                 if deadline is not None and due > deadline:
                     # Everything due up to `until` has happened; the next timer is later.
                     clock.advance_to(max(now, deadline))  # type: ignore[attr-defined]
@@ -218,7 +222,9 @@ class _GoLoop(asyncio.SelectorEventLoop):
         """The loop's time is the runtime clock's monotonic time (virtual or real)."""
         return self._go_clock.monotonic()
 
-    def run_in_executor(self, executor: Any, func: Callable[..., R], *args: Any) -> Any:
+    def run_in_executor(  # type: ignore[override]  # typeshed's TypeVarTuple form, same call
+        self, executor: Any, func: Callable[..., R], *args: Any
+    ) -> Any:
         """As asyncio's, but counted: the loop waits for threads instead of jumping time."""
         fut = super().run_in_executor(executor, func, *args)
         self._go_threads += 1
@@ -228,7 +234,9 @@ class _GoLoop(asyncio.SelectorEventLoop):
     def _go_thread_done(self, _fut: Any) -> None:
         self._go_threads -= 1
 
-    def add_signal_handler(self, sig: int, callback: Callable[..., object], *args: Any) -> None:
+    def add_signal_handler(  # type: ignore[override]  # typeshed's TypeVarTuple form
+        self, sig: int, callback: Callable[..., object], *args: Any
+    ) -> None:
         """As asyncio's; while a handler is set, waiting for a signal is not a deadlock."""
         super().add_signal_handler(sig, callback, *args)
         self._go_signals += 1
@@ -526,5 +534,38 @@ async def to_thread(fn: Callable[..., R], *args: Any) -> R:
     stands still while the thread works and the runtime waits for it instead of declaring a
     deadlock. (Go has no equivalent: its scheduler parks a goroutine in a blocking syscall by
     itself.)
+
+    The thread is a daemon that the runtime never joins: a run that ends (``--until``, Ctrl+C)
+    while a thread is stuck in a read ends at once, as a Go process exits with goroutines
+    still blocked in syscalls. What the thread returns after that is dropped.
     """
-    return await asyncio.to_thread(fn, *args)
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[R] = loop.create_future()
+    ctx = contextvars.copy_context()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if fut.done():  # the waiting goroutine was cancelled
+            return
+        if error is not None:
+            fut.set_exception(error)
+        else:
+            fut.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = ctx.run(fn, *args), None
+        except BaseException as e:
+            result, error = None, e
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+
+    go_loop = loop if isinstance(loop, _GoLoop) else None
+    if go_loop is not None:
+        go_loop._go_threads += 1
+        fut.add_done_callback(go_loop._go_thread_done)
+    threading.Thread(target=work, name=f"to_thread({_name_of(fn)})", daemon=True).start()
+    return await fut
+
+
+def _name_of(fn: Callable[..., Any]) -> str:
+    return getattr(fn, "__qualname__", None) or repr(fn)

@@ -99,7 +99,7 @@ class Selected(tuple[int, tuple[Any, bool]]):
         return self
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # shadows tuple.index on purpose
         """The position of the chosen case; `DEFAULT` (-1) for the default case."""
         return self[0]
 

@@ -36,7 +36,7 @@ class PodStorage(PortPodStorage):
             # deliver update notifications
             mode = self.mode
             # Go: case PodConfigNotificationIncremental:
-            if mode == PodConfigNotificationMode.PodConfigNotificationIncremental:
+            if mode == PodConfigNotificationMode.INCREMENTAL:
                 # TODO 1: send each update that has pods on self.updates, in this order:
                 #   removes, adds, updates, deletes (as reconciles are sent below).
                 # TODO 2: when this is the first SET of a source (first_set) and it brought
@@ -47,7 +47,7 @@ class PodStorage(PortPodStorage):
                     await self.updates.send(reconciles)
 
             # Go: case PodConfigNotificationSnapshotAndUpdates:
-            elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshotAndUpdates:
+            elif mode == PodConfigNotificationMode.SNAPSHOT_AND_UPDATES:
                 if len(removes.pods) > 0 or len(adds.pods) > 0 or first_set:
                     await self.updates.send(
                         PodUpdate(pods=self.merged_state(), op=PodOperation.SET, source=source)
@@ -58,7 +58,7 @@ class PodStorage(PortPodStorage):
                     await self.updates.send(deletes)
 
             # Go: case PodConfigNotificationSnapshot:
-            elif mode == PodConfigNotificationMode.PodConfigNotificationSnapshot:
+            elif mode == PodConfigNotificationMode.SNAPSHOT:
                 changed = updates.pods or deletes.pods or adds.pods or removes.pods
                 if changed or first_set:
                     await self.updates.send(

@@ -55,7 +55,7 @@ class PodStorage(PortPodStorage):
             """Update the cache ``old_pods`` with ``new_pods``, storing the result in ``pods``."""
             filtered = filter_invalid_pods(new_pods, source, self.recorder)
             for ref in filtered:
-                # Annotate the pod with the source before any comparison.
+                # Before comparing: the stored pod has the annotation too.
                 if ref.metadata.annotations is None:
                     ref.metadata.annotations = {}
                 ref.metadata.annotations[ConfigSourceAnnotationKey] = source
@@ -114,17 +114,15 @@ class PodStorage(PortPodStorage):
             for value in update.pods:
                 existing = pods.get(value.metadata.uid)
                 if existing is not None:
-                    # this is a delete
                     del pods[value.metadata.uid]
                     remove_pods.append(existing)
                     continue
-                # this is a no-op
 
         # Go: case kubetypes.SET:
         elif update.op == PodOperation.SET:
             klog.v(4).info_s("Setting pods for source", source=source)
             self.mark_source_set(source)
-            # Clear the old map entries by just creating a new map
+            # A SET is the whole truth: every pod it leaves out is removed.
             old_pods = pods
             pods = {}
             update_pods_func(update.pods, old_pods, pods)
@@ -133,7 +131,6 @@ class PodStorage(PortPodStorage):
             # SOLUTION BEGIN
             for uid, existing in old_pods.items():
                 if uid not in pods:
-                    # this is a delete
                     remove_pods.append(existing)
             # SOLUTION END
 

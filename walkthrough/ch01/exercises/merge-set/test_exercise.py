@@ -12,7 +12,7 @@ from minikubelet.types import ConfigFirstSeenAnnotationKey, PodOperation, PodUpd
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import make_pod, run_go
 
-Incremental = PodConfigNotificationMode.PodConfigNotificationIncremental
+Incremental = PodConfigNotificationMode.INCREMENTAL
 
 
 def sets(ex: Any, *lists: list[Pod]) -> list[list[tuple[str, list[str]]]]:

@@ -58,12 +58,10 @@ class Kubelet(PortKubelet):
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
-                # reset backoff if we have a success
+                # One healthy check is enough to start from 100 ms again.
                 duration = base
 
-                self.sync_loop_monitor = self.clock.now()
                 # TODO 2: hand the iteration the other channels it selects on, in place of
                 #   these None (a None channel is never ready, like a nil channel in Go).
                 if not await self.sync_loop_iteration(updates, handler, sync_ticker.c, None, None):
                     break
-                self.sync_loop_monitor = self.clock.now()

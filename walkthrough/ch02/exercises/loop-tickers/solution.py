@@ -63,10 +63,9 @@ class Kubelet(PortKubelet):
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
-                # reset backoff if we have a success
+                # One healthy check is enough to start from 100 ms again.
                 duration = base
 
-                self.sync_loop_monitor = self.clock.now()
                 # exercise: # TODO 2: hand the iteration the other channels it selects on, in place of
                 # exercise: #   these None (a None channel is never ready, like a nil channel in Go).
                 # exercise: if not await self.sync_loop_iteration(updates, handler, sync_ticker.c, None, None):
@@ -76,4 +75,3 @@ class Kubelet(PortKubelet):
                 ):
                     # SOLUTION END
                     break
-                self.sync_loop_monitor = self.clock.now()

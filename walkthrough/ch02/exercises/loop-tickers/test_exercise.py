@@ -81,7 +81,7 @@ def test_the_pleg_channel_reaches_the_loop(ex: Any) -> None:
 
         async def event_at_1_5s() -> None:
             await go.sleep(1.5 * Second)
-            event = PodLifecycleEvent("uid-web", PodLifeCycleEventType.ContainerStarted, "c1")
+            event = PodLifecycleEvent("uid-web", PodLifeCycleEventType.CONTAINER_STARTED, "c1")
             await kl.pleg.watch().send(event)
 
         go.go(event_at_1_5s)

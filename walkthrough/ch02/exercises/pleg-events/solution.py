@@ -66,7 +66,7 @@ def generate_events(
             match old_state:
                 # Go: case plegContainerExited:
                 case PlegContainerState.EXITED:
-                    # We already reported that the container died before.
+                    # Its ContainerDied went out in an earlier relist.
                     return [PodLifecycleEvent(id=pod_id, type=ContainerRemoved, data=cid)]
                 # Go: default:
                 case _:

@@ -57,9 +57,7 @@ class Kubelet(PortKubelet):
                     pass
                 # TODO 3: the runtime is fine: the next back-off starts from the first wait.
 
-                self.sync_loop_monitor = self.clock.now()
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
                     break
-                self.sync_loop_monitor = self.clock.now()

@@ -16,7 +16,7 @@ from minikubelet.kubelet import SyncHandler, handle_probe_sync, is_sync_pod_wort
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
 from minikubelet.prober.results.results_manager import Result
 from minikubelet.sim import klog
-from minikubelet.sim.go import RecvChan, recv, select
+from minikubelet.sim.go import RecvChan, Time, recv, select
 from minikubelet.types import PodOperation, PodUpdate
 from minikubelet.util import format
 
@@ -28,8 +28,8 @@ class Kubelet(PortKubelet):
         self,
         config_ch: RecvChan[PodUpdate],
         handler: SyncHandler,
-        sync_ch: RecvChan[float],
-        housekeeping_ch: RecvChan[float],
+        sync_ch: RecvChan[Time],
+        housekeeping_ch: RecvChan[Time],
         pleg_ch: RecvChan[PodLifecycleEvent],
     ) -> bool:
         """Wait for one event on any of the channels and dispatch it; False ends the loop.
@@ -53,7 +53,6 @@ class Kubelet(PortKubelet):
         ):
             # Go: case u, open := <-configCh:
             case 0, (u, open_):
-                # Update from a config source; dispatch it to the right handler callback.
                 if not open_:
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
@@ -102,30 +101,28 @@ class Kubelet(PortKubelet):
 
             # Go: case e := <-plegCh:
             case 1, (e, _):
-                if e.type == PodLifeCycleEventType.ContainerStarted:
+                if e.type == PodLifeCycleEventType.CONTAINER_STARTED:
                     # The most recent time a container of this pod started: deletePod refreshes
                     # the runtime cache up to it, so no started container misses its graceful stop.
                     self.last_container_started_time[e.id] = self.clock.now()
                 if is_sync_pod_worthy(e):
-                    # PLEG event for a pod; sync it.
                     pod, ok = self.pod_manager.get_pod_by_uid(e.id)
                     if ok:
+                        assert pod is not None  # ok: found
                         klog.v(2).info_s(
                             "SyncLoop (PLEG): event for pod", pod=klog.kobj(pod), event=e
                         )
                         await handler.handle_pod_syncs([pod])
                     else:
-                        # If the pod no longer exists, ignore the event.
                         klog.v(4).info_s(
                             "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
                         )
 
-                if e.type == PodLifeCycleEventType.ContainerDied and isinstance(e.data, str):
+                if e.type == PodLifeCycleEventType.CONTAINER_DIED and isinstance(e.data, str):
                     await self.clean_up_containers_in_pod(e.id, e.data)
 
             # Go: case <-syncCh:
             case 2, _:
-                # Sync pods waiting for sync
                 pods_to_sync = self.get_pods_to_sync()
                 if len(pods_to_sync) > 0:
                     klog.v(4).info_s(
@@ -137,12 +134,12 @@ class Kubelet(PortKubelet):
 
             # Go: case update := <-kl.livenessManager.Updates():
             case 3, (update, _):
-                if update.result == Result.Failure:
+                if update.result == Result.FAILURE:
                     await handle_probe_sync(self, update, handler, "liveness", "unhealthy")
 
             # Go: case update := <-kl.readinessManager.Updates():
             case 4, (update, _):
-                ready = update.result == Result.Success
+                ready = update.result == Result.SUCCESS
                 await self.status_manager.set_container_readiness(
                     update.pod_uid, update.container_id, ready
                 )
@@ -152,7 +149,7 @@ class Kubelet(PortKubelet):
 
             # Go: case update := <-kl.startupManager.Updates():
             case 5, (update, _):
-                started = update.result == Result.Success
+                started = update.result == Result.SUCCESS
                 await self.status_manager.set_container_startup(
                     update.pod_uid, update.container_id, started
                 )

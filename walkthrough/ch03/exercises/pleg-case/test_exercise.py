@@ -9,9 +9,9 @@ from minikubelet.sim.go import make_chan
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import RecordingHandler, elapsed, make_pod, new_kubelet, run_go
 
-Started = PodLifeCycleEventType.ContainerStarted
-Died = PodLifeCycleEventType.ContainerDied
-Removed = PodLifeCycleEventType.ContainerRemoved
+Started = PodLifeCycleEventType.CONTAINER_STARTED
+Died = PodLifeCycleEventType.CONTAINER_DIED
+Removed = PodLifeCycleEventType.CONTAINER_REMOVED
 
 
 def events_through(ex: Any, *events: PodLifecycleEvent, verbosity: int = 4):

@@ -31,7 +31,7 @@ class Kubelet(PortKubelet):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).dispatchWork
         """
-        # check whether we are ready to delete the pod from the API server (all status up to date)
+        # A deleted pod whose containers are all stopped: only its final status is left to do.
         containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
         # TODO 1: a pod being deleted (it has a deletion timestamp) whose containers
         #   are all terminal is done: log it at verbosity 4, tell the status manager

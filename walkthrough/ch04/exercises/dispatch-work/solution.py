@@ -31,7 +31,7 @@ class Kubelet(PortKubelet):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).dispatchWork
         """
-        # check whether we are ready to delete the pod from the API server (all status up to date)
+        # A deleted pod whose containers are all stopped: only its final status is left to do.
         containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
         # exercise: # TODO 1: a pod being deleted (it has a deletion timestamp) whose containers
         # exercise: #   are all terminal is done: log it at verbosity 4, tell the status manager
@@ -60,7 +60,7 @@ class Kubelet(PortKubelet):
         # exercise: # TODO 2: run the sync in the pod's worker: self.pod_workers.update_pod(...)
         # exercise: #   with the pod, its mirror pod and the sync type (UpdatePodOptions).
         # SOLUTION BEGIN
-        # Run the sync in an async worker. (Go's OnCompleteFunc only feeds a metric.)
+        # Go also passes an OnCompleteFunc, which only feeds a metric.
         await self.pod_workers.update_pod(
             UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
         )

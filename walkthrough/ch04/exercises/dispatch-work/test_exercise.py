@@ -49,7 +49,7 @@ def test_a_live_pod_goes_to_its_worker(ex: Any) -> None:
     pod = make_pod("web")
     pod.status = PodStatus(phase=PodPhase.RUNNING, container_statuses=running())
     mirror = make_pod("web-mirror", mirror=True)
-    state, _ = dispatch(ex, pod, SyncPodType.SyncPodCreate, mirror)
+    state, _ = dispatch(ex, pod, SyncPodType.CREATE, mirror)
     got = [(o.pod.metadata.name, o.update_type, o.mirror_pod) for o in state["options"]]
     expect_equal(
         [(name, str(kind)) for name, kind, _ in got],
@@ -69,7 +69,7 @@ def test_a_live_pod_goes_to_its_worker(ex: Any) -> None:
 
 
 def test_the_sync_type_is_passed_on(ex: Any) -> None:
-    for kind in (SyncPodType.SyncPodUpdate, SyncPodType.SyncPodSync):
+    for kind in (SyncPodType.UPDATE, SyncPodType.SYNC):
         pod = make_pod("web")
         state, _ = dispatch(ex, pod, kind)
         got = [str(o.update_type) for o in state["options"]]
@@ -85,7 +85,7 @@ def test_a_deleted_pod_whose_containers_stopped_is_terminated(ex: Any) -> None:
     pod = make_pod("web")
     pod.metadata.deletion_timestamp = pod.metadata.creation_timestamp or 0.0
     pod.status = PodStatus(phase=PodPhase.RUNNING, container_statuses=exited())
-    state, log = dispatch(ex, pod, SyncPodType.SyncPodUpdate)
+    state, log = dispatch(ex, pod, SyncPodType.UPDATE)
     expect_equal(
         state["terminated"],
         ["web"],
@@ -114,7 +114,7 @@ def test_a_deleted_pod_still_running_goes_to_its_worker(ex: Any) -> None:
     pod = make_pod("web")
     pod.metadata.deletion_timestamp = pod.metadata.creation_timestamp or 0.0
     pod.status = PodStatus(phase=PodPhase.RUNNING, container_statuses=running())
-    state, _ = dispatch(ex, pod, SyncPodType.SyncPodUpdate)
+    state, _ = dispatch(ex, pod, SyncPodType.UPDATE)
     expect(
         state["terminated"] == [] and len(state["options"]) == 1,
         en="A deleted pod whose containers still run must go to its worker (which stops "
@@ -127,7 +127,7 @@ def test_a_deleted_pod_still_running_goes_to_its_worker(ex: Any) -> None:
 def test_a_finished_pod_is_left_alone(ex: Any) -> None:
     pod = make_pod("job")
     pod.status = PodStatus(phase=PodPhase.SUCCEEDED, container_statuses=exited())
-    state, _ = dispatch(ex, pod, SyncPodType.SyncPodSync)
+    state, _ = dispatch(ex, pod, SyncPodType.SYNC)
     expect(
         state["options"] == [] and state["terminated"] == [],
         en="A pod that Succeeded (or Failed) and whose containers are terminated needs no more "

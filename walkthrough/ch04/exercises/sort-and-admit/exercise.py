@@ -33,8 +33,8 @@ class Kubelet(PortKubelet):
         for pod in pods:
             # TODO 2: before the pod joins the pod manager, take the list of pods it
             #   already has: admission needs it (TODO 3).
-            # Always add the pod to the pod manager: it is kubelet's source of truth for the
-            # desired state. A pod missing there was deleted in the API server.
+            # Before admission, and even if admission then refuses the pod: a pod kubelet does
+            # not know would look deleted, and its Failed status would be lost.
             self.pod_manager.add_pod(pod)
 
             if is_mirror_pod(pod):
@@ -44,13 +44,13 @@ class Kubelet(PortKubelet):
             if not self.pod_is_terminated(pod):
                 # Only a pod that is not terminated goes through admission.
 
-                # We failed pods that we rejected, so activePods include all admitted pods
-                # that are alive.
+                # Rejected pods were failed, so the pods that are not terminated are exactly the
+                # admitted ones still alive: the resources already promised.
                 # TODO 3: admit the pod or reject it. The pods it competes with are the
                 #   existing pods that are still alive (self.filter_out_terminated_pods);
                 #   await self.can_admit_pod(...) returns (ok, reason, message); a pod that is
                 #   not admitted is rejected (self.reject_pod) and not handed to a worker.
                 pass
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.CREATE, mirror_pod, start)
             self.probe_manager.add_pod(pod)

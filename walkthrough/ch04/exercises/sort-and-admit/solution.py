@@ -39,8 +39,8 @@ class Kubelet(PortKubelet):
             # SOLUTION BEGIN
             existing_pods = self.pod_manager.get_pods()
             # SOLUTION END
-            # Always add the pod to the pod manager: it is kubelet's source of truth for the
-            # desired state. A pod missing there was deleted in the API server.
+            # Before admission, and even if admission then refuses the pod: a pod kubelet does
+            # not know would look deleted, and its Failed status would be lost.
             self.pod_manager.add_pod(pod)
 
             if is_mirror_pod(pod):
@@ -50,8 +50,8 @@ class Kubelet(PortKubelet):
             if not self.pod_is_terminated(pod):
                 # Only a pod that is not terminated goes through admission.
 
-                # We failed pods that we rejected, so activePods include all admitted pods
-                # that are alive.
+                # Rejected pods were failed, so the pods that are not terminated are exactly the
+                # admitted ones still alive: the resources already promised.
                 # exercise: # TODO 3: admit the pod or reject it. The pods it competes with are the
                 # exercise: #   existing pods that are still alive (self.filter_out_terminated_pods);
                 # exercise: #   await self.can_admit_pod(...) returns (ok, reason, message); a pod that is
@@ -60,12 +60,11 @@ class Kubelet(PortKubelet):
                 # SOLUTION BEGIN
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
-                # Check if we can admit the pod; if not, reject it.
                 ok, reason, message = await self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
                     continue
                 # SOLUTION END
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
-            await self.dispatch_work(pod, SyncPodType.SyncPodCreate, mirror_pod, start)
+            await self.dispatch_work(pod, SyncPodType.CREATE, mirror_pod, start)
             self.probe_manager.add_pod(pod)

@@ -50,8 +50,8 @@ def test_pods_are_handled_oldest_first(ex: Any) -> None:
     expect_equal(
         state["types"],
         ["create"],
-        en="Each new pod goes to its worker as a create (SyncPodType.SyncPodCreate).",
-        zh="每个新 Pod 都以 create 类型（SyncPodType.SyncPodCreate）交给它的 worker。",
+        en="Each new pod goes to its worker as a create (SyncPodType.CREATE).",
+        zh="每个新 Pod 都以 create 类型（SyncPodType.CREATE）交给它的 worker。",
     )
 
 

@@ -1,8 +1,8 @@
 """k8s.io/api/core/v1: the part of the core v1 API that kubelet's pod-creation path reads.
 
 Import it as Go does, ``from minikubelet.k8s_io.api.core import v1``, and write ``v1.Pod``,
-``v1.PodPending``: the package holds the names of all its files (:mod:`.types`,
-:mod:`.resource`), as a Go package does.
+``v1.PodPending``: the package holds the names of all its files ([`types`][.types],
+[`resource`][.resource]), as a Go package does.
 """
 
 from minikubelet.k8s_io.api.core.v1.resource import *  # noqa: F403

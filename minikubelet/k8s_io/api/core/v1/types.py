@@ -4,7 +4,8 @@ Go: staging/src/k8s.io/api/core/v1/types.go
 
 Each Go struct is a dataclass here with the same fields in ``snake_case`` (``ImagePullPolicy`` →
 ``image_pull_policy``); its docstring names the Go type. Only the fields the port uses are kept;
-the loader (:mod:`minikubelet.sim.manifest`) ignores the others, as kubelet's decoder does.
+the loader ([`minikubelet.sim.manifest`][minikubelet.sim.manifest]) ignores the others, as kubelet's
+decoder does.
 
 Differences from Go, on purpose:
 
@@ -12,16 +13,17 @@ Differences from Go, on purpose:
   (``restart_policy=Always``, ``termination_grace_period_seconds=30``, a probe's
   ``period_seconds=10`` …), not Go's zero value, so a pod built by hand in Python reads like a
   pod loaded from YAML. Defaults that depend on other fields (a container's image pull policy,
-  requests copied from limits) are applied by :func:`minikubelet.sim.manifest.set_object_defaults_pod`,
+  requests copied from limits) are applied by
+  [`minikubelet.sim.manifest.set_object_defaults_pod`][minikubelet.sim.manifest.set_object_defaults_pod],
   which the loader always calls.
 * **Namespace.** ``ObjectMeta.namespace`` defaults to ``""``, not ``"default"``: kubelet sets
   ``"default"`` on static pods itself (``applyDefaults`` in pkg/kubelet/config/common.go), and the
   port's config layer does the same.
 * **Times** (``metav1.Time``) are ``float`` seconds since the Unix epoch, or ``None`` when unset.
-* **Embedded structs** are flattened where Go promotes their fields: a :class:`Probe` has
-  ``exec``/``http_get``/``tcp_socket`` itself (Go embeds a ``Handler``), and a :class:`Volume`
+* **Embedded structs** are flattened where Go promotes their fields: a [`Probe`][] has
+  ``exec``/``http_get``/``tcp_socket`` itself (Go embeds a ``Handler``), and a [`Volume`][]
   keeps its one volume source in ``volume_source`` (Go embeds ``VolumeSource``).
-* **Enums** are :class:`enum.StrEnum`, so ``RestartPolicy.ALWAYS == "Always"``. Go's constant
+* **Enums** are ``enum.StrEnum``, so ``RestartPolicy.ALWAYS == "Always"``. Go's constant
   names are also defined (``PodPending``, ``RestartPolicyAlways`` …), so ported code can say
   ``v1.PodPending`` as Go does.
 """
@@ -58,7 +60,7 @@ ResourceHugePagesPrefix = "hugepages-"
 ResourceDefaultNamespacePrefix = "kubernetes.io/"
 
 #: A minikubelet annotation, reserved for scripting a container's life in the fake runtime
-#: (when it exits, with which code …). Nothing in :mod:`minikubelet.k8s_io.api.core.v1` interprets it; the
+#: (when it exits, with which code …). Nothing in [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] interprets it; the
 #: loader keeps every annotation as a string, this one included. Kubernetes itself ignores it.
 MinikubeletScenarioAnnotation = "minikubelet.dev/scenario"
 
@@ -127,7 +129,7 @@ class TerminationMessagePolicy(StrEnum):
     Go: staging/src/k8s.io/api/core/v1/types.go type TerminationMessagePolicy
     """
 
-    FILE = "File"
+    READ_FILE = "File"
     FALLBACK_TO_LOGS_ON_ERROR = "FallbackToLogsOnError"
 
 
@@ -215,7 +217,7 @@ DNSDefault = DNSPolicy.DEFAULT
 DNSNone = DNSPolicy.NONE
 URISchemeHTTP = URIScheme.HTTP
 URISchemeHTTPS = URIScheme.HTTPS
-TerminationMessageReadFile = TerminationMessagePolicy.FILE
+TerminationMessageReadFile = TerminationMessagePolicy.READ_FILE
 TerminationMessageFallbackToLogsOnError = TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR
 PodPending = PodPhase.PENDING
 PodRunning = PodPhase.RUNNING
@@ -323,7 +325,7 @@ class Probe:
 
     Go: staging/src/k8s.io/api/core/v1/types.go type Probe
 
-    Go embeds a :class:`Handler`; its three fields are flattened here, and :attr:`handler` gives
+    Go embeds a [`Handler`][]; its three fields are flattened here, and [`handler`][] gives
     them back as one object. The numbers default as the API server defaults them.
     """
 
@@ -338,7 +340,7 @@ class Probe:
 
     @property
     def handler(self) -> Handler:
-        """The probe's action as a :class:`Handler` (Go: the embedded ``Probe.Handler``)."""
+        """The probe's action as a [`Handler`][] (Go: the embedded ``Probe.Handler``)."""
         return Handler(exec=self.exec, http_get=self.http_get, tcp_socket=self.tcp_socket)
 
 
@@ -433,7 +435,7 @@ class Container:
     startup_probe: Probe | None = None
     lifecycle: Lifecycle | None = None
     termination_message_path: str = TerminationMessagePathDefault
-    termination_message_policy: TerminationMessagePolicy = TerminationMessagePolicy.FILE
+    termination_message_policy: TerminationMessagePolicy = TerminationMessagePolicy.READ_FILE
     image_pull_policy: PullPolicy | None = None
     stdin: bool = False
     stdin_once: bool = False
@@ -647,18 +649,6 @@ class Pod:
     status: PodStatus = field(default_factory=PodStatus)
 
 
-@dataclass(slots=True, kw_only=True)
-class PodList:
-    """A list of pods, as one document (``kind: PodList``).
-
-    Go: staging/src/k8s.io/api/core/v1/types.go type PodList
-    """
-
-    api_version: str = "v1"
-    kind: str = "PodList"
-    items: list[Pod] = field(default_factory=list)
-
-
 # --- Node ----------------------------------------------------------------------------------
 
 
@@ -734,5 +724,5 @@ class ObjectReference:
     @property
     def metadata(self) -> ObjectReference:
         """The reference itself: it has ``name`` and ``namespace``, which is all
-        :func:`minikubelet.sim.klog.kobj` (and so the event recorder) reads of ``obj.metadata``."""
+        [`minikubelet.sim.klog.kobj`][minikubelet.sim.klog.kobj] (and so the event recorder) reads of ``obj.metadata``."""
         return self

@@ -8,6 +8,7 @@ replace pushes the full list of pods as a SET to PodConfig, which works out what
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -55,7 +56,8 @@ class UndeltaStore:
         self.items.pop(self.key_func(obj), None)
         await self.push_func(self.list())
 
-    async def replace(self, objs: list[Any], resource_version: str = "") -> None:
+    # `list` here is the method above: builtins.list is the type.
+    async def replace(self, objs: builtins.list[Any], resource_version: str = "") -> None:
         """Go: staging/src/k8s.io/client-go/tools/cache/undelta_store.go (*UndeltaStore).Replace"""
         self.items = {self.key_func(o): o for o in objs}
         await self.push_func(self.list())

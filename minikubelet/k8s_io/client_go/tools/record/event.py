@@ -36,7 +36,7 @@ class EventRecorder(Protocol):
 
 
 class Recorder:
-    """An :class:`EventRecorder` that keeps and logs events."""
+    """An [`EventRecorder`][] that keeps and logs events."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []

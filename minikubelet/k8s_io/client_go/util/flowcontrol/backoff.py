@@ -4,14 +4,14 @@ or pulls an image that failed to pull.
 Go: staging/src/k8s.io/client-go/util/flowcontrol/backoff.go
 
 Each key (a container of a pod, an image of a pod) has a delay that starts at ``initial`` and
-doubles every time :meth:`Backoff.next` is called, up to ``max_duration``. A key left alone for
+doubles every time [`Backoff.next`][] is called, up to ``max_duration``. A key left alone for
 twice ``max_duration`` starts again from ``initial``. kubelet uses 10 s and 300 s (Go:
 ``backOffPeriod`` and ``MaxContainerBackOff`` in kubelet.go): 10 s, 20 s, 40 s, 80 s, 160 s,
 300 s, 300 s …
 
 Times are ``float`` seconds (durations) and seconds since the Unix epoch (points in time), as in
-:mod:`minikubelet.sim.go`. Go guards the map with a ``sync.RWMutex``; no method here awaits, so on
-the port's one thread each call is already atomic and there is no lock.
+[`minikubelet.sim.go`][minikubelet.sim.go]. Go guards the map with a ``sync.RWMutex``; no method
+here awaits, so on the port's one thread each call is already atomic and there is no lock.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from minikubelet.sim.go import Clock
 class _RuntimeClock:
     """The clock of whichever runtime is running when it is read (virtual or real).
 
-    Lets a :class:`Backoff` be made before ``go.run`` starts (kubelet makes its back-offs in
+    Lets a [`Backoff`][] be made before ``go.run`` starts (kubelet makes its back-offs in
     ``NewMainKubelet``) and still read the run's clock.
     """
 
@@ -45,7 +45,7 @@ class _RuntimeClock:
         return current_runtime().clock.monotonic()
 
 
-#: The clock a :class:`Backoff` uses unless given one: the running runtime's.
+#: The clock a [`Backoff`][] uses unless given one: the running runtime's.
 RUNTIME_CLOCK: Clock = _RuntimeClock()
 
 
@@ -129,7 +129,6 @@ class Backoff:
         now = self.clock.now()
         for id, entry in list(self.per_item_backoff.items()):
             if now - entry.last_update > self.max_duration * 2:
-                # GC when entry has not been updated for 2*maxDuration
                 del self.per_item_backoff[id]
 
     def delete_entry(self, id: str) -> None:

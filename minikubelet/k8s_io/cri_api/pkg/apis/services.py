@@ -3,7 +3,7 @@
 Go: staging/src/k8s.io/cri-api/pkg/apis/services.go
 
 Each method is a gRPC call in Go, which blocks, so each is ``async def`` here. Go returns
-``(T, error)``; here a call returns ``T`` and **raises** on failure — a :class:`CRIError`, shaped
+``(T, error)``; here a call returns ``T`` and **raises** on failure — a [`CRIError`][], shaped
 like the gRPC status errors Go's client returns (``rpc error: code = … desc = …``). Only the
 methods on the pod-creation path are listed (no exec/attach/port-forward, stats or log reopening).
 """
@@ -18,7 +18,6 @@ from minikubelet.k8s_io.cri_api.pkg.apis.runtime.v1alpha2.api_pb import (
     ContainerConfig,
     ContainerFilter,
     ContainerStatus,
-    FilesystemUsage,
     Image,
     ImageFilter,
     ImageSpec,
@@ -26,7 +25,6 @@ from minikubelet.k8s_io.cri_api.pkg.apis.runtime.v1alpha2.api_pb import (
     PodSandboxConfig,
     PodSandboxFilter,
     PodSandboxStatus,
-    RuntimeConfig,
     RuntimeStatus,
     VersionResponse,
 )
@@ -36,7 +34,7 @@ class CRIError(Exception):
     """A failed CRI call: a gRPC status code and its description.
 
     ``str(err)`` is what Go's ``err.Error()`` prints for a gRPC status error,
-    ``rpc error: code = NotFound desc = container "abc" not found``; :attr:`desc` is what Go's
+    ``rpc error: code = NotFound desc = container "abc" not found``; ``desc`` is what Go's
     ``grpcstatus.FromError(err)`` then ``s.Message()`` gives (kubelet puts it in events).
     """
 
@@ -121,10 +119,6 @@ class PodSandboxManager(Protocol):
 class RuntimeService(RuntimeVersioner, ContainerManager, PodSandboxManager, Protocol):
     """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go type RuntimeService"""
 
-    async def update_runtime_config(self, runtime_config: RuntimeConfig) -> None:
-        """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go RuntimeService.UpdateRuntimeConfig"""
-        ...
-
     async def status(self) -> RuntimeStatus:
         """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go RuntimeService.Status"""
         ...
@@ -149,8 +143,4 @@ class ImageManagerService(Protocol):
 
     async def remove_image(self, image: ImageSpec) -> None:
         """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go ImageManagerService.RemoveImage"""
-        ...
-
-    async def image_fs_info(self) -> list[FilesystemUsage]:
-        """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go ImageManagerService.ImageFsInfo"""
         ...

@@ -2,19 +2,19 @@
 
 Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go
 
-A Kubernetes quantity is a decimal number with an optional suffix::
+A quantity is an optional sign, a decimal number (``2``, ``2.5``, ``2.``, ``.5``) and at most
+one suffix, of one of three kinds:
 
-    <quantity>        ::= <signedNumber><suffix>
-    <number>          ::= <digits> | <digits>.<digits> | <digits>. | .<digits>
-    <suffix>          ::= <binarySI> | <decimalExponent> | <decimalSI>
-    <binarySI>        ::= Ki | Mi | Gi | Ti | Pi | Ei          (powers of 1024)
-    <decimalSI>       ::= n | u | m | "" | k | M | G | T | P | E   (powers of 1000)
-    <decimalExponent> ::= e<signedInteger> | E<signedInteger>   (powers of 10)
+| kind | suffixes | each step |
+|---|---|---|
+| binary | ``Ki`` ``Mi`` ``Gi`` ``Ti`` ``Pi`` ``Ei`` | × 1024 |
+| decimal | ``n`` ``u`` ``m`` (none) ``k`` ``M`` ``G`` ``T`` ``P`` ``E`` | × 1000 |
+| exponent | ``e`` or ``E`` and a signed integer (``e3``, ``E-2``) | × 10 |
 
 Go keeps the number exactly (never as a float); so does this module, with
-:class:`fractions.Fraction`. What the port needs from a quantity is an integer: CPU in
-millicores (:meth:`Quantity.milli_value`, ``"500m"`` → 500, ``"1"`` → 1000) and memory in
-bytes (:meth:`Quantity.value`, ``"128Mi"`` → 134217728). Both round *up*, as Go does: asking for
+``fractions.Fraction``. What the port needs from a quantity is an integer: CPU in
+millicores ([`Quantity.milli_value`][], ``"500m"`` → 500, ``"1"`` → 1000) and memory in
+bytes ([`Quantity.value`][], ``"128Mi"`` → 134217728). Both round *up*, as Go does: asking for
 ``"0.1m"`` of CPU gets you 1 millicore, not nothing.
 
 A few of Go's parser's quirks are kept on purpose, so this module accepts exactly what
@@ -124,7 +124,7 @@ class Quantity:
 
     @classmethod
     def parse(cls, text: str) -> Quantity:
-        """Parse ``text``; raises :class:`QuantityError`. Same as :func:`parse_quantity`."""
+        """Parse ``text``; raises [`QuantityError`][]. Same as [`parse_quantity`][]."""
         return parse_quantity(text)
 
     @classmethod
@@ -191,7 +191,7 @@ class Quantity:
         Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go (*Quantity).RoundUp
 
         Go changes the quantity in place and reports whether precision was lost; a
-        :class:`Quantity` here is immutable, so the rounded quantity is returned (``self`` when
+        [`Quantity`][] here is immutable, so the rounded quantity is returned (``self`` when
         nothing changed, keeping its original spelling).
         """
         rounded = _round_up(self.amount, Fraction(10) ** scale)
@@ -261,7 +261,7 @@ def _scan(text: str) -> tuple[bool, str, str, str]:
 
     Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go parseQuantityString
 
-    Raises :class:`QuantityError` when what follows the number is not a suffix shape.
+    Raises [`QuantityError`][] when what follows the number is not a suffix shape.
     """
     # Go omitted: case '-': -- the port scans the text with one regular expression instead of Go's byte switch
     # Go omitted: case '+': -- the port scans the text with one regular expression instead of Go's byte switch
@@ -318,7 +318,7 @@ def parse_quantity(text: str) -> Quantity:
 
     Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go ParseQuantity
 
-    Raises :class:`QuantityError` (a ``ValueError``) with a message that names the bad text.
+    Raises [`QuantityError`][] (a ``ValueError``) with a message that names the bad text.
     Surrounding blanks are not allowed here, as in Go; the manifest loader strips them first,
     as Go's JSON decoding of a quantity does.
     """

@@ -3,15 +3,15 @@ request, the host ports they use.
 
 Go: pkg/scheduler/framework/types.go
 
-Only what kubelet's admission check needs is ported: :class:`Resource`, :class:`NodeInfo` with
-:meth:`~NodeInfo.add_pod` and :meth:`~NodeInfo.set_node`, and the host-port bookkeeping
-(:class:`HostPortInfo`). Left out, because admission never reads them: the scheduling queue's
+Only what kubelet's admission check needs is ported: [`Resource`][], [`NodeInfo`][] with
+[`add_pod`][.NodeInfo.add_pod] and [`set_node`][.NodeInfo.set_node], and the host-port bookkeeping
+([`HostPortInfo`][]). Left out, because admission never reads them: the scheduling queue's
 types, affinity terms, image states, transient info, ``NonZeroRequested`` (used for scoring),
 ``RemovePod`` and ``Clone``.
 
 Resource amounts are Python ints: CPU in millicores, memory and ephemeral storage in bytes.
 Not modelled: *scalar* resources (extended resources such as ``example.com/gpu``, hugepages,
-attachable volumes) and pod overhead; see :meth:`Resource.add`.
+attachable volumes) and pod overhead; see [`Resource.add`][].
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ __all__ = [
     "new_resource",
 ]
 
-#: Go: v1.ResourcePods, the number of pods a node can run. Not in :mod:`minikubelet.k8s_io.api.core.v1` yet.
+#: Go: v1.ResourcePods, the number of pods a node can run. Not in [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] yet.
 ResourcePods = "pods"
 
 #: The address that means "every address of the host". Go: framework.DefaultBindAllHostIP
@@ -92,7 +92,7 @@ class Resource:
     ephemeral_storage: int = 0
     #: Go stores ``Node.Status.Allocatable.Pods().Value()`` as an int, to avoid conversions.
     allowed_pod_number: int = 0
-    #: Extended resources, hugepages … Never filled here (see :meth:`add`).
+    #: Extended resources, hugepages … Never filled here (see ``Resource.add``).
     scalar_resources: dict[str, int] | None = None
 
     def clone(self) -> Resource:
@@ -153,7 +153,7 @@ class Resource:
 
 
 def new_resource(rl: ResourceList) -> Resource:
-    """A :class:`Resource` holding the amounts of ``rl``.
+    """A [`Resource`][] holding the amounts of ``rl``.
 
     Go: pkg/scheduler/framework/types.go NewResource
     """
@@ -174,7 +174,7 @@ class ProtocolPort:
 
 
 def new_protocol_port(protocol: str, port: int) -> ProtocolPort:
-    """A :class:`ProtocolPort`; an empty protocol means TCP.
+    """A [`ProtocolPort`][]; an empty protocol means TCP.
 
     Go: pkg/scheduler/framework/types.go NewProtocolPort
     """
@@ -236,11 +236,11 @@ class HostPortInfo(dict[str, set[ProtocolPort]]):
 
         pp = new_protocol_port(protocol, port)
 
-        # If ip is 0.0.0.0 check all IP's (protocol, port) pair
+        # 0.0.0.0 takes the port on every address, so it clashes with any user of the port; a
+        # given address clashes only with itself and with 0.0.0.0.
         if ip == DefaultBindAllHostIP:
             return any(pp in m for m in self.values())
 
-        # If ip isn't 0.0.0.0, only check IP and 0.0.0.0's (protocol, port) pair
         for key in (DefaultBindAllHostIP, ip):
             m = self.get(key)
             if m is not None and pp in m:
@@ -270,17 +270,16 @@ class NodeInfo:
     Go: pkg/scheduler/framework/types.go type NodeInfo
     """
 
-    #: Overall node information (Go: the unexported ``node``; read it with :meth:`node`).
+    #: Overall node information (Go: the unexported ``node``; read it with [`node`][]).
     _node: Node | None = None
-    #: Pods running on the node.
     pods: list[PodInfo] = field(default_factory=list)
-    #: Ports allocated on the node.
+    #: Host ports taken, by host IP.
     used_ports: HostPortInfo = field(default_factory=HostPortInfo)
-    #: Total requested resources of all pods on this node.
+    #: The sum of the requests of ``pods`` (init containers counted as the scheduler does).
     requested: Resource = field(default_factory=Resource)
     #: The node's ``status.allocatable``, as numbers.
     allocatable: Resource = field(default_factory=Resource)
-    #: Whenever NodeInfo changes, generation is bumped.
+    #: A process-wide counter's value at the last change (Go's scheduler cache compares them).
     generation: int = 0
 
     def node(self) -> Node | None:
@@ -321,7 +320,6 @@ class NodeInfo:
         self.requested.ephemeral_storage += res.ephemeral_storage
         self.pods.append(pod_info)
 
-        # Consume ports when pods added.
         self.update_used_ports(pod_info.pod, True)
 
         self.generation = next_generation()
@@ -355,7 +353,7 @@ class NodeInfo:
 
 
 def new_node_info(*pods: Pod) -> NodeInfo:
-    """A :class:`NodeInfo` without a node, accounting for ``pods``.
+    """A [`NodeInfo`][] without a node, accounting for ``pods``.
 
     Go: pkg/scheduler/framework/types.go NewNodeInfo
     """

@@ -2,7 +2,7 @@
 
 Go: pkg/util/node/node.go
 
-``kubelet --hostname-override Node-A`` runs as node ``node-a``: :func:`get_hostname` trims and
+``kubelet --hostname-override Node-A`` runs as node ``node-a``: [`get_hostname`][minikubelet.k8s_io.kubernetes.pkg.util.node.node.get_hostname] trims and
 lower-cases the name, so that it is a valid DNS-1123 subdomain like every object name. The name
 then names the node, suffixes the names of static pods and fills their ``spec.nodeName``.
 """

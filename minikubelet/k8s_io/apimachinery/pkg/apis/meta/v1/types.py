@@ -15,9 +15,9 @@ class ObjectMeta:
     Go: staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go type ObjectMeta
 
     ``namespace`` stays ``""`` when a manifest does not set it (see
-    :mod:`minikubelet.k8s_io.api.core.v1.types`).
+    [`minikubelet.k8s_io.api.core.v1.types`][minikubelet.k8s_io.api.core.v1.types]).
     ``annotations`` keeps every annotation, including minikubelet's own
-    (:data:`~minikubelet.k8s_io.api.core.v1.types.MinikubeletScenarioAnnotation`); values are always strings.
+    (``MinikubeletScenarioAnnotation``); values are always strings.
     """
 
     name: str = ""

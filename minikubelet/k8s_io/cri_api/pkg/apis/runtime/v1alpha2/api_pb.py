@@ -389,16 +389,6 @@ class AuthConfig:
 
 
 @dataclass(slots=True, kw_only=True)
-class FilesystemUsage:
-    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type FilesystemUsage"""
-
-    timestamp: int = 0
-    mountpoint: str = ""
-    used_bytes: int = 0
-    inodes_used: int = 0
-
-
-@dataclass(slots=True, kw_only=True)
 class RuntimeCondition:
     """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type RuntimeCondition"""
 
@@ -413,17 +403,3 @@ class RuntimeStatus:
     """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type RuntimeStatus"""
 
     conditions: list[RuntimeCondition] = field(default_factory=list)
-
-
-@dataclass(slots=True, kw_only=True)
-class NetworkConfig:
-    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type NetworkConfig"""
-
-    pod_cidr: str = ""
-
-
-@dataclass(slots=True, kw_only=True)
-class RuntimeConfig:
-    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type RuntimeConfig"""
-
-    network_config: NetworkConfig | None = None

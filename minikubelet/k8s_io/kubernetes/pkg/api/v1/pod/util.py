@@ -6,7 +6,7 @@ Only the helpers the pod-creation path uses are ported (conditions, container st
 readiness); the visitors of secret and config-map names and ``FindPort`` are left out.
 
 Go returns a ``*v1.PodCondition`` pointing into the status, so that a caller can change the
-condition in place; the functions here return the very :class:`PodCondition` object in the list,
+condition in place; the functions here return the very [`PodCondition`][] object in the list,
 which has the same effect. Go's "nil" is ``None``.
 """
 
@@ -65,7 +65,8 @@ def is_pod_available(pod: Pod, min_ready_seconds: int, now: float) -> bool:
 
     Go: pkg/api/v1/pod/util.go IsPodAvailable
 
-    ``now`` is seconds since the Unix epoch, like every time in :mod:`minikubelet.k8s_io.api.core.v1`.
+    ``now`` is seconds since the Unix epoch, like every time in
+    [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1].
     """
     if not is_pod_ready(pod):
         return False
@@ -139,14 +140,11 @@ def update_pod_condition(status: PodStatus, condition: PodCondition) -> bool:
     Go: pkg/api/v1/pod/util.go UpdatePodCondition
     """
     condition.last_transition_time = go.now().unix()
-    # Try to find this pod condition.
     condition_index, old_condition = get_pod_condition(status, condition.type)
 
     if old_condition is None:
-        # We are adding new pod condition.
         status.conditions.append(condition)
         return True
-    # We are updating an existing condition, so we need to check if it has changed.
     if condition.status == old_condition.status:
         condition.last_transition_time = old_condition.last_transition_time
 
@@ -159,5 +157,4 @@ def update_pod_condition(status: PodStatus, condition: PodCondition) -> bool:
     )
 
     status.conditions[condition_index] = condition
-    # Return true if one of the fields have changed.
     return not is_equal

@@ -3,7 +3,7 @@
 Go: pkg/api/v1/resource/helpers.go
 
 kubelet imports this package as ``resource`` or ``v1resource``; the port names the module after
-the second, so that it does not clash with the quantity module :mod:`minikubelet.k8s_io.apimachinery.pkg.api.resource`.
+the second, so that it does not clash with the quantity module [`minikubelet.k8s_io.apimachinery.pkg.api.resource`][minikubelet.k8s_io.apimachinery.pkg.api.resource].
 Only the two request helpers the critical-pod admission handler uses are ported.
 """
 

@@ -3,9 +3,9 @@
 Go: pkg/scheduler/framework/plugins/helper/node_affinity.go
 
 A ``nodeSelector`` matches when the node has every one of its labels with the same value.
-Node affinity is not checked: :mod:`minikubelet.k8s_io.api.core.v1` has no ``Affinity`` type (and its
-``NodeSelectorTerm`` matching, in k8s.io/component-helpers, is not ported), so a pod's affinity,
-if the api ever carries one, is accepted as matching.
+Node affinity is not checked: [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] has
+no ``Affinity`` type (and its ``NodeSelectorTerm`` matching, in k8s.io/component-helpers, is not
+ported), so a pod's affinity, if the api ever carries one, is accepted as matching.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ def pod_matches_node_selector_and_affinity_terms(pod: Pod, node: Node) -> bool:
     """
     # minikubelet.k8s_io.api.core.v1's PodSpec has no node_selector yet: read it if it is there.
     node_selector: dict[str, str] = getattr(pod.spec, "node_selector", None) or {}
-    # Check if node.Labels match pod.Spec.NodeSelector.
     if len(node_selector) > 0:
         # Go: labels.SelectorFromSet(...).Matches(labels.Set(node.Labels)): every key present,
         # with an equal value.

@@ -3,7 +3,7 @@
 Go: pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go
 
 kubelet only borrows these two constants (in ``GeneralPredicates``); the check itself is
-:func:`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.helper.node_affinity.pod_matches_node_selector_and_affinity_terms`.
+[`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.helper.node_affinity.pod_matches_node_selector_and_affinity_terms`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.helper.node_affinity.pod_matches_node_selector_and_affinity_terms].
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Go: pkg/scheduler/framework/plugins/nodename/node_name.go
 
-Only :func:`fits` and the plugin's name and reason are ported (kubelet's ``GeneralPredicates``
+Only [`fits`][] and the plugin's name and reason are ported (kubelet's ``GeneralPredicates``
 uses them); the plugin's ``Filter`` is left out.
 """
 

@@ -2,7 +2,7 @@
 
 Go: pkg/scheduler/framework/plugins/nodeports/node_ports.go
 
-Only :func:`fits` and what it calls are ported, with the plugin's name and reason (kubelet's
+Only [`fits`][] and what it calls are ported, with the plugin's name and reason (kubelet's
 ``GeneralPredicates`` uses them); the plugin's ``PreFilter``/``Filter`` are left out.
 """
 
@@ -45,7 +45,6 @@ def fits_ports(want_ports: list[ContainerPort], node_info: NodeInfo) -> bool:
 
     Go: pkg/scheduler/framework/plugins/nodeports/node_ports.go fitsPorts
     """
-    # try to see whether existingPorts and wantPorts will conflict or not
     existing_ports = node_info.used_ports
     for cp in want_ports:
         if existing_ports.check_conflict(cp.host_ip, str(cp.protocol), cp.host_port):

@@ -2,7 +2,7 @@
 
 Go: pkg/scheduler/framework/plugins/noderesources/fit.go
 
-The scheduler runs this as its ``NodeResourcesFit`` plugin; kubelet calls :func:`fits` directly
+The scheduler runs this as its ``NodeResourcesFit`` plugin; kubelet calls [`fits`][] directly
 from ``GeneralPredicates`` when it admits a pod. Only that path is ported: the plugin's
 ``PreFilter``/``Filter`` methods, its arguments and their validation are left out.
 
@@ -62,7 +62,8 @@ def compute_pod_resource_request(pod: Pod) -> PreFilterState:
     for container in pod.spec.containers:
         result.add(container.resources.requests)
 
-    # take max_resource(sum_pod, any_init_container)
+    # Init containers run one at a time, before the others: the pod needs the largest of them
+    # or the sum of the regular containers, whichever is more, per resource.
     for container in pod.spec.init_containers:
         result.set_max_resource(container.resources.requests)
 
@@ -104,7 +105,8 @@ def fits_request(
 
     The pod count is checked first and always; the rest only if the pod requests anything.
     The two ``ignored_*`` sets concern scalar resources, which are not modelled (see
-    :mod:`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`), so they are unused.
+    [`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types]),
+    so they are unused.
     """
     insufficient_resources: list[InsufficientResource] = []
 

@@ -1,0 +1,71 @@
+"""What ``minikubelet run`` prints besides kubelet's log: phase changes and a summary (ours).
+
+Lines start with ``minikubelet:`` so that nobody takes them for kubelet's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
+from minikubelet.sim import go
+from minikubelet.sim.go.duration import format_duration
+from minikubelet.sim.i18n import text
+
+
+class PhaseReporter:
+    """Prints a line each time a pod's phase changes, and the pods at the end (ours)."""
+
+    def __init__(self, out: TextIO, lang: str) -> None:
+        self.out = out
+        self.lang = lang
+        self.kubelet: Any = None
+        self.start: float | None = None
+
+    def on_status_change(self, pod: Pod, new: PodStatus, old: PodStatus | None) -> None:
+        if self.start is None:
+            self.start = go.current_runtime().clock.now() - go.current_runtime().clock.monotonic()
+        before = old.phase if old is not None else None
+        if new.phase == before:
+            return
+        at = format_duration(go.current_runtime().clock.monotonic())
+        ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
+        change = f"{before} → {new.phase}" if before else f"{new.phase}"
+        detail = f" ({new.reason}: {new.message})" if new.reason else ""
+        self.out.write(
+            text(
+                f"minikubelet: pod {ref} is {change} at {at}{detail}\n",
+                f"minikubelet: Pod {ref} 在 {at} 变为 {change}{detail}\n",
+                self.lang,
+            )
+        )
+
+    def summary(self, until: float) -> None:
+        kl = self.kubelet
+        if kl is None:
+            return
+        pods = kl.pod_manager.get_pods()
+        self.out.write(
+            text(
+                f"minikubelet: after {format_duration(until)}, {len(pods)} pod(s):\n",
+                f"minikubelet: 运行 {format_duration(until)} 后，共 {len(pods)} 个 Pod：\n",
+                self.lang,
+            )
+        )
+        for pod in pods:
+            status, ok = kl.status_manager.get_pod_status(pod.metadata.uid)
+            status = status if ok else pod.status
+            ready = sum(1 for c in status.container_statuses if c.ready)
+            restarts = sum(c.restart_count for c in status.container_statuses)
+            ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
+            ips = ",".join(ip.ip for ip in status.pod_ips) or "-"
+            qos = status.qos_class or "-"
+            self.out.write(
+                text(
+                    f"  {ref:<40} {status.phase:<10} ready {ready}/{len(pod.spec.containers)}"
+                    f"  restarts {restarts}  IP {ips}  QoS {qos}\n",
+                    f"  {ref:<40} {status.phase:<10} 就绪 {ready}/{len(pod.spec.containers)}"
+                    f"  重启 {restarts} 次  IP {ips}  QoS {qos}\n",
+                    self.lang,
+                )
+            )
