@@ -33,6 +33,7 @@ lint: $(STAMP)
 	$(BIN)/python -m tools.deadcode
 	$(BIN)/python -m tools.i18n docs
 	$(BIN)/python -m tools.site.diagrams --check
+	$(BIN)/python -m tools.site.layout --check
 	$(BIN)/python -m tools.xref check --offline
 
 # Installed only when missing (a fresh Debian 12 needs `apt-get update` first).

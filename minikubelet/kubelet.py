@@ -294,9 +294,11 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
             # enough: the sync interval defaults to 10 s.
             sync_ticker = new_ticker(1 * Second)
             defer.callback(sync_ticker.stop)
+            # Go: housekeepingTicker := time.NewTicker(housekeepingPeriod)
             housekeeping_ticker = new_ticker(housekeepingPeriod)
             defer.callback(housekeeping_ticker.stop)
             pleg_ch = self.pleg.watch()
+            # Go: const (
             base = 100 * Millisecond
             max_ = 5 * Second
             factor = 2
@@ -304,13 +306,16 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
             while True:
                 err = self.runtime_state.runtime_errors()
+                # Go: if err := kl.runtimeState.runtimeErrors(); err != nil {
                 if err is not None:
                     klog.error_s(err, "Skipping pod synchronization")
                     await sleep(duration)
                     duration = min(max_, factor * duration)
                     continue
+                # Go: duration = base
                 duration = base  # one healthy check is enough to start from 100 ms again
 
+                # Go: if !kl.syncLoopIteration(updates, handler, syncTicker.C, housekeepingTicker.C, plegCh) {
                 if not await self.sync_loop_iteration(
                     updates, handler, sync_ticker.c, housekeeping_ticker.c, pleg_ch
                 ):
@@ -345,6 +350,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         ):
             # Go: case u, open := <-configCh:
             case 0, (u, open_):
+                # Go: if !open {
                 if not open_:
                     klog.error_s(None, "Update channel is closed, exiting the sync loop")
                     return False
@@ -389,6 +395,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
                     case _:
                         klog.error_s(None, "Invalid operation type received", operation=u.op)
 
+                # Go: kl.sourcesReady.AddSource(u.Source)
                 self.sources_ready.add_source(u.source)
 
             # Go: case e := <-plegCh:
@@ -473,6 +480,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         """
         # A deleted pod whose containers are all stopped: only its final status is left to do.
         containers_terminal, pod_worker_terminal = self.pod_and_containers_are_terminal(pod)
+        # Go: if pod.DeletionTimestamp != nil && containersTerminal {
         if pod.metadata.deletion_timestamp is not None and containers_terminal:
             klog.v(4).info_s(
                 "Pod has completed execution and should be deleted from the API server",
@@ -492,6 +500,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
             )
             return
 
+        # Go: kl.podWorkers.UpdatePod(&UpdatePodOptions{
         # Go also passes an OnCompleteFunc, which only feeds a metric.
         await self.pod_workers.update_pod(
             UpdatePodOptions(pod=pod, mirror_pod=mirror_pod, update_type=sync_type)
@@ -513,8 +522,10 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodAdditions
         """
         start = self.clock.now()
+        # Go: sort.Sort(sliceutils.PodsByCreationTime(pods))
         pods = sort_pods_by_creation_time(pods)
         for pod in pods:
+            # Go: existingPods := kl.podManager.GetPods()
             existing_pods = self.pod_manager.get_pods()
             # Before admission, and even if admission then refuses the pod: a pod kubelet does
             # not know would look deleted, and its Failed status would be lost.
@@ -527,6 +538,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
             if not self.pod_is_terminated(pod):
                 # Rejected pods were failed, so the pods that are not terminated are exactly the
                 # admitted ones still alive: the resources already promised.
+                # Go: activePods := kl.filterOutTerminatedPods(existingPods)
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
                 ok, reason, message = await self.can_admit_pod(active_pods, pod)

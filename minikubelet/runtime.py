@@ -68,14 +68,17 @@ class RuntimeState:
         Go: pkg/kubelet/runtime.go (*runtimeState).runtimeErrors
         """
         errs: list[Exception] = []
+        # Go: if s.lastBaseRuntimeSync.IsZero() {
         if self.last_base_runtime_sync is None:
             errs.append(RuntimeError("container runtime status check may not have completed yet"))
         elif not self.last_base_runtime_sync + self.base_runtime_sync_threshold > self.clock.now():
             errs.append(RuntimeError("container runtime is down"))
+        # Go: for _, hc := range s.healthChecks {
         for name, fn in self.health_checks:
             ok, err = fn()
             if not ok:
                 errs.append(RuntimeError(f"{name} is not healthy: {err}"))
+        # Go: if s.runtimeError != nil {
         if self.runtime_error is not None:
             errs.append(self.runtime_error)
         return new_aggregate(errs)

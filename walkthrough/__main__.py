@@ -1,18 +1,21 @@
 """``python -m walkthrough`` (or ``minikubelet-walkthrough``): the exercises' runner.
 
-Commands: ``list``, ``check [EXERCISE]``, ``hint EXERCISE``, ``watch [EXERCISE]``, ``progress``,
-``reset EXERCISE…``. Messages are in English or 中文: ``--lang en|zh``, else from
+Commands: ``watch [EXERCISE]`` (the learner's home), ``list [--json]``, ``check [EXERCISE|--all]``,
+``hint [EXERCISE]``, ``progress``, ``reset EXERCISE…|--all``. Messages are in English or 中文: ``--lang en|zh``, else from
 ``MINIKUBELET_LANG``, ``LC_ALL``, ``LC_MESSAGES`` or ``LANG``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from minikubelet.sim.i18n import language, text
-from walkthrough.catalog import CatalogError
+from walkthrough.catalog import PACKAGE_DIR, CatalogError
 from walkthrough.runner import (
     Workspace,
     cmd_check,
@@ -20,8 +23,12 @@ from walkthrough.runner import (
     cmd_list,
     cmd_progress,
     cmd_reset,
-    cmd_watch,
+    resolve,
 )
+from walkthrough.watch import cmd_watch
+
+#: Another folder of chapters (a copy, for trying the runner without touching the tree).
+ROOT_ENV = "MINIKUBELET_WALKTHROUGH_DIR"
 
 
 def build_parser(lang: str) -> argparse.ArgumentParser:
@@ -51,46 +58,101 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         "练习名，例如 config-ops 或 ch03/config-ops",
     )
 
-    commands.add_parser(
+    listing = commands.add_parser(
         "list",
         parents=[common],
         help=t("chapters and exercises, done or not", "列出各章练习及完成情况"),
+    )
+    listing.add_argument(
+        "--json",
+        action="store_true",
+        help=t(
+            "the catalog as JSON (for the site and tools)",
+            "以 JSON 输出练习目录（供网站和工具使用）",
+        ),
     )
     check = commands.add_parser(
         "check",
         parents=[common],
         help=t(
-            "run an exercise's tests on your file (default: the next one to do)",
-            "用练习的测试检查你的文件（默认：下一个未完成的练习）",
+            "run an exercise's checks on your file (default: the one you are on)",
+            "用练习的检查项检查你的文件（默认：当前的练习）",
         ),
     )
     check.add_argument("exercise", nargs="?", help=exercise_help)
+    check.add_argument(
+        "--all",
+        action="store_true",
+        help=t("check every exercise and mark each as it is", "检查所有练习，并据实标记完成情况"),
+    )
     hint = commands.add_parser(
         "hint", parents=[common], help=t("a nudge, one more each time", "给一点提示，每次多一条")
     )
-    hint.add_argument("exercise", help=exercise_help)
+    hint.add_argument("exercise", nargs="?", help=exercise_help)
     hint.add_argument("--level", type=int, help=t("show this hint", "显示第几条提示"))
     hint.add_argument("--all", action="store_true", help=t("show every hint", "显示全部提示"))
     watch = commands.add_parser(
         "watch",
         parents=[common],
-        help=t("check again on every save", "每次保存文件时重新检查"),
+        help=t(
+            "your home: checks on every save, moves on when one passes (keys h l n r c q)",
+            "学习主界面：每次保存都检查，通过后进入下一个（按键 h l n r c q）",
+        ),
     )
     watch.add_argument("exercise", nargs="?", help=exercise_help)
+    watch.add_argument(
+        "--plain",
+        action="store_true",
+        help=t(
+            "no screen redraws or single keys (CI, editors); default without a terminal",
+            "不重绘屏幕、不读单个按键（用于 CI 和编辑器）；没有终端时默认如此",
+        ),
+    )
     commands.add_parser(
         "progress", parents=[common], help=t("exercises done per chapter", "各章完成进度")
     )
     reset = commands.add_parser(
         "reset",
         parents=[common],
-        help=t("put the shipped version back (asks first)", "把文件恢复为发布时的版本（会先询问）"),
+        help=t(
+            "make your file again from the port (asks first)",
+            "根据移植版重新生成你的文件（会先询问）",
+        ),
     )
     reset.add_argument("exercise", nargs="*", help=exercise_help)
     reset.add_argument("--all", action="store_true", help=t("every exercise", "所有练习"))
     reset.add_argument(
         "--yes", "-y", action="store_true", help=t("do not ask", "不再询问，直接重置")
     )
+    vet = commands.add_parser(
+        "vet",
+        parents=[common],
+        help=t(
+            "for authors: prove exercises fail as shipped, pass with the port, catch each mutant",
+            "供练习作者使用：证明练习发布时不通过、用移植版代码能通过、每个错误答案都会被发现",
+        ),
+    )
+    vet.add_argument("exercise", nargs="*", help=exercise_help)
     return parser
+
+
+def cmd_vet(ws: Workspace, names: list[str], lang: str, out: TextIO) -> int:
+    """Vet the named exercises (default: all); 1 when one has a problem."""
+    from walkthrough.vet import report, vet
+
+    chosen = []
+    for name in names or [e.name for e in ws.exercises()]:
+        exercise = resolve(ws, name, lang, out)
+        if exercise is None:
+            return 2
+        chosen.append(exercise)
+    bad = 0
+    for exercise in chosen:
+        result = vet(exercise, ws.exercises())
+        report(result, out)
+        bad += not result.ok
+        out.flush()
+    return 1 if bad else 0
 
 
 def main(
@@ -99,7 +161,7 @@ def main(
     """Entry point of ``python -m walkthrough`` and of the ``minikubelet-walkthrough`` script."""
     argv = sys.argv[1:] if argv is None else argv
     out = out if out is not None else sys.stdout
-    ws = ws if ws is not None else Workspace()
+    ws = ws if ws is not None else Workspace(Path(os.environ.get(ROOT_ENV) or PACKAGE_DIR))
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--lang", choices=["en", "zh"])
     known, _ = pre.parse_known_args(argv)
@@ -109,13 +171,15 @@ def main(
     try:
         match args.command:
             case "list":
-                return cmd_list(ws, lang, out)
+                return cmd_list(ws, lang, out, as_json=args.json)
             case "check":
-                return cmd_check(ws, args.exercise, lang, out)
+                return cmd_check(ws, args.exercise, lang, out, all_=args.all)
             case "hint":
                 return cmd_hint(ws, args.exercise, lang, out, level=args.level, all_=args.all)
             case "watch":
-                return cmd_watch(ws, args.exercise, lang, out)
+                return cmd_watch(ws, args.exercise, lang, out, plain=True if args.plain else None)
+            case "vet":
+                return cmd_vet(ws, args.exercise, lang, out)
             case "progress":
                 return cmd_progress(ws, lang, out)
             case "reset":
@@ -134,6 +198,10 @@ def main(
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `list | head`: the reader has gone, and that is fine
+        with contextlib.suppress(OSError):  # no "Exception ignored … BrokenPipeError" at exit
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+        return 0
 
 
 if __name__ == "__main__":

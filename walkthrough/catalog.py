@@ -1,15 +1,16 @@
-"""The chapters and their exercises, read from the files under ``walkthrough/``.
+"""The chapters and their exercises, read from the files under ``walkthrough/`` (see README.md).
 
-Layout (nothing is imported to list it, so a copy of the tree works the same)::
+Layout (nothing of the port is imported to list them, so ``list`` and the site stay cheap)::
 
     walkthrough/ch03/chapter.yaml                 title (en, zh), exercises in order
     walkthrough/ch03/example.py                   the chapter's example, made for a debugger
     walkthrough/ch03/exercises/config-ops/
-        exercise.py                               the learner's file (shipped with TODOs)
-        solution.py                               the reference solution, with its markers
-        test_exercise.py                          the expectations, run against exercise.py
-        hints.yaml                                title, the port's original, hints (en, zh)
-        README.md, README.zh.md                   the task, for people browsing the folder
+        exercise.yaml                             title, task, the port's regions, hints, mutants
+        checks.py                                 check_* functions, run against the learner's code
+        exercise.py                               the learner's file: made from the port on first
+                                                  use, then theirs (git ignores it)
+
+:func:`catalog_data` is the machine-readable form (``python -m walkthrough list --json``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ import yaml
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 CHAPTER_DIR = re.compile(r"^ch(\d\d)$")
+NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+
+#: Every exercise keeps at least this many wrong answers, each proven to fail.
+MIN_MUTANTS = 3
 
 
 class CatalogError(ValueError):
@@ -40,17 +46,61 @@ class UnknownExercise(LookupError):
         self.known = known
 
 
+@dataclass(frozen=True)
+class Region:
+    """A part of a port function taken out of the learner's file, named by a ``# Go:`` anchor.
+
+    The anchor is a comment ``# Go: <Go text>`` on its own line in the port function (the block
+    anchors tools/xref reads). Under a ``case``/``default`` anchor the case's body is taken out and
+    its header kept; under any other anchor, ``statements`` statements from the one below the
+    comment (``body: true`` keeps that statement's header and takes out its body instead).
+    """
+
+    name: str
+    anchor: str
+    todo: dict[str, str]
+    stub: str = "pass"
+    #: ``module:Qualified.name`` of the function holding the anchor; None: search every function.
+    within: str | None = None
+    occurrence: int = 1
+    statements: int = 1
+    #: Keep the header of the statement below the anchor, take out its body (None: only for cases).
+    body: bool | None = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change of a mutant: ``find`` → ``replace`` inside a region, or the region as ``code``."""
+
+    region: str
+    find: str | None = None
+    replace: str = ""
+    code: str | None = None
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A plausible wrong answer: the reference with a few edits. CI proves the checks fail on it."""
+
+    name: str
+    why: str
+    edits: tuple[Edit, ...]
+
+
 @dataclass
 class Exercise:
-    """One exercise: where its files are, its title and its hints."""
+    """One exercise: where its files are, what it takes out of the port, its texts and mutants."""
 
     chapter: Chapter
     name: str
     dir: Path
     title: dict[str, str]
+    task: dict[str, str]
+    #: The port functions the learner's file holds, ``module:Qualified.name``, in file order.
+    port: list[str]
+    regions: list[Region]
     hints: list[dict[str, str]]
-    #: The port's original of the code the exercise asks for: ``module:Qualified.name``.
-    port: str
+    mutants: list[Mutant]
 
     @property
     def key(self) -> str:
@@ -58,16 +108,23 @@ class Exercise:
         return f"{self.chapter.slug}/{self.name}"
 
     @property
+    def spec_file(self) -> Path:
+        return self.dir / "exercise.yaml"
+
+    @property
     def exercise_file(self) -> Path:
+        """The learner's file (made from the port when missing)."""
         return self.dir / "exercise.py"
 
     @property
-    def solution_file(self) -> Path:
-        return self.dir / "solution.py"
+    def checks_file(self) -> Path:
+        return self.dir / "checks.py"
 
-    @property
-    def test_file(self) -> Path:
-        return self.dir / "test_exercise.py"
+    def region(self, name: str) -> Region:
+        for region in self.regions:
+            if region.name == name:
+                return region
+        raise CatalogError(f"{self.spec_file}: no region named {name!r}")
 
 
 @dataclass
@@ -89,40 +146,134 @@ class Chapter:
 
 
 def _bilingual(data: Any, where: str) -> dict[str, str]:
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in ("en", "zh")):
+    if not isinstance(data, dict) or not all(
+        isinstance(data.get(k), str) and data[k].strip() for k in ("en", "zh")
+    ):
         raise CatalogError(f"{where}: needs an English (en) and a Chinese (zh) text")
     return {"en": data["en"].strip(), "zh": data["zh"].strip()}
+
+
+def _prose(text: dict[str, str]) -> dict[str, str]:
+    """Paragraphs as one line each (YAML block text keeps the author's line breaks)."""
+    return {
+        lang: "\n\n".join(" ".join(p.split()) for p in value.split("\n\n") if p.strip())
+        for lang, value in text.items()
+    }
 
 
 def _load_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise CatalogError(f"{path}: {err}") from err
     if not isinstance(data, dict):
         raise CatalogError(f"{path}: expected a mapping")
     return data
 
 
+def _region(data: Any, where: str, port: list[str]) -> Region:
+    if not isinstance(data, dict):
+        raise CatalogError(f"{where}: a mapping with name, anchor and todo")
+    name, anchor = data.get("name"), data.get("anchor")
+    if not isinstance(name, str) or not NAME.match(name):
+        raise CatalogError(f"{where}: name: lower-case words joined by '-'")
+    if not isinstance(anchor, str) or not anchor.strip():
+        raise CatalogError(f"{where}: anchor: the text of a '# Go: …' comment in the port")
+    within = data.get("in")
+    if within is not None and within not in port:
+        raise CatalogError(f"{where}: in: {within!r} is not one of port: {port}")
+    stub = data.get("stub", "pass")
+    occurrence, statements = data.get("occurrence", 1), data.get("statements", 1)
+    body = data.get("body")
+    if not isinstance(stub, str) or not stub.strip():
+        raise CatalogError(f"{where}: stub: the code that stands in for the region")
+    if not all(isinstance(n, int) and n >= 1 for n in (occurrence, statements)):
+        raise CatalogError(f"{where}: occurrence and statements are counts (1 or more)")
+    if body is not None and not isinstance(body, bool):
+        raise CatalogError(f"{where}: body: true or false")
+    return Region(
+        name=name,
+        anchor=" ".join(anchor.split()),
+        todo=_prose(_bilingual(data.get("todo"), f"{where}: todo")),
+        stub=stub.strip("\n"),
+        within=within,
+        occurrence=occurrence,
+        statements=statements,
+        body=body,
+    )
+
+
+def _mutant(data: Any, where: str, regions: set[str]) -> Mutant:
+    if not isinstance(data, dict):
+        raise CatalogError(f"{where}: a mapping with name, why and edits")
+    name, why, edits = data.get("name"), data.get("why"), data.get("edits")
+    if not isinstance(name, str) or not NAME.match(name):
+        raise CatalogError(f"{where}: name: lower-case words joined by '-'")
+    if not isinstance(why, str) or not why.strip():
+        raise CatalogError(f"{where}: why: the mistake this wrong answer makes, in a sentence")
+    if not isinstance(edits, list) or not edits:
+        raise CatalogError(f"{where}: edits: a list of at least one edit")
+    parsed = []
+    for i, edit in enumerate(edits, 1):
+        at = f"{where}: edit {i}"
+        if not isinstance(edit, dict) or edit.get("region") not in regions:
+            raise CatalogError(f"{at}: region: one of {sorted(regions)}")
+        find, code = edit.get("find"), edit.get("code")
+        if (find is None) == (code is None):
+            raise CatalogError(f"{at}: either find (with replace) or code")
+        if find is not None and (not isinstance(find, str) or not find):
+            raise CatalogError(f"{at}: find: the text to change")
+        replace = edit.get("replace", "")
+        if not isinstance(replace, str) or (code is not None and not isinstance(code, str)):
+            raise CatalogError(f"{at}: replace and code are text")
+        parsed.append(Edit(edit["region"], find, replace, code))
+    return Mutant(name, why.strip(), tuple(parsed))
+
+
 def load_exercise(chapter: Chapter, name: str) -> Exercise:
-    """Read one exercise's ``hints.yaml`` and check its files are there."""
+    """Read one exercise's ``exercise.yaml`` and check that its checks are there."""
     folder = chapter.dir / "exercises" / name
-    meta_path = folder / "hints.yaml"
-    meta = _load_yaml(meta_path)
+    spec = folder / "exercise.yaml"
+    if not NAME.match(name):
+        raise CatalogError(f"{chapter.dir / 'chapter.yaml'}: {name!r} is not a valid name")
+    if not spec.is_file():
+        raise CatalogError(f"{chapter.slug}/{name}: {spec} is missing")
+    meta = _load_yaml(spec)
+    port = meta.get("port")
+    if not isinstance(port, list) or not port or not all(isinstance(p, str) for p in port):
+        raise CatalogError(f"{spec}: port: a list of module:Qualified.name")
+    for target in port:
+        if not TARGET.match(target):
+            raise CatalogError(f"{spec}: port: {target!r} is not module:Qualified.name")
+    raw_regions = meta.get("regions")
+    if not isinstance(raw_regions, list) or not raw_regions:
+        raise CatalogError(f"{spec}: regions: a list of at least one region")
+    regions = [_region(r, f"{spec}: region {i}", port) for i, r in enumerate(raw_regions, 1)]
+    names = [r.name for r in regions]
+    if len(set(names)) != len(names):
+        raise CatalogError(f"{spec}: two regions have the same name")
     hints = meta.get("hints")
-    if not isinstance(hints, list) or not hints:
-        raise CatalogError(f"{meta_path}: hints: a list of at least one hint")
+    if not isinstance(hints, list) or len(hints) < 2:
+        raise CatalogError(f"{spec}: hints: a list of at least two hints")
+    raw_mutants = meta.get("mutants")
+    if not isinstance(raw_mutants, list) or len(raw_mutants) < MIN_MUTANTS:
+        raise CatalogError(f"{spec}: mutants: at least {MIN_MUTANTS} wrong answers")
+    mutants = [_mutant(m, f"{spec}: mutant {i}", set(names)) for i, m in enumerate(raw_mutants, 1)]
+    if len({m.name for m in mutants}) != len(mutants):
+        raise CatalogError(f"{spec}: two mutants have the same name")
     exercise = Exercise(
         chapter=chapter,
         name=name,
         dir=folder,
-        title=_bilingual(meta.get("title"), f"{meta_path}: title"),
-        hints=[_bilingual(h, f"{meta_path}: hint {i}") for i, h in enumerate(hints, 1)],
-        port=str(meta.get("port", "")),
+        title=_bilingual(meta.get("title"), f"{spec}: title"),
+        task=_prose(_bilingual(meta.get("task"), f"{spec}: task")),
+        port=port,
+        regions=regions,
+        hints=[_bilingual(h, f"{spec}: hint {i}") for i, h in enumerate(hints, 1)],
+        mutants=mutants,
     )
-    for path in (exercise.exercise_file, exercise.solution_file, exercise.test_file):
-        if not path.is_file():
-            raise CatalogError(f"{exercise.key}: {path.name} is missing")
+    if not exercise.checks_file.is_file():
+        raise CatalogError(f"{exercise.key}: {exercise.checks_file} is missing")
     return exercise
 
 
@@ -145,6 +296,13 @@ def discover(root: Path | None = None) -> list[Chapter]:
             raise CatalogError(f"{folder / 'chapter.yaml'}: exercises: a list of names")
         chapter.exercises = [load_exercise(chapter, str(n)) for n in names]
         chapters.append(chapter)
+    seen: dict[str, str] = {}
+    for exercise in all_exercises(chapters):
+        if exercise.name in seen:
+            raise CatalogError(
+                f"two exercises are called {exercise.name}: {seen[exercise.name]}, {exercise.key}"
+            )
+        seen[exercise.name] = exercise.key
     return chapters
 
 
@@ -160,3 +318,44 @@ def find(chapters: list[Chapter], name: str) -> Exercise:
         if wanted in (exercise.name, exercise.key):
             return exercise
     raise UnknownExercise(name, [e.key for e in all_exercises(chapters)])
+
+
+def catalog_data(chapters: list[Chapter], root: Path | None = None) -> dict[str, Any]:
+    """The chapters and exercises as plain data (for the site and ``list --json``).
+
+    Paths are relative to ``root`` (default: the repository, the folder above the package).
+    """
+    base = (PACKAGE_DIR.parent if root is None else Path(root)).resolve()
+
+    def rel(path: Path) -> str:
+        try:
+            return path.resolve().relative_to(base).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    return {
+        "version": 1,
+        "chapters": [
+            {
+                "chapter": chapter.slug,
+                "number": chapter.number,
+                "title": chapter.title,
+                "example": rel(chapter.example),
+                "exercises": [
+                    {
+                        "name": e.name,
+                        "key": e.key,
+                        "title": e.title,
+                        "task": e.task,
+                        "file": rel(e.exercise_file),
+                        "folder": rel(e.dir),
+                        "port": e.port,
+                        "check": f"python -m walkthrough check {e.name}",
+                        "watch": f"python -m walkthrough watch {e.name}",
+                    }
+                    for e in chapter.exercises
+                ],
+            }
+            for chapter in chapters
+        ],
+    }

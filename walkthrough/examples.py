@@ -112,12 +112,27 @@ def print_spots(spots: list[Spot], lang: str, out: TextIO) -> None:
         out.write(f"#   {spot.name} ({relative(file)}:{line}): {text(spot.en, spot.zh, lang)}\n")
 
 
+class QuitRun(BaseException):
+    """The learner typed ``quit``: the run ends, wherever the debugger stopped.
+
+    pdb raises ``bdb.BdbQuit``, an ``Exception``: in a pod worker the port catches it, as kubelet
+    catches a failed sync ("Error syncing pod, skipping"), and the run would go on without the
+    debugger. A ``BaseException`` is caught by no port code; the runtime ends the run with it.
+    """
+
+
 class _StopAtBreakpoints(pdb.Pdb):
-    """A pdb that starts running at once and first stops at a breakpoint."""
+    """A pdb that starts running at once, first stops at a breakpoint, and ends the run on quit."""
 
     def __init__(self) -> None:
         super().__init__()
         self._started = False
+
+    def trace_dispatch(self, frame: Any, event: str, arg: Any) -> Any:
+        try:
+            return super().trace_dispatch(frame, event, arg)
+        except bdb.BdbQuit:
+            raise QuitRun from None
 
     def interaction(self, frame: Any, traceback: Any) -> None:
         if not self._started:  # the stop that set_trace asks for: go on, silently
@@ -137,7 +152,7 @@ def run_under_pdb(run: Callable[[], Any], spot: Spot) -> Any:
     debugger.set_trace(sys._getframe())
     try:
         return run()
-    except bdb.BdbQuit:  # the learner typed "quit"
+    except (bdb.BdbQuit, QuitRun):  # the learner typed "quit"
         return None
     finally:
         debugger.set_continue()

@@ -6,8 +6,10 @@ these, runs it under the virtual clock with :func:`run_go`, and states what it e
 
 from __future__ import annotations
 
+import contextlib
 import io
-from collections.abc import Awaitable, Callable
+import sys
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,36 @@ from minikubelet.sim.node import new_node
 from minikubelet.status.status_manager import new_manager
 from minikubelet.types import ConfigMirrorAnnotationKey, ConfigSourceAnnotationKey, FileSource
 from minikubelet.util.queue.work_queue import BasicWorkQueue
+
+
+def replace_everywhere(old: object, new: object) -> list[tuple[dict[str, Any], str]]:
+    """Make every module-level name bound to ``old`` (in any loaded module) refer to ``new``.
+
+    A port function is imported by name into many modules (and into the learner's file): this
+    is how a check's spy, or the learner's function, takes its place for everyone. Returns the
+    (namespace, name) pairs changed.
+    """
+    changed = []
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for key, value in list(namespace.items()):
+            if value is old:
+                namespace[key] = new
+                changed.append((namespace, key))
+    return changed
+
+
+@contextlib.contextmanager
+def replaced(old: object, new: object) -> Iterator[None]:
+    """:func:`replace_everywhere` for the duration of a ``with`` block."""
+    changed = replace_everywhere(old, new)
+    try:
+        yield
+    finally:
+        for namespace, key in changed:
+            namespace[key] = old
 
 
 def run_go(

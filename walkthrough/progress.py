@@ -1,14 +1,19 @@
 """The learner's progress: a small JSON file in the working tree, never in the home folder.
 
 ``.walkthrough-progress.json`` sits at the top of the repository (git ignores it). It records
-which exercises passed their check, when, and how many hints of each were shown. Delete it to
-start over. ``MINIKUBELET_WALKTHROUGH_PROGRESS`` names another file.
+which exercises pass their checks (a failing check takes the mark away again), when, how many
+hints of each were shown, and the exercise ``watch`` is on. It is written atomically (a new
+file renamed over the old one). A file that cannot be read is not silently taken for "nothing
+done": :meth:`Progress.load` moves it aside, keeps it, and says so (``Progress.problem``).
+``MINIKUBELET_WALKTHROUGH_PROGRESS`` names another file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -18,6 +23,7 @@ from walkthrough.catalog import PACKAGE_DIR
 
 FILE_NAME = ".walkthrough-progress.json"
 ENV = "MINIKUBELET_WALKTHROUGH_PROGRESS"
+VERSION = 1
 
 
 def default_path() -> Path:
@@ -26,37 +32,91 @@ def default_path() -> Path:
     return Path(explicit) if explicit else PACKAGE_DIR.parent / FILE_NAME
 
 
+class CorruptProgress(ValueError):
+    """A progress file that is not what this runner writes."""
+
+
+def _parse(text: str) -> tuple[dict[str, str], dict[str, int], str | None]:
+    try:
+        data: Any = json.loads(text)
+    except ValueError as err:
+        raise CorruptProgress(f"not JSON ({err})") from err
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        raise CorruptProgress(f"not a version {VERSION} progress file")
+    done, hints, current = data.get("done", {}), data.get("hints", {}), data.get("current")
+    if not isinstance(done, dict) or not all(isinstance(v, str) for v in done.values()):
+        raise CorruptProgress("'done' is not a map of exercise to time")
+    if not isinstance(hints, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in hints.values()
+    ):
+        raise CorruptProgress("'hints' is not a map of exercise to a count")
+    if current is not None and not isinstance(current, str):
+        raise CorruptProgress("'current' is not an exercise")
+    return dict(done), dict(hints), current
+
+
 @dataclass
 class Progress:
-    """What the file holds: exercise key → when it passed; exercise key → hints shown."""
+    """What the file holds: exercise key → when it passed; hints shown; the current exercise."""
 
     path: Path
     done: dict[str, str] = field(default_factory=dict)
     hints_shown: dict[str, int] = field(default_factory=dict)
+    current: str | None = None
+    #: Set by :meth:`load` when the file could not be read: (what was wrong, where a copy is).
+    problem: tuple[str, Path] | None = None
 
     @classmethod
     def load(cls, path: Path | None = None) -> Progress:
-        """Read the file; a missing or unreadable file is no progress yet."""
+        """Read the file; a missing file is no progress yet, a corrupt one is kept aside."""
         path = default_path() if path is None else Path(path)
         try:
-            data: Any = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        if not isinstance(data, dict):
-            data = {}
-        done = data.get("done") if isinstance(data.get("done"), dict) else {}
-        hints = data.get("hints") if isinstance(data.get("hints"), dict) else {}
-        return cls(
-            path,
-            {str(k): str(v) for k, v in done.items()},
-            {str(k): int(v) for k, v in hints.items() if isinstance(v, int)},
-        )
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return cls(path)
+        except (OSError, UnicodeDecodeError) as err:
+            return cls._aside(path, f"unreadable ({err})")
+        try:
+            done, hints, current = _parse(text)
+        except CorruptProgress as err:
+            return cls._aside(path, str(err))
+        return cls(path, done, hints, current)
+
+    @classmethod
+    def _aside(cls, path: Path, why: str) -> Progress:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        copy = path.with_name(f"{path.name}.corrupt-{stamp}")
+        try:
+            os.replace(path, copy)
+        except OSError:
+            copy = path  # could not move it: it stays where it is, and is not overwritten
+        progress = cls(path)
+        progress.problem = (why, copy)
+        return progress
 
     def save(self) -> bool:
-        """Write the file; True when it did not exist before (the caller tells the learner)."""
+        """Write the file atomically; True when it did not exist before (the caller says where)."""
+        if self.problem is not None and self.problem[1] == self.path:
+            return False  # never overwrite a corrupt file we could not move aside
         new = not self.path.exists()
-        data = {"version": 1, "done": self.done, "hints": self.hints_shown}
-        self.path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        data = {
+            "version": VERSION,
+            "done": self.done,
+            "hints": self.hints_shown,
+            "current": self.current,
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
         return new
 
     def is_done(self, key: str) -> bool:
@@ -64,6 +124,9 @@ class Progress:
 
     def mark_done(self, key: str) -> None:
         self.done.setdefault(key, datetime.now().astimezone().isoformat(timespec="seconds"))
+
+    def mark_pending(self, key: str) -> None:
+        self.done.pop(key, None)
 
     def forget(self, key: str) -> None:
         self.done.pop(key, None)

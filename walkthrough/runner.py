@@ -1,4 +1,4 @@
-"""The runner's commands: list, check, hint, watch, progress and reset, in English or 中文.
+"""The runner's commands: list, check, hint, progress and reset, in English or 中文 (watch: watch.py).
 
 Each command prints to ``out`` in the learner's language and returns an exit status (0: fine,
 1: a check that does not pass yet or a refused reset, 2: a usage error such as an unknown
@@ -9,16 +9,12 @@ them; the tests call them directly.
 from __future__ import annotations
 
 import difflib
-import importlib
-import inspect
-import os
+import json
 import re
-import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from minikubelet.sim.i18n import text
 from walkthrough.catalog import (
@@ -27,15 +23,19 @@ from walkthrough.catalog import (
     Exercise,
     UnknownExercise,
     all_exercises,
+    catalog_data,
     discover,
     find,
 )
 from walkthrough.checker import CheckResult, check
+from walkthrough.derive import learner_text, port_function, reference_text
 from walkthrough.progress import Progress
-from walkthrough.shipped import shipped_text
+from walkthrough.text import display_path, wrap
 
 #: How the commands are spelled in what the runner prints.
 PROG = "python -m walkthrough"
+#: Lines of the learner's printed output a report shows.
+OUTPUT_LINES = 15
 
 
 @dataclass
@@ -57,62 +57,22 @@ class Workspace:
     def progress(self) -> Progress:
         return Progress.load(self.progress_path)
 
+    def shipped(self, exercise: Exercise, lang: str) -> str:
+        """The learner's file as shipped, made from the port now."""
+        return learner_text(exercise, self.exercises(), lang)
 
-def display_path(path: Path) -> str:
-    """``path`` relative to the current folder when it is below it, else absolute."""
-    try:
-        return (
-            os.path.relpath(path) if Path(path).resolve().is_relative_to(Path.cwd()) else str(path)
-        )
-    except ValueError:
-        return str(path)
+    def reference(self, exercise: Exercise, lang: str) -> str:
+        """The answer: the learner's file with the port's code in the exercise's regions."""
+        return reference_text(exercise, self.exercises(), lang)
 
-
-def _width(s: str) -> int:
-    """Columns ``s`` takes in a terminal (CJK characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
-
-
-#: A word of Latin text, a run of spaces, or one CJK character (Chinese may break anywhere).
-_TOKEN = re.compile(r"[^\s\u2e80-\uffef]+|\s+|[\u2e80-\uffef]")
-
-
-def wrap(message: str, width: int = 92, indent: str = "    ") -> list[str]:
-    """``message`` as lines of at most ``width`` columns; lines that start indented stay."""
-    lines: list[str] = []
-    for paragraph in message.splitlines():
-        if paragraph.startswith(" ") or _width(indent + paragraph) <= width:
-            lines.append(indent + paragraph)
-            continue
-        current = ""
-        for token in _TOKEN.findall(paragraph):
-            if current and _width(indent + current + token.rstrip()) > width:
-                lines.append(indent + current.rstrip())
-                current = "" if token.isspace() else token
-            else:
-                current += token
-        if current.strip():
-            lines.append(indent + current.rstrip())
-    return lines
-
-
-def port_location(port: str) -> tuple[str, int] | None:
-    """Where the port's original is: ``minikubelet.kubelet:Kubelet.sync_loop`` → (file, line)."""
-    module_name, _, qualname = port.partition(":")
-    try:
-        obj: Any = importlib.import_module(module_name)
-        for part in qualname.split("."):
-            obj = getattr(obj, part)
-        lines, start = inspect.getsourcelines(obj)
-        source = inspect.getsourcefile(obj)
-    except (ImportError, AttributeError, OSError, TypeError):
-        return None
-    if source is None:
-        return None
-    offset = next(
-        (i for i, line in enumerate(lines) if line.lstrip().startswith(("def ", "async def "))), 0
-    )
-    return display_path(Path(source)), start + offset
+    def ensure_files(self, lang: str, exercises: list[Exercise] | None = None) -> list[Exercise]:
+        """Write each learner's file that is missing, from the port; return those written."""
+        written = []
+        for exercise in self.exercises() if exercises is None else exercises:
+            if not exercise.exercise_file.exists():
+                exercise.exercise_file.write_text(self.shipped(exercise, lang), encoding="utf-8")
+                written.append(exercise)
+        return written
 
 
 def resolve(ws: Workspace, name: str, lang: str, out: TextIO) -> Exercise | None:
@@ -141,6 +101,24 @@ def resolve(ws: Workspace, name: str, lang: str, out: TextIO) -> Exercise | None
         return None
 
 
+def warn_progress(progress: Progress, lang: str, out: TextIO) -> None:
+    """Tell the learner that their progress file could not be read, and what was kept."""
+    if progress.problem is None:
+        return
+    why, copy = progress.problem
+    out.write(
+        text(
+            f"Your progress file {display_path(progress.path)} could not be read ({why}). "
+            f"It is kept as {display_path(copy)}; progress starts again from nothing. "
+            f"`{PROG} check --all` marks again every exercise your files solve.\n",
+            f"无法读取进度文件 {display_path(progress.path)}（{why}）。原文件保留为 "
+            f"{display_path(copy)}，进度从零开始。运行 `{PROG} check --all` 会把你的文件已经"
+            "完成的练习重新标记出来。\n",
+            lang,
+        )
+    )
+
+
 def save_progress(progress: Progress, lang: str, out: TextIO) -> None:
     """Write the progress file; the first time, say where it is."""
     if progress.save():
@@ -165,12 +143,29 @@ def next_exercise(
     return next((e for e in exercises if not progress.is_done(e.key)), None)
 
 
+def current_exercise(ws: Workspace, progress: Progress) -> Exercise | None:
+    """The exercise the learner is on: the one ``watch`` last showed if not done, else the next."""
+    for exercise in ws.exercises():
+        if exercise.key == progress.current and not progress.is_done(exercise.key):
+            return exercise
+    return next_exercise(ws, progress)
+
+
 # --- list -------------------------------------------------------------------------------------
 
 
-def cmd_list(ws: Workspace, lang: str, out: TextIO) -> int:
-    """Chapters, their exercises, and which are done."""
+def cmd_list(ws: Workspace, lang: str, out: TextIO, *, as_json: bool = False) -> int:
+    """Chapters, their exercises, and which are done (``--json``: the catalog, for the site)."""
+    if as_json:
+        data = catalog_data(ws.chapters())
+        progress = ws.progress()
+        for chapter in data["chapters"]:
+            for exercise in chapter["exercises"]:
+                exercise["done"] = progress.is_done(exercise["key"])
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return 0
     progress = ws.progress()
+    warn_progress(progress, lang, out)
     width = max((len(e.name) for e in ws.exercises()), default=10)
     for chapter in ws.chapters():
         out.write(f"{chapter.slug}  {chapter.title[lang]}\n")
@@ -186,14 +181,12 @@ def cmd_list(ws: Workspace, lang: str, out: TextIO) -> int:
             lang,
         )
     )
-    upcoming = next_exercise(ws, progress)
+    upcoming = current_exercise(ws, progress)
     if upcoming is not None:
         out.write(
             text(
-                f"Next: {upcoming.key}. Open {display_path(upcoming.exercise_file)}, "
-                f"then: {PROG} check {upcoming.name}\n",
-                f"下一个：{upcoming.key}。打开 {display_path(upcoming.exercise_file)}，"
-                f"然后运行：{PROG} check {upcoming.name}\n",
+                f"Next: {upcoming.key}. Start with: {PROG} watch\n",
+                f"下一个：{upcoming.key}。从这里开始：{PROG} watch\n",
                 lang,
             )
         )
@@ -203,8 +196,56 @@ def cmd_list(ws: Workspace, lang: str, out: TextIO) -> int:
 # --- check ------------------------------------------------------------------------------------
 
 
-def report(result: CheckResult, lang: str, out: TextIO) -> None:
-    """Print a check's outcome: the first unmet expectation, or the good news."""
+def _code_part(text: str) -> tuple[list[str], int]:
+    """The lines of a learner's file from its first class or function on (imports aside), and
+    how many lines come before them."""
+    lines = text.splitlines()
+    starts = ("class ", "def ", "async def ", "@")
+    first = next((i for i, line in enumerate(lines) if line.startswith(starts)), 0)
+    return lines[first:], first
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _shift(line: str, mine: int, theirs: int) -> str:
+    """A hunk header with the line numbers of the whole files."""
+    m = _HUNK.match(line)
+    if m is None:
+        return line
+    a, b = int(m.group(1)) + mine, int(m.group(3)) + theirs
+    return f"@@ -{a}{m.group(2) or ''} +{b}{m.group(4) or ''} @@{line[m.end() :]}"
+
+
+def reference_diff(ws: Workspace, exercise: Exercise, file: Path) -> list[str]:
+    """The port's code against the learner's file, as a unified diff (empty: the same)."""
+    try:
+        mine, skipped = _code_part(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return []
+    best: list[str] | None = None
+    for lang in ("en", "zh"):  # the file was made in one of them: compare with that one
+        theirs, their_skipped = _code_part(ws.reference(exercise, lang))
+        diff = [
+            _shift(line, skipped, their_skipped)
+            for line in difflib.unified_diff(
+                mine, theirs, "your exercise.py", "the port", lineterm="", n=2
+            )
+        ]
+        if best is None or len(diff) < len(best):
+            best = diff
+    return best or []
+
+
+def report(
+    result: CheckResult,
+    lang: str,
+    out: TextIO,
+    *,
+    diff: list[str] | None = None,
+    watching: bool = False,
+) -> None:
+    """Print a check's outcome: the first failure, or the good news and the port's code."""
     ex = result.exercise
     t = lambda en, zh: text(en, zh, lang)  # noqa: E731
     if result.ok:
@@ -215,11 +256,34 @@ def report(result: CheckResult, lang: str, out: TextIO) -> None:
                 f"  全部 {result.total} 项检查都通过了，干得好！\n",
             )
         )
+        if diff is not None:
+            if diff:
+                out.write(
+                    t(
+                        "\n  The port's own code, beside yours (- yours, + the port's):\n\n",
+                        "\n  移植版自己的代码和你的对照（- 你的，+ 移植版的）：\n\n",
+                    )
+                )
+                for line in diff:
+                    out.write(f"    {line}\n")
+            else:
+                out.write(
+                    t(
+                        "  Your code is the port's, line for line.\n",
+                        "  你的代码和移植版的一模一样。\n",
+                    )
+                )
+        _print_output(result, lang, out)
         return
     failure = result.first_failure
     out.write(f"✗ {ex.key} — {ex.title[lang]}\n")
-    if failure is None:  # a test file without tests: nothing was proven
-        out.write(t("  This exercise has no tests.\n", "  这个练习没有任何测试。\n"))
+    if watching:  # the learner stays here: what the exercise asks, above what is wrong
+        for paragraph in ex.task[lang].split("\n\n"):
+            for line in wrap(paragraph, indent="  "):
+                out.write(f"{line}\n")
+        out.write("\n")
+    if failure is None:  # a checks file without checks: nothing was proven
+        out.write(t("  This exercise has no checks.\n", "  这个练习没有任何检查。\n"))
         return
     if failure.kind == "load":
         out.write(t("  Your file could not be checked:\n\n", "  无法检查你的文件：\n\n"))
@@ -233,33 +297,65 @@ def report(result: CheckResult, lang: str, out: TextIO) -> None:
     for line in wrap(failure.message(lang)):
         out.write(f"{line}\n")
     out.write("\n")
-    if failure.location is not None:
-        _, line_no = failure.location
+    if failure.line is not None:
         out.write(
             t(
-                f"  at {display_path(result.file)}, line {line_no}",
-                f"  位置：{display_path(result.file)} 第 {line_no} 行",
+                f"  at {display_path(result.file)}, line {failure.line}",
+                f"  位置：{display_path(result.file)} 第 {failure.line} 行",
             )
         )
-        out.write(f":  {failure.source_line}\n" if failure.source_line else "\n")
-    if failure.test != "load":
-        out.write(t(f"  (test: {failure.test})\n", f"  （测试：{failure.test}）\n"))
+        out.write(f":  {failure.source}\n" if failure.source else "\n")
+    if failure.check not in ("load",):
+        out.write(t(f"  (check: {failure.check})\n", f"  （检查项：{failure.check}）\n"))
+    _print_output(result, lang, out)
+    if not watching:
+        out.write(
+            t(
+                f"  Edit {display_path(result.file)}; stuck? {PROG} hint\n",
+                f"  请修改 {display_path(result.file)}；卡住了？试试 {PROG} hint\n",
+            )
+        )
+
+
+def _print_output(result: CheckResult, lang: str, out: TextIO) -> None:
+    lines = result.output.rstrip().splitlines()
+    if not lines:
+        return
+    shown = lines[-OUTPUT_LINES:]
     out.write(
-        t(
-            f"  Edit {display_path(result.file)}; stuck? {PROG} hint {ex.name}\n",
-            f"  请修改 {display_path(result.file)}；卡住了？试试 {PROG} hint {ex.name}\n",
+        text(
+            f"\n  Your code printed{' (the end of it)' if len(shown) < len(lines) else ''}:\n",
+            f"\n  你的代码输出了{'（最后一部分）' if len(shown) < len(lines) else ''}：\n",
+            lang,
         )
     )
+    for line in shown:
+        out.write(f"    | {line}\n")
+    out.write("\n")
 
 
-def run_check(ws: Workspace, exercise: Exercise, lang: str, out: TextIO) -> CheckResult:
-    """Check the learner's file, print the outcome, and record a pass in the progress file."""
-    result = check(exercise)
-    report(result, lang, out)
+def record(ws: Workspace, result: CheckResult) -> Progress:
+    """Mark the exercise done when it passes, not done when it does not; save."""
+    progress = ws.progress()
     if result.ok:
-        progress = ws.progress()
-        progress.mark_done(exercise.key)
-        save_progress(progress, lang, out)
+        progress.mark_done(result.exercise.key)
+    else:
+        progress.mark_pending(result.exercise.key)
+    return progress
+
+
+def run_check(
+    ws: Workspace, exercise: Exercise, lang: str, out: TextIO, *, show_next: bool = True
+) -> CheckResult:
+    """Check the learner's file, print the outcome, and record it in the progress file."""
+    ws.ensure_files(lang, [exercise])
+    result = check(exercise)
+    diff = reference_diff(ws, exercise, result.file) if result.ok else None
+    report(result, lang, out, diff=diff)
+    progress = record(ws, result)
+    warn_progress(progress, lang, out)
+    save_progress(progress, lang, out)
+    if result.ok and show_next:
         upcoming = next_exercise(ws, progress, after=exercise)
         if upcoming is None:
             out.write(text("  Every exercise is done. 🎉\n", "  所有练习都完成了。🎉\n", lang))
@@ -274,10 +370,14 @@ def run_check(ws: Workspace, exercise: Exercise, lang: str, out: TextIO) -> Chec
     return result
 
 
-def cmd_check(ws: Workspace, name: str | None, lang: str, out: TextIO) -> int:
-    """Check one exercise (default: the first not done yet)."""
+def cmd_check(
+    ws: Workspace, name: str | None, lang: str, out: TextIO, *, all_: bool = False
+) -> int:
+    """Check one exercise (default: the current one), or every one (``--all``)."""
+    if all_:
+        return check_all(ws, lang, out)
     if name is None:
-        exercise = next_exercise(ws, ws.progress())
+        exercise = current_exercise(ws, ws.progress())
         if exercise is None:
             out.write(
                 text(
@@ -294,24 +394,81 @@ def cmd_check(ws: Workspace, name: str | None, lang: str, out: TextIO) -> int:
     return 0 if run_check(ws, exercise, lang, out).ok else 1
 
 
+def check_all(ws: Workspace, lang: str, out: TextIO) -> int:
+    """Check every exercise and mark each as its check says (the progress file follows)."""
+    ws.ensure_files(lang)
+    progress = ws.progress()
+    warn_progress(progress, lang, out)
+    width = max(len(e.key) for e in ws.exercises())
+    failing = 0
+    for exercise in ws.exercises():
+        result = check(exercise)
+        if result.ok:
+            progress.mark_done(exercise.key)
+            out.write(f"  ✓ {exercise.key:<{width}}  {exercise.title[lang]}\n")
+        else:
+            failing += 1
+            progress.mark_pending(exercise.key)
+            out.write(f"  ✗ {exercise.key:<{width}}  {exercise.title[lang]}\n")
+        if hasattr(out, "flush"):
+            out.flush()
+    save_progress(progress, lang, out)
+    total = len(ws.exercises())
+    out.write(
+        text(
+            f"{total - failing} of {total} exercises pass.\n",
+            f"共 {total} 个练习，通过了 {total - failing} 个。\n",
+            lang,
+        )
+    )
+    return 0 if failing == 0 else 1
+
+
 # --- hint -------------------------------------------------------------------------------------
+
+
+def hint_text(ws: Workspace, exercise: Exercise, lang: str, chosen: list[int]) -> list[str]:
+    """The hints numbered ``chosen`` (1-based), and after the last one where the port's code is."""
+    hints = exercise.hints
+    lines: list[str] = []
+    for n in chosen:
+        lines.append(text(f"Hint {n} of {len(hints)}:", f"提示 {n}/{len(hints)}：", lang))
+        lines += [f"  {line}" for line in hints[n - 1][lang].splitlines()]
+        lines.append("")
+    if max(chosen) == len(hints):
+        places = []
+        for target in exercise.port:
+            fn = port_function(target)
+            places.append(f"{display_path(fn.module.path)}:{fn.node.lineno}")
+        lines.append(
+            text(
+                f"That was the last hint. The port's own code is in {', '.join(places)}: "
+                "reading it is allowed.",
+                f"这是最后一条提示。移植版自己的代码在 {', '.join(places)}，可以去读。",
+                lang,
+            )
+        )
+    return lines
 
 
 def cmd_hint(
     ws: Workspace,
-    name: str,
+    name: str | None,
     lang: str,
     out: TextIO,
     *,
     level: int | None = None,
     all_: bool = False,
 ) -> int:
-    """Show the next hint (or hint ``level``, or all of them)."""
-    exercise = resolve(ws, name, lang, out)
-    if exercise is None:
-        return 2
-    hints = exercise.hints
+    """Show the next hint (or hint ``level``, or all of them) of an exercise (default: current)."""
     progress = ws.progress()
+    if name is None:
+        exercise = current_exercise(ws, progress) or ws.exercises()[0]
+    else:
+        exercise = resolve(ws, name, lang, out)
+        if exercise is None:
+            return 2
+    hints = exercise.hints
     shown = progress.hints_shown.get(exercise.key, 0)
     if all_:
         chosen = list(range(1, len(hints) + 1))
@@ -328,32 +485,18 @@ def cmd_hint(
         chosen = [level]
     else:
         chosen = [min(shown + 1, len(hints))]
-    out.write(f"{exercise.key} — {exercise.title[lang]}\n")
-    for n in chosen:
-        out.write(text(f"\nHint {n} of {len(hints)}:\n", f"\n提示 {n}/{len(hints)}：\n", lang))
-        for line in hints[n - 1][lang].splitlines():
-            out.write(f"  {line}\n")
+    out.write(f"{exercise.key} — {exercise.title[lang]}\n\n")
+    for line in hint_text(ws, exercise, lang, chosen):
+        out.write(f"{line}\n")
     last = max(chosen)
     if last < len(hints):
         out.write(
             text(
-                f"\n(Run it again for hint {last + 1}; --all shows every hint.)\n",
-                f"\n（再运行一次可看第 {last + 1} 条提示；加 --all 可看全部提示。）\n",
+                f"(Run it again for hint {last + 1}; --all shows every hint.)\n",
+                f"（再运行一次可看第 {last + 1} 条提示；加 --all 可看全部提示。）\n",
                 lang,
             )
         )
-    else:
-        where = port_location(exercise.port) if exercise.port else None
-        if where is not None:
-            out.write(
-                text(
-                    f"\nThat was the last hint. The port's own version is in {where[0]}, "
-                    f"line {where[1]}: reading it is allowed.\n",
-                    f"\n这是最后一条提示。移植版里的原始代码在 {where[0]} 第 {where[1]} 行，"
-                    "可以去读。\n",
-                    lang,
-                )
-            )
     if last > shown:
         progress.hints_shown[exercise.key] = last
         save_progress(progress, lang, out)
@@ -366,6 +509,7 @@ def cmd_hint(
 def cmd_progress(ws: Workspace, lang: str, out: TextIO) -> int:
     """Exercises done per chapter."""
     progress = ws.progress()
+    warn_progress(progress, lang, out)
     total = done = 0
     exists = progress.path.exists()
     out.write(
@@ -375,10 +519,13 @@ def cmd_progress(ws: Workspace, lang: str, out: TextIO) -> int:
             lang,
         )
     )
+    width = max((len(c.exercises) for c in ws.chapters()), default=4)
     for chapter in ws.chapters():
         marks = [progress.is_done(e.key) for e in chapter.exercises]
         bar = "".join("■" if m else "□" for m in marks)
-        out.write(f"  {chapter.slug}  {bar:<4} {sum(marks)}/{len(marks)}  {chapter.title[lang]}\n")
+        out.write(
+            f"  {chapter.slug}  {bar:<{width}} {sum(marks)}/{len(marks)}  {chapter.title[lang]}\n"
+        )
         total += len(marks)
         done += sum(marks)
     out.write(
@@ -388,26 +535,13 @@ def cmd_progress(ws: Workspace, lang: str, out: TextIO) -> int:
             lang,
         )
     )
-    upcoming = next_exercise(ws, progress)
+    upcoming = current_exercise(ws, progress)
     if upcoming is not None:
-        out.write(
-            text(
-                f"Next: {PROG} check {upcoming.name}\n",
-                f"下一个：{PROG} check {upcoming.name}\n",
-                lang,
-            )
-        )
+        out.write(text(f"Next: {upcoming.key}\n", f"下一个：{upcoming.key}\n", lang))
     return 0
 
 
 # --- reset ------------------------------------------------------------------------------------
-
-
-def shipped_version(exercise: Exercise) -> str:
-    """The exercise file as shipped, made from the solution."""
-    return shipped_text(
-        exercise.solution_file.read_text(encoding="utf-8"), str(exercise.solution_file)
-    )
 
 
 def cmd_reset(
@@ -420,7 +554,7 @@ def cmd_reset(
     all_: bool = False,
     ask: Callable[[str], str] = input,
 ) -> int:
-    """Put the shipped version back in place of the learner's file, after asking."""
+    """Make the learner's file again from the port, after asking; its progress is forgotten."""
     if all_:
         chosen = ws.exercises()
     else:
@@ -442,27 +576,16 @@ def cmd_reset(
     changed = [
         e
         for e in chosen
-        if not e.exercise_file.exists()
-        or e.exercise_file.read_text(encoding="utf-8") != shipped_version(e)
+        if e.exercise_file.exists()
+        and e.exercise_file.read_text(encoding="utf-8", errors="replace")
+        not in (ws.shipped(e, "en"), ws.shipped(e, "zh"))
     ]
-    progress = ws.progress()
-    if not changed:
+    if changed and not yes:
         out.write(
             text(
-                "Nothing to reset: the file is as shipped.\n"
-                if len(chosen) == 1
-                else "Nothing to reset: the files are as shipped.\n",
-                "无需重置：文件与发布时一致。\n",
-                lang,
-            )
-        )
-        return 0
-    if not yes:
-        out.write(
-            text(
-                "These files will be replaced by their shipped version; your changes to them "
-                "will be lost:\n",
-                "以下文件将恢复为发布时的版本，你对它们的修改会丢失：\n",
+                "These files will be made again from the port; your changes to them will be "
+                "lost:\n",
+                "以下文件将根据移植版重新生成，你对它们的修改会丢失：\n",
                 lang,
             )
         )
@@ -475,65 +598,12 @@ def cmd_reset(
         if answer.strip().lower() not in ("y", "yes", "是", "是的"):
             out.write(text("Nothing was changed.\n", "没有做任何修改。\n", lang))
             return 1
-    for e in changed:
-        e.exercise_file.write_text(shipped_version(e), encoding="utf-8")
+    progress = ws.progress()
+    warn_progress(progress, lang, out)
+    for e in chosen:
+        e.exercise_file.write_text(ws.shipped(e, lang), encoding="utf-8")
         progress.forget(e.key)
         out.write(text(f"Reset {e.key}.\n", f"已重置 {e.key}。\n", lang))
-    if progress.path.exists():
+    if progress.path.exists() or progress.problem is not None:
         progress.save()
     return 0
-
-
-# --- watch ------------------------------------------------------------------------------------
-
-
-def file_changes(exercise: Exercise, stop_event: Any = None) -> Iterable[Any]:
-    """Each batch of saves of the exercise file, as watchfiles reports them (Ctrl+C ends)."""
-    import watchfiles
-
-    # Watch the folder, not the file: many editors save by writing a new file and renaming it.
-    target = exercise.exercise_file.name
-    return watchfiles.watch(
-        exercise.dir,
-        watch_filter=lambda _change, path: Path(path).name == target,
-        raise_interrupt=False,
-        stop_event=stop_event,
-    )
-
-
-def cmd_watch(
-    ws: Workspace,
-    name: str | None,
-    lang: str,
-    out: TextIO,
-    *,
-    changes: Iterable[Any] | None = None,
-) -> int:
-    """Check now, then again on every save of the exercise file."""
-    if name is None:
-        exercise = next_exercise(ws, ws.progress()) or ws.exercises()[0]
-    else:
-        exercise = resolve(ws, name, lang, out)
-        if exercise is None:
-            return 2
-    out.write(
-        text(
-            f"Watching {display_path(exercise.exercise_file)}: save it to check again; "
-            "Ctrl+C stops.\n\n",
-            f"正在监视 {display_path(exercise.exercise_file)}：保存文件即重新检查；按 Ctrl+C 退出。\n\n",
-            lang,
-        )
-    )
-    on_change(ws, exercise, lang, out)
-    for _batch in file_changes(exercise) if changes is None else changes:
-        out.write(f"\n--- {datetime.now().strftime('%H:%M:%S')} ---\n")
-        on_change(ws, exercise, lang, out)
-    return 0
-
-
-def on_change(ws: Workspace, exercise: Exercise, lang: str, out: TextIO) -> CheckResult:
-    """What watch does after each save: check and print."""
-    result = run_check(ws, exercise, lang, out)
-    if hasattr(out, "flush"):
-        out.flush()
-    return result

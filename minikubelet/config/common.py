@@ -3,7 +3,7 @@
 Go: pkg/kubelet/config/common.go
 
 Decoding and validating a manifest (Go's ``tryDecodeSinglePod`` and ``tryDecodePodList``) is
-[`minikubelet.sim.manifest.load_pods_like_kubelet`][minikubelet.sim.manifest.load_pods_like_kubelet];
+[`minikubelet.sim.manifest.load_pods`][minikubelet.sim.manifest.load_pods];
 [`try_decode_pods`][] adds the step between the two that this file owns, [`apply_defaults`][].
 """
 
@@ -23,7 +23,7 @@ from minikubelet.k8s_io.kubernetes.pkg.apis.core.helper.helpers import (
     add_or_update_toleration_in_pod,
 )
 from minikubelet.sim import klog
-from minikubelet.sim.manifest import ManifestError, load_pods_like_kubelet, pod_to_dict
+from minikubelet.sim.manifest import ManifestError, load_pods, pod_to_dict
 from minikubelet.types import ConfigHashAnnotationKey, NamespaceDefault
 
 #: The largest manifest kubelet reads (10 MiB). Go: maxConfigLength
@@ -47,6 +47,7 @@ def apply_defaults(pod: Pod, source: str, is_file: bool, node_name: str) -> None
     an MD5 UID; the port hashes the pod's manifest form (sorted JSON) the same way. The UID is
     stable for one manifest on one node, as in Go, but not equal to Go's.
     """
+    # Go: if len(pod.UID) == 0 {
     if len(pod.metadata.uid) == 0:
         hasher = hashlib.md5(usedforsecurity=False)
         hasher.update(json.dumps(pod_to_dict(pod), sort_keys=True).encode())
@@ -108,6 +109,4 @@ def try_decode_pods(
     def default_fn(pod: Pod) -> None:
         apply_defaults(pod, source, is_file, node_name)
 
-    return load_pods_like_kubelet(
-        text, source, allow_pod_list=allow_pod_list, default_fn=default_fn
-    )
+    return load_pods(text, source, allow_pod_list=allow_pod_list, default_fn=default_fn)

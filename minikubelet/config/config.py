@@ -146,6 +146,7 @@ class PodStorage:
             mode = self.mode
             # Go: case PodConfigNotificationIncremental:
             if mode == PodConfigNotificationMode.INCREMENTAL:
+                # Go: if len(removes.Pods) > 0 {
                 if len(removes.pods) > 0:
                     await self.updates.send(removes)
                 if len(adds.pods) > 0:
@@ -154,6 +155,7 @@ class PodStorage:
                     await self.updates.send(updates)
                 if len(deletes.pods) > 0:
                     await self.updates.send(deletes)
+                # Go: if firstSet && len(adds.Pods) == 0 && len(updates.Pods) == 0 && len(deletes.Pods) == 0 {
                 if (
                     first_set
                     and len(adds.pods) == 0
@@ -221,6 +223,7 @@ class PodStorage:
                 existing = old_pods.get(ref.metadata.uid)
                 if existing is not None:
                     pods[ref.metadata.uid] = existing
+                    # Go: needUpdate, needReconcile, needGracefulDelete := checkAndUpdatePod(existing, ref)
                     need_update, need_reconcile, need_graceful_delete = check_and_update_pod(
                         existing, ref
                     )
@@ -231,6 +234,7 @@ class PodStorage:
                     elif need_graceful_delete:
                         delete_pods.append(existing)
                     continue
+                # Go: recordFirstSeenTime(ref)
                 record_first_seen_time(ref)
                 pods[ref.metadata.uid] = ref
                 add_pods.append(ref)
@@ -275,6 +279,7 @@ class PodStorage:
             old_pods = pods
             pods = {}
             update_pods_func(update.pods, old_pods, pods)
+            # Go: for uid, existing := range oldPods {
             for uid, existing in old_pods.items():
                 if uid not in pods:
                     remove_pods.append(existing)

@@ -16,7 +16,7 @@ BAD = EXAMPLES / "bad-manifests"
 def test_example_pods_load():
     names = {}
     for path in sorted([*GOOD.glob("*.yaml"), *HTTP.glob("*.yaml")]):
-        pods, errors = load_pod_file(path)
+        pods, errors = load_pod_file(path, allow_pod_list=path.parent == HTTP)
         assert errors == [], path
         names[path.name] = [p.metadata.name for p in pods]
     assert names == {
@@ -38,11 +38,9 @@ def test_static_pods_content():
     assert [c.name for c in web.spec.init_containers] == ["fetch-content"]
 
 
-def test_like_kubelet_takes_single_pods_only():
-    assert load_pod_file(GOOD / "nginx.yaml", like_kubelet=True)[1] == []
-    assert load_pod_file(GOOD / "init-container.yaml", like_kubelet=True)[1] == []
+def test_a_manifest_file_holds_single_pods_only():
     # A PodList is for a URL (examples/http-pods), not for a manifest file.
-    pods, errors = load_pod_file(HTTP / "pod-list.yaml", like_kubelet=True)
+    pods, errors = load_pod_file(HTTP / "pod-list.yaml")
     assert pods == [] and [e.field for e in errors] == ["kind"]
 
 
@@ -96,7 +94,6 @@ BAD_CASES = {
         "document 1: spec.containers[0].resources.requests[cpu]: must be less than or equal to "
         'the cpu limit (request "2", limit "1")',
     ),
-    "second-document-bad.yaml": (["good"], "document 2: spec.containers[0].image: required"),
 }
 
 

@@ -6,14 +6,13 @@ from fractions import Fraction
 
 import pytest
 
+from minikubelet.config import common
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.api.core.v1 import Pod, PullPolicy, RestartPolicy
-from minikubelet.sim import manifest as load_module
 from minikubelet.sim.manifest import (
     ManifestError,
     load_pod_file,
     load_pods,
-    load_pods_like_kubelet,
     pod_from_dict,
     pod_to_dict,
 )
@@ -43,7 +42,7 @@ def load_one(text: str) -> Pod:
 
 
 def messages(text: str) -> list[str]:
-    pods, errors = load_pods(text, SRC)
+    pods, errors = load_pods(text, SRC, allow_pod_list=True)
     assert pods == []
     return [str(e) for e in errors]
 
@@ -308,31 +307,25 @@ def test_times_and_status():
     assert (cs.ready, cs.restart_count, cs.started) == (True, 2, True)
 
 
-def test_many_documents_pod_list_and_empty_documents():
-    text = (
-        "# comment only\n---\n"
-        + pod_yaml(name="a")
-        + "---\n"
-        + textwrap.dedent(
-            """\
-            apiVersion: v1
-            kind: PodList
-            items:
-              - metadata: {name: b}
-                spec: {containers: [{name: app, image: x}]}
-              - apiVersion: v1
-                kind: Pod
-                metadata: {name: c}
-                spec: {containers: [{name: app, image: x}]}
-            ---
-            """
-        )
-        + pod_yaml(name="d")
-        + "---\n"
-    )
-    pods, errors = load_pods(text, SRC)
+def test_pod_list_and_only_the_first_document():
+    text = textwrap.dedent(
+        """\
+        # a comment before the document
+        apiVersion: v1
+        kind: PodList
+        items:
+          - metadata: {name: b}
+            spec: {containers: [{name: app, image: x}]}
+          - apiVersion: v1
+            kind: Pod
+            metadata: {name: c}
+            spec: {containers: [{name: app, image: x}]}
+        ---
+        """
+    ) + pod_yaml(name="d")
+    pods, errors = load_pods(text, SRC, allow_pod_list=True)
     assert errors == []
-    assert [p.metadata.name for p in pods] == ["a", "b", "c", "d"]
+    assert [p.metadata.name for p in pods] == ["b", "c"]  # "d" is in a later document
     assert all(p.kind == "Pod" and p.api_version == "v1" for p in pods)
 
 
@@ -346,11 +339,6 @@ def test_json_is_accepted():
     pods, errors = load_pods(json.dumps(data, indent=2), "http://example.com/pods")
     assert errors == [] and pods[0].metadata.name == "j"
     assert pod_from_dict(data) == pods[0]
-
-
-def test_empty_text_has_no_pods_and_no_errors():
-    assert load_pods("", SRC) == ([], [])
-    assert load_pods("---\n# nothing\n---\n", SRC) == ([], [])
 
 
 # --- bad manifests: every class of error, with its exact message -----------------------------
@@ -718,28 +706,15 @@ def test_bad_manifests(text, expected):
 
 
 def test_error_attributes():
-    text = pod_yaml() + "---\n" + pod_yaml("containers: [{name: app, image: x}, {name: b}]\n")
+    text = pod_yaml("containers: [{name: app, image: x}, {name: b}]\n")
     pods, errors = load_pods(text, SRC)
-    assert [p.metadata.name for p in pods] == ["web"]
+    assert pods == []
     (error,) = errors
     assert isinstance(error, ManifestError) and isinstance(error, Exception)
-    assert (error.source, error.document, error.field) == (SRC, 2, "spec.containers[1].image")
+    assert (error.source, error.document, error.field) == (SRC, 1, "spec.containers[1].image")
     assert error.message == "required"
-    assert str(error) == "manifests/web.yaml: document 2: spec.containers[1].image: required"
-    assert error == ManifestError(SRC, 2, "spec.containers[1].image", "required")
-
-
-def test_one_bad_document_does_not_block_the_others():
-    bad_dup = pod_yaml("containers: [{name: app, image: x}, {name: app, image: y}]\n", name="b")
-    text = "---\n".join([pod_yaml(name="a"), bad_dup, "kind: Service\n", pod_yaml(name="d")])
-    pods, errors = load_pods(text, SRC)
-    assert [p.metadata.name for p in pods] == ["a", "d"]
-    assert [str(e) for e in errors] == [
-        'manifests/web.yaml: document 2: spec.containers[1].name: duplicate name "app"',
-        'manifests/web.yaml: document 3: apiVersion: required: must be "v1"',
-        'manifests/web.yaml: document 3: kind: unsupported kind "Service": must be "Pod" or '
-        '"PodList" (kubelet runs pods only)',
-    ]
+    assert str(error) == "manifests/web.yaml: document 1: spec.containers[1].image: required"
+    assert error == ManifestError(SRC, 1, "spec.containers[1].image", "required")
 
 
 def test_a_bad_item_rejects_the_whole_pod_list():
@@ -757,7 +732,7 @@ def test_a_bad_item_rejects_the_whole_pod_list():
             spec: {containers: [{name: app, image: x}]}
         """
     )
-    pods, errors = load_pods(text, SRC)
+    pods, errors = load_pods(text, SRC, allow_pod_list=True)
     assert pods == []
     assert [str(e) for e in errors] == [
         "manifests/web.yaml: document 1: items[1].spec.containers[0].image: required",
@@ -765,37 +740,37 @@ def test_a_bad_item_rejects_the_whole_pod_list():
     ]
 
 
-def test_a_yaml_error_anywhere_rejects_the_whole_text():
-    text = pod_yaml(name="a") + "---\nkey: [unclosed\n"
+def test_a_yaml_error_rejects_the_whole_text():
+    text = "key: [unclosed\n---\n" + pod_yaml(name="a")
     pods, errors = load_pods(text, SRC)
     assert pods == []
     assert [(e.document, e.field) for e in errors] == [(None, None)]
     assert str(errors[0]).startswith("manifests/web.yaml: not valid YAML: ")
 
 
-# --- like kubelet ----------------------------------------------------------------------------
+# --- as kubelet reads ------------------------------------------------------------------------
 
 
-def test_like_kubelet_reads_only_the_first_document():
+def test_only_the_first_document_is_read():
     text = pod_yaml(name="first") + "---\n" + pod_yaml(name="second") + "---\n: [not yaml\n"
-    pods, errors = load_pods_like_kubelet(text, SRC)
+    pods, errors = load_pods(text, SRC)
     assert errors == [] and [p.metadata.name for p in pods] == ["first"]
 
 
-def test_like_kubelet_rejects_a_pod_list_from_a_file_but_not_from_a_url():
+def test_a_pod_list_is_refused_from_a_file_but_not_from_a_url():
     text = "apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: a}\n  spec: {containers: [{name: c, image: i}]}\n"
-    pods, errors = load_pods_like_kubelet(text, SRC)
+    pods, errors = load_pods(text, SRC)
     assert pods == []
     assert [str(e) for e in errors] == [
         'manifests/web.yaml: document 1: kind: unsupported kind "PodList": must be "Pod" '
         "(kubelet reads one Pod per file; it accepts a PodList only from a URL)"
     ]
-    pods, errors = load_pods_like_kubelet(text, "http://host/pods", allow_pod_list=True)
+    pods, errors = load_pods(text, "http://host/pods", allow_pod_list=True)
     assert errors == [] and [p.metadata.name for p in pods] == ["a"]
 
 
-def test_like_kubelet_empty_text_is_an_error():
-    assert load_pods_like_kubelet("", SRC) == (
+def test_an_empty_text_is_an_error():
+    assert load_pods("", SRC) == (
         [],
         [ManifestError(SRC, 1, None, "no pod: the text is empty")],
     )
@@ -807,9 +782,7 @@ def test_like_kubelet_empty_text_is_an_error():
 def test_load_pod_file(tmp_path):
     path = tmp_path / "web.yaml"
     path.write_text(pod_yaml(name="a") + "---\n" + pod_yaml(name="b"))
-    pods, errors = load_pod_file(path)
-    assert errors == [] and [p.metadata.name for p in pods] == ["a", "b"]
-    pods, errors = load_pod_file(str(path), like_kubelet=True)
+    pods, errors = load_pod_file(str(path))
     assert errors == [] and [p.metadata.name for p in pods] == ["a"]
 
 
@@ -830,8 +803,8 @@ def test_load_pod_file_errors_name_the_file(tmp_path):
 
 
 def test_load_pod_file_refuses_a_file_larger_than_kubelet_reads(tmp_path, monkeypatch):
-    assert load_module.MAX_CONFIG_LENGTH == 10 * 2**20
-    monkeypatch.setattr(load_module, "MAX_CONFIG_LENGTH", 100)
+    assert common.maxConfigLength == 10 * 2**20
+    monkeypatch.setattr(common, "maxConfigLength", 100)
     path = tmp_path / "big.yaml"
     path.write_text(pod_yaml())
     assert len(path.read_bytes()) > 100
@@ -857,9 +830,9 @@ def test_default_fn_runs_after_api_defaults_and_before_validation():
         pod.metadata.namespace = "default"
 
     text = pod_yaml(name="web")
-    pods, errors = load_pods_like_kubelet(text, SRC, default_fn=node_defaults)
+    pods, errors = load_pods(text, SRC, default_fn=node_defaults)
     assert seen == [PullPolicy.IF_NOT_PRESENT]
     assert pods == []
     assert [e.field for e in errors] == ["metadata.name"]  # 254 characters: too long
-    pods, errors = load_pods(text, SRC, default_fn=lambda pod: None)
+    pods, errors = load_pods(text, SRC)
     assert errors == [] and pods[0].metadata.name == "web"

@@ -227,11 +227,15 @@ def test_pod_to_dict_loads_back_equal(case):
 
 @settings(SETTINGS, max_examples=15)
 @given(st.lists(pod_cases(), min_size=1, max_size=3), st.data())
-def test_a_bad_document_among_good_ones_is_the_only_one_rejected(cases, data):
+def test_one_bad_pod_rejects_a_whole_pod_list(cases, data):
     bad_at = data.draw(st.integers(0, len(cases)))
-    documents = [manifest for manifest, _ in cases]
-    bad = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "bad"}, "spec": {}}
-    documents.insert(bad_at, bad)
-    pods, errors = load_pods(yaml.safe_dump_all(documents), "many.yaml")
-    assert pods == [expected for _, expected in cases]
-    assert [(e.document, e.field) for e in errors] == [(bad_at + 1, "spec.containers")]
+    items = [manifest for manifest, _ in cases]
+    items.insert(bad_at, {"metadata": {"name": "bad"}, "spec": {}})
+    text = yaml.safe_dump({"apiVersion": "v1", "kind": "PodList", "items": items})
+    pods, errors = load_pods(text, "http://host/pods", allow_pod_list=True)
+    assert pods == []
+    assert [(e.document, e.field) for e in errors] == [(1, f"items[{bad_at}].spec.containers")]
+    del items[bad_at]
+    text = yaml.safe_dump({"apiVersion": "v1", "kind": "PodList", "items": items})
+    pods, errors = load_pods(text, "http://host/pods", allow_pod_list=True)
+    assert errors == [] and pods == [expected for _, expected in cases]

@@ -14,6 +14,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     Pod,
     PodCondition,
     PodPhase,
+    PodQOSBestEffort,
     PodSpec,
     PodStatus,
 )
@@ -67,12 +68,12 @@ def test_a_new_status_is_patched_into_the_api_server_at_once():
         seen.update(pod=pod, m=m)
         m.start()
         await m.set_pod_status(
-            pod, PodStatus(phase=PodPhase.RUNNING, pod_ip="10.88.0.2", qos_class="BestEffort")
+            pod, PodStatus(phase=PodPhase.RUNNING, pod_ip="10.88.0.2", qos_class=PodQOSBestEffort)
         )
         await go.sleep(1)
         # The same status again: no new version, nothing sent.
         await m.set_pod_status(
-            pod, PodStatus(phase=PodPhase.RUNNING, pod_ip="10.88.0.2", qos_class="BestEffort")
+            pod, PodStatus(phase=PodPhase.RUNNING, pod_ip="10.88.0.2", qos_class=PodQOSBestEffort)
         )
         await go.sleep(1)
 

@@ -7,17 +7,35 @@ from pathlib import Path
 
 import pytest
 
-from walkthrough.catalog import PACKAGE_DIR
-from walkthrough.runner import Workspace, shipped_version
+from walkthrough.catalog import PACKAGE_DIR, find
+from walkthrough.runner import Workspace
 
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Workspace:
-    """The chapters copied to a temporary folder, each exercise file as shipped; progress there."""
+    """The chapters copied to a temporary folder, without learners' files; progress there."""
     root = tmp_path / "walkthrough"
     for chapter in sorted(PACKAGE_DIR.glob("ch[0-9][0-9]")):
-        shutil.copytree(chapter, root / chapter.name, ignore=shutil.ignore_patterns("__pycache__"))
-    ws = Workspace(root=root, progress_path=tmp_path / ".walkthrough-progress.json")
-    for exercise in ws.exercises():
-        exercise.exercise_file.write_text(shipped_version(exercise), encoding="utf-8")
-    return ws
+        shutil.copytree(
+            chapter,
+            root / chapter.name,
+            ignore=shutil.ignore_patterns("__pycache__", "exercise.py"),
+        )
+    return Workspace(root=root, progress_path=tmp_path / ".walkthrough-progress.json")
+
+
+def solve(ws: Workspace, name: str) -> None:
+    """Do an exercise: the learner's file becomes the reference (the port's own code)."""
+    exercise = find(ws.chapters(), name)
+    exercise.exercise_file.write_text(ws.reference(exercise, "en"), encoding="utf-8")
+
+
+def edit(ws: Workspace, name: str, old: str, new: str) -> str:
+    """Change the learner's file (made first if missing); returns the new text."""
+    exercise = find(ws.chapters(), name)
+    ws.ensure_files("en", [exercise])
+    text = exercise.exercise_file.read_text(encoding="utf-8")
+    assert old in text, old
+    text = text.replace(old, new, 1)
+    exercise.exercise_file.write_text(text, encoding="utf-8")
+    return text

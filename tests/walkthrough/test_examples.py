@@ -74,8 +74,10 @@ def test_the_first_statement_skips_the_docstring() -> None:
 def test_vscode_has_one_configuration_per_chapter() -> None:
     raw = (ROOT / ".vscode" / "launch.json").read_text()
     config = json.loads(re.sub(r"^\s*//.*$", "", raw, flags=re.MULTILINE))
-    configurations = config["configurations"]
+    configurations = [c for c in config["configurations"] if "program" in c]
     assert len(configurations) == len(CHAPTERS)
+    checks = [c for c in config["configurations"] if c.get("module") == "walkthrough"]
+    assert [c["args"] for c in checks] == [["check"]] and checks[0]["subProcess"] is True
     for chapter, c in zip(CHAPTERS, configurations, strict=True):
         assert c["type"] == "debugpy" and c["request"] == "launch" and c["justMyCode"] is True
         assert c["program"] == f"${{workspaceFolder}}/walkthrough/{chapter}/example.py"
@@ -176,6 +178,46 @@ def test_an_example_stops_at_a_named_spot() -> None:
     assert done.returncode == 0, done.stderr
     assert re.search(r"^> .+kubelet\.py\(\d+\)reject_pod\(\)$", done.stdout, flags=re.MULTILINE)
     assert "('late', 'OutOfpods')" in done.stdout
+
+
+def test_quit_in_a_pod_worker_ends_the_run() -> None:
+    done = subprocess.run(
+        [sys.executable, "walkthrough/ch04/example.py", "--break", "sync-pod", "--until", "10s"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "MINIKUBELET_LANG": "en"},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^> .+kubelet\.py\(\d+\)sync_pod\(\)$", done.stdout, flags=re.MULTILINE)
+    assert "Error syncing pod" not in done.stdout  # not swallowed as a failed sync
+    assert "SyncLoop" not in done.stdout.split("(Pdb)")[-1]  # the loop did not go on
+    assert "after 10s" not in done.stdout
+
+
+def test_stepping_over_the_select_lands_in_the_chosen_case() -> None:
+    """What the select spot says: seven recv() arguments, the match, then the case that ran."""
+    done = subprocess.run(
+        [sys.executable, "walkthrough/ch03/example.py", "--break", "select", "--until", "3s"],
+        input="next\n" * 9 + "quit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "MINIKUBELET_LANG": "en"},
+        timeout=120,
+        check=False,
+    )
+    steps = [line for line in done.stdout.splitlines() if line.startswith("-> ")]
+    assert [s.strip() for s in steps[1:8]] == [
+        f"-> recv({channel})," for channel in ("config_ch", "pleg_ch", "sync_ch")
+    ] + [
+        f"-> recv(self.{probe}_manager.updates()),"
+        for probe in ("liveness", "readiness", "startup")
+    ] + ["-> recv(housekeeping_ch),"]
+    assert steps[9].startswith("-> case ")
 
 
 @pytest.mark.parametrize("page", ["debugging.md", "debugging.zh.md"])

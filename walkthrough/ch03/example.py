@@ -57,8 +57,10 @@ SPOTS = [
         "select",
         "minikubelet.kubelet:Kubelet.sync_loop_iteration",
         None,
-        "the select over every channel; step over it (next) and look at which case ran",
-        "在所有通道上的 select；用 next 跨过它，看看执行的是哪个分支",
+        "the select over every channel: next steps through its seven recv(...) arguments, "
+        "then lands on the case that ran (nine nexts); or break on the case you want",
+        "在所有通道上的 select：next 会先逐个走过它的七个 recv(...) 参数，然后停在被选中的分支上"
+        "（共九次 next）；也可以直接在想看的分支上设断点",
     ),
     Spot(
         "config-add",

@@ -42,6 +42,7 @@ from .clock import (
     now,
     since,
 )
+from .ints import Bits, int32, int64
 from .panic import BlockedGoroutine, DeadlockError, Panic
 from .runtime import (
     Goroutine,
@@ -62,6 +63,7 @@ from .timer import Timer, after, after_func, new_timer, sleep
 __all__ = [
     "DEFAULT",
     "VIRTUAL_EPOCH",
+    "Bits",
     "BlockedGoroutine",
     "Chan",
     "Clock",
@@ -95,6 +97,8 @@ __all__ = [
     "format_time",
     "go",
     "gosched",
+    "int32",
+    "int64",
     "make_chan",
     "new_ticker",
     "new_timer",

@@ -144,6 +144,7 @@ async def select(*cases: Case | None, default: bool = False) -> Selected:
         and (c._h.recv_ready() if isinstance(c, RecvCase) else c._h.send_ready())
     ]
     if ready:
+        # Go: selectgo's pollorder, the cases shuffled uniformly (runtime/select.go)
         n = len(ready)  # several ready: a uniform choice (Go: the shuffled poll order)
         i = ready[current_runtime().rng.randrange(n)] if n > 1 else ready[0]
         return _commit(cases[i], i)  # type: ignore[arg-type]

@@ -13,8 +13,7 @@ Differences from Go, on purpose:
   (``restart_policy=Always``, ``termination_grace_period_seconds=30``, a probe's
   ``period_seconds=10`` …), not Go's zero value, so a pod built by hand in Python reads like a
   pod loaded from YAML. Defaults that depend on other fields (a container's image pull policy,
-  requests copied from limits) are applied by
-  [`minikubelet.sim.manifest.set_object_defaults_pod`][minikubelet.sim.manifest.set_object_defaults_pod],
+  requests copied from limits) are applied by [`set_object_defaults_pod`][minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults.set_object_defaults_pod],
   which the loader always calls.
 * **Namespace.** ``ObjectMeta.namespace`` defaults to ``""``, not ``"default"``: kubelet sets
   ``"default"`` on static pods itself (``applyDefaults`` in pkg/kubelet/config/common.go), and the
@@ -26,6 +25,25 @@ Differences from Go, on purpose:
 * **Enums** are ``enum.StrEnum``, so ``RestartPolicy.ALWAYS == "Always"``. Go's constant
   names are also defined (``PodPending``, ``RestartPolicyAlways`` …), so ported code can say
   ``v1.PodPending`` as Go does.
+
+**The dataclasses are the only declaration of the manifest format.** Reading a manifest into
+them and writing them back
+([`minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json`][minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json]) follows each field's
+name, annotation and default, as Go's decoder follows the struct tags. To **add a field**:
+
+1. add it to its dataclass, in Go's order, with Go's type (``int32``/``int64`` from
+   [`minikubelet.sim.go.ints`][minikubelet.sim.go.ints], [`Time`][minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time.Time],
+   an enum, another dataclass, ``X | None`` for a Go pointer) and the default the API server
+   gives it. Its name in manifests is the field's name in camelCase with Go's initialisms
+   (``host_ip`` → ``hostIP``); write ``field(metadata={"json": "name"})`` only where Go's tag
+   says otherwise. A new struct is a new dataclass here (the ``v1`` package exports it);
+2. add its checks to [`minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation`][minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation];
+3. if the API server defaults it from other fields, add that to
+   [`minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults`][minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults].
+
+Decoding (type checks, errors naming the field), writing back and the round trip come with
+step 1; ``tests/api/test_roundtrip.py`` builds pods from every field of every dataclass, so a
+new field is covered there without a new test.
 """
 
 from __future__ import annotations
@@ -36,6 +54,8 @@ from typing import Any, Literal
 
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
+from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time import Time
+from minikubelet.sim.go.ints import int32, int64
 
 # --- Constants -----------------------------------------------------------------------------
 
@@ -332,11 +352,11 @@ class Probe:
     exec: ExecAction | None = None
     http_get: HTTPGetAction | None = None
     tcp_socket: TCPSocketAction | None = None
-    initial_delay_seconds: int = 0
-    timeout_seconds: int = 1
-    period_seconds: int = 10
-    success_threshold: int = 1
-    failure_threshold: int = 3
+    initial_delay_seconds: int32 = 0
+    timeout_seconds: int32 = 1
+    period_seconds: int32 = 10
+    success_threshold: int32 = 1
+    failure_threshold: int32 = 3
 
     @property
     def handler(self) -> Handler:
@@ -354,9 +374,9 @@ class ContainerPort:
     Go: staging/src/k8s.io/api/core/v1/types.go type ContainerPort
     """
 
-    container_port: int
+    container_port: int32
     name: str = ""
-    host_port: int = 0
+    host_port: int32 = 0
     protocol: Protocol = Protocol.TCP
     host_ip: str = ""
 
@@ -445,6 +465,40 @@ class Container:
 # --- Pod spec ------------------------------------------------------------------------------
 
 
+#: The kinds of volume a Volume may have, spelled as in YAML (the fields of Go's VolumeSource).
+VolumeSourceTypes = (
+    "hostPath",
+    "emptyDir",
+    "gcePersistentDisk",
+    "awsElasticBlockStore",
+    "gitRepo",
+    "secret",
+    "nfs",
+    "iscsi",
+    "glusterfs",
+    "persistentVolumeClaim",
+    "rbd",
+    "flexVolume",
+    "cinder",
+    "cephfs",
+    "flocker",
+    "downwardAPI",
+    "fc",
+    "azureFile",
+    "configMap",
+    "vsphereVolume",
+    "quobyte",
+    "azureDisk",
+    "photonPersistentDisk",
+    "projected",
+    "portworxVolume",
+    "scaleIO",
+    "storageos",
+    "csi",
+    "ephemeral",
+)
+
+
 @dataclass(slots=True, kw_only=True)
 class Volume:
     """A named volume of a pod.
@@ -458,7 +512,9 @@ class Volume:
     """
 
     name: str
-    volume_source: dict[str, dict[str, Any]] = field(default_factory=dict)
+    volume_source: dict[str, dict[str, Any]] = field(
+        default_factory=dict, metadata={"json": ",inline", "keys": VolumeSourceTypes}
+    )
 
 
 @dataclass(slots=True, kw_only=True)
@@ -484,7 +540,7 @@ class Toleration:
     operator: TolerationOperator | None = None
     value: str = ""
     effect: TaintEffect | None = None
-    toleration_seconds: int | None = None
+    toleration_seconds: int64 | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -498,8 +554,8 @@ class PodSpec:
     init_containers: list[Container] = field(default_factory=list)
     containers: list[Container] = field(default_factory=list)
     restart_policy: RestartPolicy = RestartPolicy.ALWAYS
-    termination_grace_period_seconds: int | None = DefaultTerminationGracePeriodSeconds
-    active_deadline_seconds: int | None = None
+    termination_grace_period_seconds: int64 | None = DefaultTerminationGracePeriodSeconds
+    active_deadline_seconds: int64 | None = None
     dns_policy: DNSPolicy = DNSPolicy.CLUSTER_FIRST
     service_account_name: str = ""
     node_name: str = ""
@@ -511,7 +567,7 @@ class PodSpec:
     subdomain: str = ""
     tolerations: list[Toleration] = field(default_factory=list)
     priority_class_name: str = ""
-    priority: int | None = None
+    priority: int32 | None = None
 
 
 # --- Pod status ----------------------------------------------------------------------------
@@ -526,8 +582,8 @@ class PodCondition:
 
     type: str
     status: ConditionStatus
-    last_probe_time: float | None = None
-    last_transition_time: float | None = None
+    last_probe_time: Time | None = None
+    last_transition_time: Time | None = None
     reason: str = ""
     message: str = ""
 
@@ -550,7 +606,7 @@ class ContainerStateRunning:
     Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateRunning
     """
 
-    started_at: float | None = None
+    started_at: Time | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -560,12 +616,12 @@ class ContainerStateTerminated:
     Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateTerminated
     """
 
-    exit_code: int = 0
-    signal: int = 0
+    exit_code: int32 = 0
+    signal: int32 = 0
     reason: str = ""
     message: str = ""
-    started_at: float | None = None
-    finished_at: float | None = None
+    started_at: Time | None = None
+    finished_at: Time | None = None
     container_id: str = ""
 
 
@@ -592,7 +648,7 @@ class ContainerStatus:
     state: ContainerState = field(default_factory=ContainerState)
     last_state: ContainerState = field(default_factory=ContainerState)
     ready: bool = False
-    restart_count: int = 0
+    restart_count: int32 = 0
     image: str = ""
     image_id: str = ""
     container_id: str = ""
@@ -623,7 +679,7 @@ class PodStatus:
     host_ip: str = ""
     pod_ip: str = ""
     pod_ips: list[PodIP] = field(default_factory=list)
-    start_time: float | None = None
+    start_time: Time | None = None
     init_container_statuses: list[ContainerStatus] = field(default_factory=list)
     container_statuses: list[ContainerStatus] = field(default_factory=list)
     qos_class: PodQOSClass | None = None

@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any
 
 from minikubelet.k8s_io.apimachinery.pkg.api.resource.suffix import (
     _BINARY_SUFFIX_OF_EXPONENT,
@@ -37,6 +38,7 @@ from minikubelet.k8s_io.apimachinery.pkg.api.resource.suffix import (
     _DIGITS,
     _interpret,
 )
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import describe
 
 __all__ = [
     "BinarySI",
@@ -254,6 +256,28 @@ class Quantity:
 
     def __repr__(self) -> str:
         return f"Quantity({self.text if self.text is not None else self.canonical()!r})"
+
+    @classmethod
+    def unmarshal_json(cls, value: Any) -> Quantity:
+        """A quantity from a manifest: a string (``"500m"``) or a bare number (``2``, ``0.5``).
+
+        Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go (*Quantity).UnmarshalJSON
+
+        Raises ``ValueError`` (a [`QuantityError`][] when the text does not parse) with the
+        message a manifest error shows.
+        """
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise ValueError(
+                f'expected a quantity such as "500m" or "128Mi", got {describe(value)}'
+            )
+        return parse_quantity(value.strip() if isinstance(value, str) else repr(value))
+
+    def marshal_json(self) -> str:
+        """The quantity as it was written, or its canonical spelling.
+
+        Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go (Quantity).MarshalJSON
+        """
+        return self.text if self.text is not None else self.canonical()
 
 
 def _scan(text: str) -> tuple[bool, str, str, str]:

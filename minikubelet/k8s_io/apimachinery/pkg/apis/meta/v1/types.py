@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time import Time
+from minikubelet.sim.go.ints import int64
+
 
 @dataclass(slots=True, kw_only=True)
 class ObjectMeta:
@@ -25,9 +28,9 @@ class ObjectMeta:
     self_link: str = ""
     uid: str = ""
     resource_version: str = ""
-    generation: int = 0
-    creation_timestamp: float | None = None
-    deletion_timestamp: float | None = None
-    deletion_grace_period_seconds: int | None = None
+    generation: int64 = 0
+    creation_timestamp: Time | None = None
+    deletion_timestamp: Time | None = None
+    deletion_grace_period_seconds: int64 | None = None
     labels: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)

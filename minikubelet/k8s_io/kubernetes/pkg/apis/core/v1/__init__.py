@@ -1,1 +1,1 @@
-"""k8s.io/kubernetes/pkg/apis/core/v1."""
+"""k8s.io/kubernetes/pkg/apis/core/v1: the API server's defaulting of v1 objects."""

@@ -1,0 +1,1 @@
+"""k8s.io/apimachinery/pkg/runtime/serializer/json: manifests to and from the API's types."""

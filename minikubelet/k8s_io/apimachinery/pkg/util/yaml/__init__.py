@@ -1,0 +1,1 @@
+"""k8s.io/apimachinery/pkg/util/yaml: turning YAML (or JSON) into the data kubelet decodes."""

@@ -1,0 +1,1 @@
+"""k8s.io/kubernetes/pkg/apis/core/validation: the API server's checks of core objects."""

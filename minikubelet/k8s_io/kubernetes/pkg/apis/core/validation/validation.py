@@ -1,0 +1,511 @@
+"""The API server's checks of a pod, the subset that matters on kubelet's path.
+
+Go: pkg/apis/core/validation/validation.go
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from minikubelet.k8s_io.api.core.v1 import (
+    Container,
+    ContainerPort,
+    EnvVar,
+    ExecAction,
+    Handler,
+    HTTPGetAction,
+    ObjectMeta,
+    Pod,
+    PodSpec,
+    PodStatus,
+    Probe,
+    ResourceCPU,
+    ResourceDefaultNamespacePrefix,
+    ResourceEphemeralStorage,
+    ResourceHugePagesPrefix,
+    ResourceMemory,
+    ResourceRequirements,
+    TaintEffect,
+    Toleration,
+    TolerationOperator,
+    Volume,
+    VolumeMount,
+)
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
+    Problems,
+    field_path,
+    index_path,
+    key_path,
+)
+from minikubelet.sim.go.ints import Bits
+
+int32_max = Bits(32).max
+
+
+_DNS1123_LABEL = r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?"
+_DNS1123_LABEL_RE = re.compile(_DNS1123_LABEL)
+_DNS1123_SUBDOMAIN_RE = re.compile(rf"{_DNS1123_LABEL}(?:\.{_DNS1123_LABEL})*")
+_QUALIFIED_NAME_RE = re.compile(r"(?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
+_LABEL_VALUE_RE = re.compile(r"(?:(?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
+_ENV_VAR_NAME_RE = re.compile(r"[-._a-zA-Z][-._a-zA-Z0-9]*")
+_PORT_NAME_RE = re.compile(r"[-a-z0-9]+")
+_TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10)
+
+
+def _dns1123_label_problem(value: str) -> str | None:
+    if len(value) > 63 or not _DNS1123_LABEL_RE.fullmatch(value):
+        return (
+            f"invalid name {json.dumps(value)}: must be at most 63 characters of lowercase "
+            "letters, digits and '-', starting and ending with a letter or digit "
+            "(a DNS-1123 label)"
+        )
+    return None
+
+
+def _dns1123_subdomain_problem(value: str) -> str | None:
+    if len(value) > 253 or not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
+        return (
+            f"invalid name {json.dumps(value)}: must be at most 253 characters of lowercase "
+            "letters, digits, '-' and '.', starting and ending with a letter or digit "
+            "(a DNS-1123 subdomain)"
+        )
+    return None
+
+
+def _qualified_name_problem(value: str) -> str | None:
+    prefix, slash, name = value.rpartition("/")
+    if slash and (not prefix or _dns1123_subdomain_problem(prefix)):
+        return f"invalid key {json.dumps(value)}: the prefix before '/' must be a DNS subdomain"
+    if len(name) > 63 or not _QUALIFIED_NAME_RE.fullmatch(name):
+        return (
+            f"invalid key {json.dumps(value)}: the name must be at most 63 characters of "
+            "letters, digits, '-', '_' and '.', starting and ending with a letter or digit, "
+            "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/my-key')"
+        )
+    return None
+
+
+def _port_name_problem(value: str) -> str | None:
+    if (
+        len(value) > 15
+        or not _PORT_NAME_RE.fullmatch(value)
+        or not any(c.isalpha() for c in value)
+        or value.startswith("-")
+        or value.endswith("-")
+        or "--" in value
+    ):
+        return (
+            f"invalid port name {json.dumps(value)}: must be at most 15 characters of lowercase "
+            "letters, digits and '-', with at least one letter, not starting or ending with "
+            "'-' and without '--' (an IANA service name)"
+        )
+    return None
+
+
+def _port_number_problem(value: int) -> str | None:
+    if not 1 <= value <= 65535:
+        return f"invalid port {value}: must be between 1 and 65535"
+    return None
+
+
+def validate_pod_create(pod: Pod, problems: Problems, path: str = "") -> None:
+    """Report every problem of a new pod to ``problems``, each with the path of its field.
+
+    Go: pkg/apis/core/validation/validation.go ValidatePodCreate
+
+    ``path`` is where the pod is in its document (``items[2]`` in a list).
+    """
+    _Validator(problems).pod(pod, path)
+
+
+class _Validator:
+    """The checks of the API server's pod validation that apply to the fields kept here.
+
+    They follow ``ValidatePodCreate`` in pkg/apis/core/validation/validation.go, checks and
+    order; the messages are our own.
+    """
+
+    def __init__(self, problems: Problems):
+        self.problems = problems
+
+    def add(self, path: str, message: str) -> None:
+        self.problems.add(path, message)
+
+    def pod(self, pod: Pod, path: str) -> None:
+        self.object_meta(pod.metadata, field_path(path, "metadata"))
+        self.pod_spec(pod.spec, field_path(path, "spec"))
+        self.pod_status(pod.status, field_path(path, "status"))
+
+    def pod_status(self, status: PodStatus, path: str) -> None:
+        # Ours: Go does not check a new pod's status. A status given in a manifest must still
+        # name its containers and conditions, or the port would carry a status it cannot read.
+        for key, statuses in (
+            ("initContainerStatuses", status.init_container_statuses),
+            ("containerStatuses", status.container_statuses),
+        ):
+            for i, container_status in enumerate(statuses):
+                if not container_status.name:
+                    self.add(field_path(index_path(field_path(path, key), i), "name"), "required")
+        for i, condition in enumerate(status.conditions):
+            where = index_path(field_path(path, "conditions"), i)
+            if not condition.type:
+                self.add(field_path(where, "type"), "required")
+            if condition.status is None:
+                self.add(field_path(where, "status"), "required")
+
+    def object_meta(self, meta: ObjectMeta, path: str) -> None:
+        if not meta.name:
+            self.add(field_path(path, "name"), "required")
+        elif problem := _dns1123_subdomain_problem(meta.name):
+            self.add(field_path(path, "name"), problem)
+        if meta.namespace and (problem := _dns1123_label_problem(meta.namespace)):
+            self.add(
+                field_path(path, "namespace"), problem.replace("invalid name", "invalid namespace")
+            )
+        if meta.generation < 0:
+            self.add(field_path(path, "generation"), f"must not be negative, got {meta.generation}")
+        for key, value in meta.labels.items():
+            where = key_path(field_path(path, "labels"), key)
+            if problem := _qualified_name_problem(key):
+                self.add(where, problem)
+            if len(value) > 63 or not _LABEL_VALUE_RE.fullmatch(value):
+                self.add(
+                    where,
+                    f"invalid label value {json.dumps(value)}: must be empty or at most 63 "
+                    "characters of letters, digits, '-', '_' and '.', starting and ending with "
+                    "a letter or digit",
+                )
+        total = 0
+        for key, value in meta.annotations.items():
+            total += len(key) + len(value)
+            if problem := _qualified_name_problem(key.lower()):
+                self.add(key_path(field_path(path, "annotations"), key), problem)
+        if total > _TOTAL_ANNOTATION_SIZE_LIMIT:
+            self.add(
+                field_path(path, "annotations"),
+                f"annotations are too long: {total} bytes, at most "
+                f"{_TOTAL_ANNOTATION_SIZE_LIMIT} allowed",
+            )
+
+    def pod_spec(self, spec: PodSpec, path: str) -> None:
+        volume_names = self.volumes(spec.volumes, field_path(path, "volumes"))
+        self.containers(spec.containers, volume_names, field_path(path, "containers"), init=False)
+        self.init_containers(spec, volume_names, field_path(path, "initContainers"))
+        for field_name, value in (
+            ("serviceAccountName", spec.service_account_name),
+            ("nodeName", spec.node_name),
+        ):
+            if value and (problem := _dns1123_subdomain_problem(value)):
+                self.add(field_path(path, field_name), problem)
+        if spec.active_deadline_seconds is not None and not (
+            1 <= spec.active_deadline_seconds <= int32_max
+        ):
+            self.add(
+                field_path(path, "activeDeadlineSeconds"),
+                f"must be between 1 and {int32_max}, got {spec.active_deadline_seconds}",
+            )
+        for field_name, value in (("hostname", spec.hostname), ("subdomain", spec.subdomain)):
+            if value and (problem := _dns1123_label_problem(value)):
+                self.add(field_path(path, field_name), problem)
+        for i, toleration in enumerate(spec.tolerations):
+            self.toleration(toleration, index_path(field_path(path, "tolerations"), i))
+        if spec.priority_class_name and (
+            problem := _dns1123_subdomain_problem(spec.priority_class_name)
+        ):
+            self.add(field_path(path, "priorityClassName"), problem)
+
+    def volumes(self, volumes: list[Volume], path: str) -> set[str]:
+        names: set[str] = set()
+        for i, volume in enumerate(volumes):
+            where = index_path(path, i)
+            if not volume.name:
+                self.add(field_path(where, "name"), "required")
+            elif problem := _dns1123_label_problem(volume.name):
+                self.add(field_path(where, "name"), problem)
+            elif volume.name in names:
+                self.add(field_path(where, "name"), f"duplicate name {json.dumps(volume.name)}")
+            names.add(volume.name)
+            if len(volume.volume_source) > 1:
+                kinds = ", ".join(volume.volume_source)
+                self.add(where, f"may not specify more than 1 volume type (got {kinds})")
+        return names
+
+    def containers(
+        self, containers: list[Container], volume_names: set[str], path: str, *, init: bool
+    ) -> None:
+        if not containers:
+            if not init:
+                self.add(path, "required: a pod needs at least one container")
+            return
+        names: set[str] = set()
+        for i, container in enumerate(containers):
+            where = index_path(path, i)
+            if not container.name:
+                self.add(field_path(where, "name"), "required")
+            elif problem := _dns1123_label_problem(container.name):
+                self.add(field_path(where, "name"), problem)
+            elif container.name in names:
+                self.add(field_path(where, "name"), f"duplicate name {json.dumps(container.name)}")
+            names.add(container.name)
+            if not container.image:
+                self.add(field_path(where, "image"), "required")
+            if container.lifecycle is not None and not init:
+                for hook_name, hook in (
+                    ("postStart", container.lifecycle.post_start),
+                    ("preStop", container.lifecycle.pre_stop),
+                ):
+                    if hook is not None:
+                        self.handler(hook, field_path(field_path(where, "lifecycle"), hook_name))
+            if not init:
+                self.probe(container.liveness_probe, field_path(where, "livenessProbe"), one=True)
+                self.probe(container.startup_probe, field_path(where, "startupProbe"), one=True)
+                self.probe(container.readiness_probe, field_path(where, "readinessProbe"))
+            self.ports(container.ports, field_path(where, "ports"))
+            self.env(container.env, field_path(where, "env"))
+            self.volume_mounts(
+                container.volume_mounts, volume_names, field_path(where, "volumeMounts")
+            )
+            self.resources(container.resources, field_path(where, "resources"))
+        # Host ports may not collide: across all containers, or within one init container
+        # (init containers run one at a time).
+        groups = [[c] for c in containers] if init else [containers]
+        offset = 0
+        for group in groups:
+            seen: set[str] = set()
+            for j, container in enumerate(group):
+                for k, port in enumerate(container.ports):
+                    if port.host_port == 0:
+                        continue
+                    key = f"{port.protocol}/{port.host_ip}/{port.host_port}"
+                    if key in seen:
+                        where = index_path(field_path(index_path(path, offset + j), "ports"), k)
+                        self.add(field_path(where, "hostPort"), f"duplicate host port {key}")
+                    seen.add(key)
+            offset += len(group)
+
+    def init_containers(self, spec: PodSpec, volume_names: set[str], path: str) -> None:
+        self.containers(spec.init_containers, volume_names, path, init=True)
+        # Names are unique across both lists (duplicates among init containers were reported
+        # just above, so only the app containers' names are checked here).
+        names = {c.name for c in spec.containers if c.name}
+        for i, container in enumerate(spec.init_containers):
+            where = index_path(path, i)
+            if container.name in names:
+                self.add(field_path(where, "name"), f"duplicate name {json.dumps(container.name)}")
+            for field_name, value in (
+                ("lifecycle", container.lifecycle),
+                ("livenessProbe", container.liveness_probe),
+                ("readinessProbe", container.readiness_probe),
+                ("startupProbe", container.startup_probe),
+            ):
+                if value is not None:
+                    self.add(field_path(where, field_name), "must not be set for init containers")
+
+    def probe(self, probe: Probe | None, path: str, *, one: bool = False) -> None:
+        if probe is None:
+            return
+        self.handler(probe.handler, path)
+        for field_name, value in (
+            ("initialDelaySeconds", probe.initial_delay_seconds),
+            ("timeoutSeconds", probe.timeout_seconds),
+            ("periodSeconds", probe.period_seconds),
+            ("successThreshold", probe.success_threshold),
+            ("failureThreshold", probe.failure_threshold),
+        ):
+            if value < 0:
+                self.add(field_path(path, field_name), f"must not be negative, got {value}")
+        if one and probe.success_threshold != 1:
+            self.add(
+                field_path(path, "successThreshold"),
+                f"must be 1 for liveness and startup probes, got {probe.success_threshold}",
+            )
+
+    def handler(self, handler: Handler, path: str) -> None:
+        count = 0
+        for field_name, action in (
+            ("exec", handler.exec),
+            ("httpGet", handler.http_get),
+            ("tcpSocket", handler.tcp_socket),
+        ):
+            if action is None:
+                continue
+            where = field_path(path, field_name)
+            if count:
+                self.add(where, "may not specify more than 1 handler type")
+                continue
+            count += 1
+            if isinstance(action, ExecAction):
+                if not action.command:
+                    self.add(field_path(where, "command"), "required")
+            elif isinstance(action, HTTPGetAction):
+                if not action.path:
+                    self.add(field_path(where, "path"), "required")
+                self.port_number_or_name(action.port, field_path(where, "port"))
+            else:
+                self.port_number_or_name(action.port, field_path(where, "port"))
+        if count == 0:
+            self.add(path, "must specify a handler type: exec, httpGet or tcpSocket")
+
+    def port_number_or_name(self, port: int | str, path: str) -> None:
+        if isinstance(port, int):
+            problem = _port_number_problem(port)
+        else:
+            problem = _port_name_problem(port)
+        if problem:
+            self.add(path, problem)
+
+    def ports(self, ports: list[ContainerPort], path: str) -> None:
+        names: set[str] = set()
+        for i, port in enumerate(ports):
+            where = index_path(path, i)
+            if port.name:
+                if problem := _port_name_problem(port.name):
+                    self.add(field_path(where, "name"), problem)
+                elif port.name in names:
+                    self.add(field_path(where, "name"), f"duplicate name {json.dumps(port.name)}")
+                names.add(port.name)
+            if port.container_port == 0:
+                self.add(field_path(where, "containerPort"), "required")
+            elif problem := _port_number_problem(port.container_port):
+                self.add(field_path(where, "containerPort"), problem)
+            if port.host_port != 0 and (problem := _port_number_problem(port.host_port)):
+                self.add(field_path(where, "hostPort"), problem)
+
+    def env(self, env: list[EnvVar], path: str) -> None:
+        for i, var in enumerate(env):
+            where = field_path(index_path(path, i), "name")
+            if not var.name:
+                self.add(where, "required")
+            elif (
+                not _ENV_VAR_NAME_RE.fullmatch(var.name)
+                or var.name in (".", "..")
+                or var.name.startswith("..")
+            ):
+                self.add(
+                    where,
+                    f"invalid environment variable name {json.dumps(var.name)}: must consist "
+                    "of letters, digits, '_', '-' and '.', and must not start with a digit",
+                )
+
+    def volume_mounts(self, mounts: list[VolumeMount], volume_names: set[str], path: str) -> None:
+        mount_paths: set[str] = set()
+        for i, mount in enumerate(mounts):
+            where = index_path(path, i)
+            if not mount.name:
+                self.add(field_path(where, "name"), "required")
+            elif mount.name not in volume_names:
+                self.add(
+                    field_path(where, "name"),
+                    f"not found: the pod has no volume named {json.dumps(mount.name)}",
+                )
+            if not mount.mount_path:
+                self.add(field_path(where, "mountPath"), "required")
+            elif mount.mount_path in mount_paths:
+                self.add(
+                    field_path(where, "mountPath"),
+                    f"duplicate mount path {json.dumps(mount.mount_path)}",
+                )
+            mount_paths.add(mount.mount_path)
+
+    def resource_name(self, name: str, path: str) -> bool:
+        """Is ``name`` a resource a container may ask for? Records a problem if not."""
+        if "/" not in name:
+            if name in (ResourceCPU, ResourceMemory, ResourceEphemeralStorage) or name.startswith(
+                ResourceHugePagesPrefix
+            ):
+                return True
+            self.add(
+                path,
+                f"unsupported resource {json.dumps(name)}: a container may ask for cpu, memory, "
+                "ephemeral-storage, hugepages-<size> or an extended resource such as "
+                "example.com/gpu",
+            )
+            return False
+        if problem := _qualified_name_problem(name):
+            self.add(path, problem.replace("invalid key", "invalid resource name"))
+            return False
+        if not _is_native(name) and not _is_extended(name):
+            self.add(
+                path, f'invalid resource name {json.dumps(name)}: may not start with "requests."'
+            )
+            return False
+        return True
+
+    def resources(self, resources: ResourceRequirements, path: str) -> None:
+        limits_path, requests_path = field_path(path, "limits"), field_path(path, "requests")
+        has_cpu_or_memory = has_hugepages = False
+        for kind, where_root, resource_list in (
+            ("limits", limits_path, resources.limits),
+            ("requests", requests_path, resources.requests),
+        ):
+            for name, quantity in resource_list.items():
+                where = key_path(where_root, name)
+                if not self.resource_name(name, where):
+                    continue
+                if quantity.sign() < 0:
+                    self.add(
+                        where, f"must not be negative, got {json.dumps(quantity.marshal_json())}"
+                    )
+                elif _is_extended(name) and quantity.amount.denominator != 1:
+                    self.add(
+                        where, f"must be a whole number, got {json.dumps(quantity.marshal_json())}"
+                    )
+                has_cpu_or_memory |= name in (ResourceCPU, ResourceMemory)
+                has_hugepages |= name.startswith(ResourceHugePagesPrefix)
+                if kind == "limits":
+                    continue
+                limit = resources.limits.get(name)
+                overcommit = _overcommit_allowed(name)
+                if limit is None:
+                    if not overcommit:
+                        self.add(
+                            key_path(limits_path, name),
+                            f"required: a request for {name} needs a limit (and they must match)",
+                        )
+                elif not overcommit and quantity.cmp(limit) != 0:
+                    self.add(
+                        where,
+                        f"must be equal to the {name} limit (request "
+                        f"{json.dumps(quantity.marshal_json())}, limit "
+                        f"{json.dumps(limit.marshal_json())})",
+                    )
+                elif quantity.cmp(limit) > 0:
+                    self.add(
+                        where,
+                        f"must be less than or equal to the {name} limit (request "
+                        f"{json.dumps(quantity.marshal_json())}, limit "
+                        f"{json.dumps(limit.marshal_json())})",
+                    )
+        if has_hugepages and not has_cpu_or_memory:
+            self.add(path, "hugepages require a cpu or memory request or limit")
+
+    def toleration(self, toleration: Toleration, path: str) -> None:
+        if toleration.key and (problem := _qualified_name_problem(toleration.key)):
+            self.add(field_path(path, "key"), problem)
+        if not toleration.key and toleration.operator is not TolerationOperator.EXISTS:
+            self.add(
+                field_path(path, "operator"),
+                'must be "Exists" when key is empty (an empty key with Exists matches every taint)',
+            )
+        if toleration.operator is TolerationOperator.EXISTS and toleration.value:
+            self.add(field_path(path, "value"), 'must be empty when operator is "Exists"')
+        if toleration.toleration_seconds is not None and (
+            toleration.effect is not TaintEffect.NO_EXECUTE
+        ):
+            self.add(
+                field_path(path, "effect"), 'must be "NoExecute" when tolerationSeconds is set'
+            )
+
+
+def _is_native(name: str) -> bool:
+    return "/" not in name or ResourceDefaultNamespacePrefix in name
+
+
+def _is_extended(name: str) -> bool:
+    return not _is_native(name) and not name.startswith("requests.")
+
+
+def _overcommit_allowed(name: str) -> bool:
+    """May a request be below its limit? Not for hugepages nor extended resources."""
+    return _is_native(name) and not name.startswith(ResourceHugePagesPrefix)

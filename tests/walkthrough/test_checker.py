@@ -1,0 +1,134 @@
+"""A learner's code can neither hang a check nor change the runner or the next check.
+
+Each case writes a hostile ``generate_events`` (ch02/pleg-events) and checks it with a short time
+limit: the check must end, in bounded time, with a message that names what happened.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.walkthrough.conftest import solve
+from walkthrough.catalog import find
+from walkthrough.checker import CheckResult, check
+from walkthrough.runner import Workspace
+
+LIMIT = 2.0
+HEAD = """from __future__ import annotations
+
+import os, signal, sys, threading, time
+
+from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType as T
+
+
+def generate_events(pod_id, cid, old_state, new_state):
+"""
+
+
+def hostile(ws: Workspace, tmp_path: Path, body: str, *, module: str = "") -> CheckResult:
+    file = tmp_path / "hostile.py"
+    lines = "\n".join(f"    {line}" for line in body.strip("\n").splitlines())
+    file.write_text(HEAD + lines + "\n" + module)
+    started = time.monotonic()
+    result = check(find(ws.chapters(), "pleg-events"), file, time_limit=LIMIT, debug=False)
+    assert time.monotonic() - started < LIMIT + 8, "the check was not stopped in time"
+    return result
+
+
+def test_a_loop_that_swallows_every_exception_is_stopped(workspace: Workspace, tmp_path) -> None:
+    body = """
+while True:
+    try:
+        time.sleep(0.01)
+    except BaseException:
+        pass
+"""
+    result = hostile(workspace, tmp_path, body)
+    failure = result.first_failure
+    assert failure is not None and failure.kind == "timeout"
+    assert failure.check == "check_a_container_that_starts"
+    assert failure.line == 11 and failure.source == "time.sleep(0.01)"
+    assert "virtual clock" in failure.en and "虚拟时钟" in failure.zh
+    assert result.total == 6  # every check counts, those that never ran too
+
+
+def test_turning_the_alarm_off_does_not_help(workspace: Workspace, tmp_path) -> None:
+    body = """
+signal.setitimer(signal.ITIMER_REAL, 0)
+signal.signal(signal.SIGALRM, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+while True:
+    pass
+"""
+    failure = hostile(workspace, tmp_path, body).first_failure
+    assert failure is not None and failure.kind == "timeout" and failure.line in (12, 13)
+
+
+def test_a_thread_left_running_does_not_keep_the_check_alive(
+    workspace: Workspace, tmp_path
+) -> None:
+    body = """
+threading.Thread(target=time.sleep, args=(3600,), daemon=False).start()
+return [PodLifecycleEvent(id=pod_id, type=T.CONTAINER_STARTED, data=cid)]
+"""
+    result = hostile(workspace, tmp_path, body)
+    assert result.passed[:1] == ["check_a_container_that_starts"]
+    assert result.first_failure is not None and result.first_failure.kind == "unmet"
+
+
+def test_os_exit_is_reported_with_the_check_it_ended(workspace: Workspace, tmp_path) -> None:
+    failure = hostile(workspace, tmp_path, "os._exit(0)").first_failure
+    assert failure is not None and failure.kind == "ended"
+    assert failure.check == "check_a_container_that_starts"
+    assert "os._exit()" in failure.en and "os._exit()" in failure.zh
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ("raise KeyboardInterrupt", "Your code raised KeyboardInterrupt"),
+        ("sys.exit(3)", "Your code called sys.exit(3)"),
+        ("return [bytearray(8 << 30)]", "ran out of the memory a check may use"),
+    ],
+)
+def test_an_escape_is_a_failure_with_a_word(
+    workspace: Workspace, tmp_path, body: str, said: str
+) -> None:
+    result = hostile(workspace, tmp_path, body)
+    failure = result.first_failure
+    assert failure is not None and failure.kind == "error" and said in failure.en
+    assert failure.line == 9
+    assert len(result.failed) == 6  # each check ran, and said so
+
+
+def test_what_the_learner_prints_is_kept(workspace: Workspace, tmp_path) -> None:
+    result = hostile(workspace, tmp_path, 'print("looking at", old_state)\nreturn []')
+    assert "looking at" in result.output
+
+
+def test_a_patched_port_stays_in_its_check(workspace: Workspace, tmp_path) -> None:
+    poison = """
+import minikubelet.kubelet, minikubelet.sim.go
+
+minikubelet.kubelet.Kubelet.dispatch_work = None
+minikubelet.sim.go.select = None
+"""
+    hostile(workspace, tmp_path, "return []", module=poison)
+    solve(workspace, "dispatch-work")
+    assert check(find(workspace.chapters(), "dispatch-work")).ok
+    solve(workspace, "config-ops")
+    assert check(find(workspace.chapters(), "config-ops")).ok
+
+
+def test_a_check_writes_nothing_beside_the_learners_file(workspace: Workspace) -> None:
+    solve(workspace, "pleg-events")
+    exercise = find(workspace.chapters(), "pleg-events")
+    assert check(exercise).ok
+    assert sorted(p.name for p in exercise.dir.iterdir()) == [
+        "checks.py",
+        "exercise.py",
+        "exercise.yaml",
+    ]
