@@ -57,15 +57,22 @@ class ActiveDeadlineHandler:
 
         Go: pkg/kubelet/active_deadline.go (*activeDeadlineHandler).pastActiveDeadline
         """
+        # Go: if pod.Spec.ActiveDeadlineSeconds == nil {
         if pod.spec.active_deadline_seconds is None:
             return False
         # The status manager's copy is newer than the pod's own status.
+        # Go: podStatus, ok := m.podStatusProvider.GetPodStatus(pod.UID)
         pod_status, ok = self.pod_status_provider.get_pod_status(pod.metadata.uid)
+        # Go: if !ok {
         if not ok:
             pod_status = pod.status
         # The clock starts when kubelet first stores a status (start_time), not at creation.
+        # Go: if podStatus.StartTime.IsZero() {
         if not pod_status.start_time:
             return False
+        # Go: duration := m.clock.Since(start)
         duration = self.clock.now() - pod_status.start_time
+        # Go: allowedDuration := time.Duration(*pod.Spec.ActiveDeadlineSeconds) * time.Second
         allowed_duration = pod.spec.active_deadline_seconds
+        # Go: return duration >= allowedDuration
         return duration >= allowed_duration

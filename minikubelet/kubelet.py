@@ -551,28 +551,40 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
     async def handle_pod_updates(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodUpdates"""
+        # Go: start := kl.clock.Now()
         start = self.clock.now()
+        # Go: for _, pod := range pods {
         for pod in pods:
+            # Go: kl.podManager.UpdatePod(pod)
             self.pod_manager.update_pod(pod)
+            # Go: if kubetypes.IsMirrorPod(pod) {
             if is_mirror_pod(pod):
                 await self.handle_mirror_pod(pod, start)
                 continue
+            # Go: mirrorPod, _ := kl.podManager.GetMirrorPodByPod(pod)
             mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
+            # Go: kl.dispatchWork(pod, kubetypes.SyncPodUpdate, mirrorPod, start)
             await self.dispatch_work(pod, SyncPodType.UPDATE, mirror_pod, start)
 
     async def handle_pod_removes(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodRemoves"""
+        # Go: start := kl.clock.Now()
         start = self.clock.now()
+        # Go: for _, pod := range pods {
         for pod in pods:
+            # Go: kl.podManager.DeletePod(pod)
             self.pod_manager.delete_pod(pod)
+            # Go: if kubetypes.IsMirrorPod(pod) {
             if is_mirror_pod(pod):
                 await self.handle_mirror_pod(pod, start)
                 continue
             # Deletion may fail: the periodic cleanup will try again.
+            # Go: if err := kl.deletePod(pod); err != nil {
             try:
                 await self.delete_pod(pod)
             except Exception as err:
                 klog.v(2).info_s("Failed to delete pod", pod=klog.kobj(pod), err=err)
+            # Go: kl.probeManager.RemovePod(pod)
             self.probe_manager.remove_pod(pod)
 
     async def handle_pod_reconcile(self, pods: list[Pod]) -> None:
@@ -618,27 +630,35 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
         Raises where Go returns an error: sources not ready, or the pod not running.
         """
+        # Go: if !kl.sourcesReady.AllReady() {
         if not self.sources_ready.all_ready():
             # Deleting now might delete pods of a source that has not reported yet.
             raise RuntimeError("skipping delete because sources aren't ready yet")
+        # Go: kl.podWorkers.ForgetWorker(pod.UID)
         self.pod_workers.forget_worker(pod.metadata.uid)
 
         # Make the runtime cache at least as fresh as the last container start we saw, so
         # every container we reported started gets its graceful stop.
+        # Go: if lastContainerStarted, ok := kl.lastContainerStartedTime.Get(pod.UID); ok {
         last_container_started = self.last_container_started_time.get(pod.metadata.uid)
         if last_container_started is not None:
             err = await self.runtime_cache.force_update_if_older(last_container_started)
             if err is not None:
                 raise RuntimeError(f"error updating containers: {err}") from err
         # The cache may not have the pod yet; the periodic cleanup will try again then.
+        # Go: runningPods, err := kl.runtimeCache.GetPods()
         try:
             running_pods = await self.runtime_cache.get_pods()
         except Exception as err:
             raise RuntimeError(f"error listing containers: {err}") from err
+        # Go: runningPod := kubecontainer.Pods(runningPods).FindPod("", pod.UID)
         running_pod = Pods(running_pods).find_pod("", pod.metadata.uid)
+        # Go: if runningPod.IsEmpty() {
         if running_pod.is_empty():
             raise RuntimeError("pod not found")
+        # Go: podPair := kubecontainer.PodPair{APIPod: pod, RunningPod: &runningPod}
         pod_pair = PodPair(running_pod=running_pod, api_pod=pod)
+        # Go: kl.podKiller.KillPod(&podPair)
         await self.pod_killer.kill_pod(pod_pair)
 
     async def reject_pod(self, pod: Pod, reason: str, message: str) -> None:
@@ -727,6 +747,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
         pod_status = o.pod_status
         update_type = o.update_type
 
+        # Go: if updateType == kubetypes.SyncPodKill {
         if update_type == SyncPodType.KILL:
             kill_pod_options = o.kill_pod_options
             if kill_pod_options is None or kill_pod_options.pod_status_func is None:
@@ -781,6 +802,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
         await self.status_manager.set_pod_status(pod, api_pod_status)
 
+        # Go: if !runnable.Admit || pod.DeletionTimestamp != nil || apiPodStatus.Phase == v1.PodFailed {
         if (
             not runnable.admit
             or pod.metadata.deletion_timestamp is not None
@@ -800,6 +822,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")
             return
 
+        # Go: if err := kl.runtimeState.networkErrors(); err != nil && !kubecontainer.IsHostNetworkPod(pod) {
         network_err = self.runtime_state.network_errors()
         if network_err is not None and not pod.spec.host_network:
             self.recorder.eventf(

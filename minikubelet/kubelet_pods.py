@@ -80,6 +80,7 @@ class KubeletPods:
 
         Either ``running_pod`` (a runtime pod) or ``status`` (its runtime status) must be given.
         """
+        # Go: if runningPod != nil {
         if running_pod is not None:
             p = running_pod
         elif status is not None:
@@ -87,6 +88,7 @@ class KubeletPods:
         else:
             raise ValueError("one of the two arguments must be non-nil: runningPod, status")
 
+        # Go: if err := kl.containerRuntime.KillPod(pod, p, gracePeriodOverride); err != nil {
         err = await self.container_runtime.kill_pod(pod, p, grace_period_override)
         if err is not None:
             raise err
@@ -237,26 +239,36 @@ class KubeletPods:
 
         Go also cleans up orphaned pod directories and cgroups: the port makes neither.
         """
+        # Go: allPods, mirrorPods := kl.podManager.GetPodsAndMirrorPods()
         all_pods, mirror_pods = self.pod_manager.get_pods_and_mirror_pods()
         # A pod in a final phase never runs again, so its workers and probes can go too.
+        # Go: activePods := kl.filterOutTerminatedPods(allPods)
         active_pods = self.filter_out_terminated_pods(all_pods)
 
+        # Go: desiredPods := make(map[types.UID]sets.Empty)
         desired_pods = {pod.metadata.uid for pod in active_pods}
+        # Go: kl.podWorkers.ForgetNonExistingPodWorkers(desiredPods)
         self.pod_workers.forget_non_existing_pod_workers(desired_pods)
+        # Go: kl.probeManager.CleanupPods(desiredPods)
         self.probe_manager.cleanup_pods(desired_pods)
 
+        # Go: runningPods, err := kl.runtimeCache.GetPods()
         try:
             running_pods = await self.runtime_cache.get_pods()
         except Exception as err:
             klog.error_s(err, "Error listing containers")
             raise
+        # Go: for _, pod := range runningPods {
         for pod in running_pods:
             if pod.id not in desired_pods:
                 await self.pod_killer.kill_pod(PodPair(api_pod=None, running_pod=pod))
 
+        # Go: kl.removeOrphanedPodStatuses(allPods, mirrorPods)
         self.remove_orphaned_pod_statuses(all_pods, mirror_pods)
+        # Go: kl.deleteOrphanedMirrorPods()
         self.delete_orphaned_mirror_pods()
 
+        # Go: kl.backOff.GC()
         self.back_off.gc()
 
     def generate_api_pod_status(
@@ -266,23 +278,32 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).generateAPIPodStatus
         """
+        # Go: klog.V(3).InfoS("Generating pod status"
         klog.v(3).info_s("Generating pod status", pod=klog.kobj(pod))
 
+        # Go: s := kl.convertStatusToAPIStatus(pod, podStatus)
         s = self.convert_status_to_api_status(pod, pod_status)
 
         # The active deadline handler is the one sync handler here (DeadlineExceeded).
+        # Go: for _, podSyncHandler := range kl.PodSyncHandlers {
         for pod_sync_handler in self.pod_sync_handlers:
+            # Go: if result := podSyncHandler.ShouldEvict(pod); result.Evict {
             result = pod_sync_handler.should_evict(pod)
             if result.evict:
                 s.phase = PodPhase.FAILED
                 s.reason = result.reason
                 s.message = result.message
+                # Go: return *s
                 return s
 
+        # Go: spec := &pod.Spec
         spec = pod.spec
+        # Go: allStatus := append(
         all_status = [*s.container_statuses, *s.init_container_statuses]
+        # Go: s.Phase = getPhase(spec, allStatus)
         s.phase = get_phase(spec, all_status)
         # A pod that has reached a final phase never leaves it.
+        # Go: if pod.Status.Phase == v1.PodFailed || pod.Status.Phase == v1.PodSucceeded {
         if (
             pod.status.phase in (PodPhase.FAILED, PodPhase.SUCCEEDED)
             and s.phase != pod.status.phase
@@ -297,17 +318,22 @@ class KubeletPods:
             s.phase = pod.status.phase
 
         # Sets each container's started and ready from the probe results.
+        # Go: kl.probeManager.UpdatePodStatus(pod.UID, s)
         self.probe_manager.update_pod_status(pod.metadata.uid, s)
+        # Go: s.Conditions = append(s.Conditions, status.GeneratePodInitializedCondition(
         s.conditions.append(
             generate.generate_pod_initialized_condition(spec, s.init_container_statuses, s.phase)
         )
+        # Go: s.Conditions = append(s.Conditions, status.GeneratePodReadyCondition(
         s.conditions.append(
             generate.generate_pod_ready_condition(spec, s.conditions, s.container_statuses, s.phase)
         )
+        # Go: s.Conditions = append(s.Conditions, status.GenerateContainersReadyCondition(
         s.conditions.append(
             generate.generate_containers_ready_condition(spec, s.container_statuses, s.phase)
         )
         # No transition times here: the status manager sets them when it stores the status.
+        # Go: s.Conditions = append(s.Conditions, v1.PodCondition{
         s.conditions.append(
             PodCondition(type=PodConditionType.POD_SCHEDULED, status=ConditionStatus.TRUE)
         )
@@ -324,6 +350,7 @@ class KubeletPods:
                     s.pod_ips = [PodIP(ip=s.pod_ip)]
                     if len(host_ips) == 2:
                         s.pod_ips.append(PodIP(ip=host_ips[1]))
+        # Go: return *s
         return s
 
     def convert_status_to_api_status(
@@ -586,8 +613,10 @@ def get_phase(spec: PodSpec, info: list[ContainerStatus]) -> PodPhase:
     Go: pkg/kubelet/kubelet_pods.go getPhase
     """
     by_name = {s.name: s for s in info}
+    # Go: pendingInitialization := 0
     pending_initialization = 0
     failed_initialization = 0
+    # Go: for _, container := range spec.InitContainers {
     for container in spec.init_containers:
         container_status = by_name.get(container.name)
         if container_status is None:
@@ -613,7 +642,9 @@ def get_phase(spec: PodSpec, info: list[ContainerStatus]) -> PodPhase:
         else:
             pending_initialization += 1
 
+    # Go: unknown := 0
     unknown = running = waiting = stopped = succeeded = 0
+    # Go: for _, container := range spec.Containers {
     for container in spec.containers:
         container_status = by_name.get(container.name)
         if container_status is None:
@@ -639,6 +670,7 @@ def get_phase(spec: PodSpec, info: list[ContainerStatus]) -> PodPhase:
         else:
             unknown += 1
 
+    # Go: if failedInitialization > 0 && spec.RestartPolicy == v1.RestartPolicyNever {
     if failed_initialization > 0 and spec.restart_policy == RestartPolicy.NEVER:
         return PodPhase.FAILED
 

@@ -217,6 +217,7 @@ class PodWorkersImpl:
             await pod_updates.send(options)
         else:
             # A pending kill is never replaced: whatever came after it would undo it.
+            # Go: update, found := p.lastUndeliveredWorkUpdate[pod.UID]
             update = self.last_undelivered_work_update.get(uid)
             if update is None or update.update_type != SyncPodType.KILL:
                 self.last_undelivered_work_update[uid] = options
@@ -258,6 +259,7 @@ class PodWorkersImpl:
             )
         # Go: default:
         else:
+            # Go: p.workQueue.Enqueue(uid, wait.Jitter(p.backOffPeriod, workerBackOffPeriodJitterFactor))
             self.work_queue.enqueue(
                 uid, jitter(self.back_off_period, workerBackOffPeriodJitterFactor)
             )
@@ -265,6 +267,7 @@ class PodWorkersImpl:
 
     async def check_for_updates(self, uid: str) -> None:
         """Go: pkg/kubelet/pod_workers.go (*podWorkers).checkForUpdates"""
+        # Go: if workUpdate, exists := p.lastUndeliveredWorkUpdate[uid]; exists {
         work_update = self.last_undelivered_work_update.pop(uid, None)
         if work_update is not None:
             await self.pod_updates[uid].send(work_update)

@@ -39,3 +39,14 @@ def test_allowed_entries_must_still_be_needed(tmp_path):
     assert any("count_pears" in line for line in found)
     assert not any("on_harvest" in line for line in found)
     assert any("'count_apples' is used now" in line for line in found)
+
+
+def test_the_checks_of_an_exercise_are_called_by_name(tmp_path):
+    checks = tmp_path / "walkthrough" / "ch09" / "exercises" / "pick-a-pear" / "checks.py"
+    checks.parent.mkdir(parents=True)
+    checks.write_text(
+        "def check_a_pear_is_picked():\n    assert True\n\n\n"
+        "def helper_nobody_calls():\n    return 1\n"
+    )
+    found = find(tmp_path, allowed={})
+    assert len(found) == 1 and "helper_nobody_calls" in found[0]

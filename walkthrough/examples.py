@@ -169,8 +169,13 @@ def run_kubelet(
     cpu: str = "4",
     out: TextIO | None = None,
     lang: str = "en",
+    setup: Callable[[Kubelet], None] | None = None,
 ) -> Kubelet | None:
-    """Run the port's kubelet on the fake runtime, pods from a scripted API server (YAML)."""
+    """Run the port's kubelet on the fake runtime, pods from a scripted API server (YAML).
+
+    ``setup(kl)``, if given, is called with the new kubelet before it runs (an example uses it to
+    watch a part of it).
+    """
     out = out if out is not None else sys.stdout
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
@@ -195,6 +200,8 @@ def run_kubelet(
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl
         holder["kl"] = kl
+        if setup is not None:
+            setup(kl)
         await kl.run(pod_cfg.updates())
 
     go.run(kubelet_main, seed=seed, until=until)

@@ -356,7 +356,8 @@ def new_source_file(path: str, node_name: str, period: float, updates: SendChan[
 
     Go: pkg/kubelet/config/file.go NewSourceFile
     """
-    # "github.com/sigma/go-inotify" requires a path without trailing "/"
+    # Go strips the slash for its inotify library; here it keeps the watched path and the
+    # paths of events the same string.
     path = path.rstrip(os.sep)
 
     config = SourceFile(path, node_name, period, updates)

@@ -139,14 +139,19 @@ class CacheImpl:
 
         Go: pkg/kubelet/container/cache.go (*cache).getIfNewerThan
         """
+        # Go: d, ok := c.pods[id]
         d = self.pods.get(id)
+        # Go: globalTimestampIsNewer := (c.timestamp != nil && c.timestamp.After(minTime))
         global_timestamp_is_newer = self.timestamp is not None and self.timestamp > min_time
         # A relist that finished after min_time saw every pod, so even an old entry (or none)
         # is as new as asked.
+        # Go: if !ok && globalTimestampIsNewer {
         if d is None and global_timestamp_is_newer:
             return make_default_data(id)
+        # Go: if ok && (d.modified.After(minTime) || globalTimestampIsNewer) {
         if d is not None and (d.modified > min_time or global_timestamp_is_newer):
             return d
+        # Go: return nil
         return None
 
     async def notify(self, id: str, timestamp: float) -> None:
@@ -154,16 +159,24 @@ class CacheImpl:
 
         Go: pkg/kubelet/container/cache.go (*cache).notify
         """
+        # Go: list, ok := c.subscribers[id]
         lst = self.subscribers.get(id)
+        # Go: if !ok {
         if lst is None:
             return
+        # Go: newList := []*subRecord{}
         new_list: list[SubRecord] = []
+        # Go: for i, r := range list {
         for r in lst:
+            # Go: if timestamp.Before(r.time) {
             if timestamp < r.time:
                 new_list.append(r)
                 continue
+            # Go: r.ch <- c.get(id)
             await r.ch.send(self._get(id))
+            # Go: close(r.ch)
             r.ch.close()
+        # Go: if len(newList) == 0 {
         if not new_list:
             del self.subscribers[id]
         else:

@@ -86,6 +86,7 @@ def should_container_be_restarted(
 
     Go: pkg/kubelet/container/helpers.go ShouldContainerBeRestarted
     """
+    # Go: if pod.DeletionTimestamp != nil {
     if pod.metadata.deletion_timestamp is not None:
         return False
     status = pod_status.find_container_status_by_name(container.name)
@@ -97,6 +98,7 @@ def should_container_be_restarted(
     # Created or unknown never ran to an end: the restart policy does not apply yet.
     if status.state in (ContainerStateUnknown, ContainerStateCreated):
         return True
+    # Go: if pod.Spec.RestartPolicy == v1.RestartPolicyNever {
     if pod.spec.restart_policy == v1.RestartPolicyNever:
         klog.v(4).info_s(
             "Already ran container, do nothing", pod=klog.kobj(pod), containerName=container.name

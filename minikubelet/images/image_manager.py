@@ -203,6 +203,7 @@ def should_pull_image(container: v1.Container, image_present: bool) -> bool:
 
     Go: pkg/kubelet/images/image_manager.go shouldPullImage
     """
+    # Go: if container.ImagePullPolicy == v1.PullNever {
     if container.image_pull_policy == v1.PullNever:
         return False
 

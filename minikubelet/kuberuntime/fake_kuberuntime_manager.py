@@ -32,7 +32,7 @@ from minikubelet.prober.results.results_manager import Manager as ProberResultsM
 from minikubelet.sim.cri.fake_image_service import FakeImageService
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
 from minikubelet.sim.cri.scenario import Scenario, load_scenario_file, parse_scenario
-from minikubelet.sim.go import Clock, Second
+from minikubelet.sim.go import Clock, Second, sleep
 
 #: kubelet's back-off settings (Go: backOffPeriod and MaxContainerBackOff in kubelet.go).
 backOffPeriod = 10 * Second
@@ -58,16 +58,24 @@ class FakePodStateProvider:
 
 @dataclass
 class FakeHandlerRunner:
-    """A lifecycle handler runner whose hooks all succeed at once (Go runs exec or HTTP
-    handlers: pkg/kubelet/lifecycle/handlers.go). Records what it ran."""
+    """A lifecycle handler runner whose hooks all succeed (Go runs exec or HTTP handlers:
+    pkg/kubelet/lifecycle/handlers.go). Records what it ran. With ``runtime``, a ``preStop`` hook
+    takes the ``preStopTime`` that the container's scenario gives (see
+    [`minikubelet.sim.cri.scenario`][minikubelet.sim.cri.scenario]); every other hook returns at once."""
 
     ran: list[tuple[ContainerID, str, str]] = field(default_factory=list)
+    runtime: FakeRuntimeService | None = None
 
     async def run(
         self, container_id: ContainerID, pod: v1.Pod, container: v1.Container, handler: v1.Handler
     ) -> tuple[str, Exception | None]:
-        """Record the hook; succeed."""
+        """Record the hook; take the scripted time of a preStop hook; succeed."""
         self.ran.append((container_id, pod.metadata.name, container.name))
+        lifecycle = container.lifecycle
+        if self.runtime is not None and lifecycle is not None and handler is lifecycle.pre_stop:
+            c = self.runtime.containers.get(container_id.id)
+            if c is not None and c.lifetime.pre_stop_time > 0:
+                await sleep(c.lifetime.pre_stop_time)
         return "", None
 
 
@@ -152,7 +160,7 @@ def new_fake_runtime(
         runtime_service=runtime_service,
         image_service=image_service,
         runtime_helper=runtime_helper if runtime_helper is not None else FakeRuntimeHelper(),
-        runner=runner if runner is not None else FakeHandlerRunner(),
+        runner=runner if runner is not None else FakeHandlerRunner(runtime=runtime_service),
         pod_state_provider=(
             pod_state_provider if pod_state_provider is not None else FakePodStateProvider()
         ),

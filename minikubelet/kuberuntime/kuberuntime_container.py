@@ -416,6 +416,7 @@ class ContainerMethods:
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).executePreStopHook
         """
+        # Go: klog.V(3).InfoS("Running preStop hook"
         klog.v(3).info_s(
             "Running preStop hook",
             pod=klog.kobj(pod),
@@ -424,9 +425,12 @@ class ContainerMethods:
             containerID=str(container_id),
         )
 
+        # Go: start := metav1.Now()
         start = now()
+        # Go: done := make(chan struct{})
         done: Chan[None] = Chan(name="preStopHook.done")
 
+        # Go: go func() {
         async def run_hook() -> None:
             try:
                 assert container_spec.lifecycle is not None
@@ -456,6 +460,7 @@ class ContainerMethods:
 
         go(run_hook, name="executePreStopHook")
 
+        # Go: select {
         match await select(recv(after(grace_period * Second)), recv(done)):
             # Go: case <-time.After(time.Duration(gracePeriod) * time.Second):
             case 0, _:
@@ -477,6 +482,7 @@ class ContainerMethods:
                     containerID=str(container_id),
                 )
 
+        # Go: return int64(metav1.Now().Sub(start.Time).Seconds())
         return int(now() - start)
 
     async def restore_specs_from_container_labels(
@@ -524,7 +530,9 @@ class ContainerMethods:
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).killContainer
         """
+        # Go: var containerSpec *v1.Container
         container_spec: v1.Container | None
+        # Go: if pod != nil {
         if pod is not None:
             container_spec = get_container_spec(pod, container_name)
             if container_spec is None:
@@ -539,11 +547,13 @@ class ContainerMethods:
                     container_id
                 )
             except Exception as restore_err:
+                # Go: return err
                 return restore_err
             pod, container_spec = restored_pod, restored_container
 
         from minikubelet.kuberuntime.kuberuntime_manager import minimumGracePeriodInSeconds
 
+        # Go: gracePeriod := int64(minimumGracePeriodInSeconds)
         grace_period = minimumGracePeriodInSeconds
         # Go: case pod.DeletionGracePeriodSeconds != nil:
         if pod.metadata.deletion_grace_period_seconds is not None:
@@ -555,12 +565,15 @@ class ContainerMethods:
             # Go omitted: case reasonStartupProbe: -- alpha gate ProbeTerminationGracePeriod, off
             # Go omitted: case reasonLivenessProbe: -- alpha gate ProbeTerminationGracePeriod, off
 
+        # Go: if len(message) == 0 {
         if len(message) == 0:
             message = f"Stopping container {container_spec.name}"
+        # Go: m.recordContainerEvent(pod, containerSpec, containerID.ID, v1.EventTypeNormal
         self.record_container_event(
             pod, container_spec, container_id.id, EventTypeNormal, events.KillingContainer, message
         )
 
+        # Go: if containerSpec.Lifecycle != nil && containerSpec.Lifecycle.PreStop != nil && gracePeriod > 0 {
         if (
             container_spec.lifecycle is not None
             and container_spec.lifecycle.pre_stop is not None
@@ -570,8 +583,10 @@ class ContainerMethods:
                 pod, container_id, container_spec, grace_period
             )
         # The hook's time comes out of the grace period, but never below the minimum.
+        # Go: if gracePeriod < minimumGracePeriodInSeconds {
         if grace_period < minimumGracePeriodInSeconds:
             grace_period = minimumGracePeriodInSeconds
+        # Go: if gracePeriodOverride != nil {
         if grace_period_override is not None:
             grace_period = grace_period_override
             klog.v(3).info_s(
@@ -583,6 +598,7 @@ class ContainerMethods:
                 gracePeriod=grace_period,
             )
 
+        # Go: klog.V(2).InfoS("Killing container with a grace period override"
         klog.v(2).info_s(
             "Killing container with a grace period override",
             pod=klog.kobj(pod),
@@ -592,11 +608,13 @@ class ContainerMethods:
             gracePeriod=grace_period,
         )
 
+        # Go: err := m.runtimeService.StopContainer(containerID.ID, gracePeriod)
         err: Exception | None = None
         try:
             await self.runtime_service.stop_container(container_id.id, grace_period)
         except Exception as e:
             err = e
+        # Go: if err != nil {
         if err is not None:
             klog.error_s(
                 err,
@@ -616,6 +634,7 @@ class ContainerMethods:
                 containerID=str(container_id),
             )
 
+        # Go: return err
         return err
 
     async def kill_containers_with_sync_result(

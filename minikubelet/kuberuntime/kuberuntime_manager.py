@@ -346,6 +346,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             return changes
 
         init_last_status, next, done = find_next_init_container_to_run(pod, pod_status)
+        # Go: if !done {
         if not done:
             if next is not None:
                 init_failed = init_last_status is not None and is_init_container_failed(
@@ -402,6 +403,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             message = ""
             reason = ContainerKillReason("")
             restart = should_restart_on_failure(pod)
+            # Go: if _, _, changed := containerChanged(&container, containerStatus); changed {
             _, _, changed = container_changed(container, container_status)
             # Go reads the probe results in the `else if` conditions below; reading them here
             # first changes nothing (they are plain lookups).
@@ -440,6 +442,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 containerMessage=message,
             )
 
+        # Go: if keepCount == 0 && len(changes.ContainersToStart) == 0 {
         if keep_count == 0 and len(changes.containers_to_start) == 0:
             changes.kill_pod = True
 
@@ -730,6 +733,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         )
         ts = c_status.finished_at
         key = get_stable_key(pod, container)
+        # Go: if backOff.IsInBackOffSince(key, ts) {
         if back_off.is_in_back_off_since(key, ts):
             container_ref = generate_container_ref(pod, container)
             self.recorder.eventf(
@@ -745,6 +749,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
             klog.v(3).info_s("Back-off restarting failed container", err=str(err))
             return True, str(err), ErrCrashLoopBackOff
 
+        # Go: backOff.Next(key, ts)
         back_off.next(key, ts)
         return False, "", None
 

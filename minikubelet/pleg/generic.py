@@ -201,10 +201,16 @@ class GenericPLEG:
 
         Go: pkg/kubelet/pleg/generic.go (*GenericPLEG).Healthy
         """
+        # Go: relistTime := g.getRelistTime()
         relist_time = self.get_relist_time()
+        # Go: if relistTime.IsZero() {
         if relist_time is None:
             return False, RuntimeError("pleg has yet to be successful")
-        elapsed = self._now() - relist_time
+        # Rounded to the microsecond (ours): two float times near 1.6e9 s differ by ~0.2 µs of
+        # noise, which Go's exact durations do not have and which would show in the message.
+        # Go: elapsed := g.clock.Since(relistTime)
+        elapsed = round(self._now() - relist_time, 6)
+        # Go: if elapsed > relistThreshold {
         if elapsed > relistThreshold:
             from minikubelet.sim.go.duration import format_duration
 
@@ -212,6 +218,7 @@ class GenericPLEG:
                 f"pleg was last seen active {format_duration(elapsed)} ago; threshold is "
                 f"{format_duration(relistThreshold)}"
             )
+        # Go: return true, nil
         return True, None
 
     def get_relist_time(self) -> float | None:
@@ -227,38 +234,55 @@ class GenericPLEG:
 
         Go: pkg/kubelet/pleg/generic.go (*GenericPLEG).relist
         """
+        # Go: klog.V(5).InfoS("GenericPLEG: Relisting")
         klog.v(5).info_s("GenericPLEG: Relisting")
 
+        # Go: timestamp := g.clock.Now()
         timestamp = self._now()
 
+        # Go: podList, err := g.runtime.GetPods(true)
         try:
             pod_list = await self.runtime.get_pods(True)
         except Exception as list_err:
             klog.error_s(list_err, "GenericPLEG: Unable to retrieve pods")
             return
 
+        # Go: g.updateRelistTime(timestamp)
         self.update_relist_time(timestamp)
 
+        # Go: pods := kubecontainer.Pods(podList)
         pods = Pods(pod_list)
+        # Go: g.podRecords.setCurrent(pods)
         self.pod_records.set_current(pods)
 
+        # Go: eventsByPodID := map[types.UID][]*PodLifecycleEvent{}
         events_by_pod_id: dict[str, list[PodLifecycleEvent]] = {}
+        # Go: for pid := range g.podRecords {
         for pid in list(self.pod_records):
+            # Go: oldPod := g.podRecords.getOld(pid)
             old_pod = self.pod_records.get_old(pid)
+            # Go: pod := g.podRecords.getCurrent(pid)
             pod = self.pod_records.get_current(pid)
+            # Go: allContainers := getContainersFromPods(oldPod, pod)
             all_containers = get_containers_from_pods(old_pod, pod)
+            # Go: for _, container := range allContainers {
             for container in all_containers:
                 events = compute_events(old_pod, pod, container.id)
                 for e in events:
                     update_events(events_by_pod_id, e)
 
+        # Go: if g.cacheEnabled() {
         needs_reinspection: dict[str, Pod] = {}
 
+        # Go: for pid, events := range eventsByPodID {
         for pid, events in events_by_pod_id.items():
+            # Go: pod := g.podRecords.getCurrent(pid)
             pod = self.pod_records.get_current(pid)
+            # Go: if g.cacheEnabled() {
             if self.cache_enabled():
                 # On an error the pod's record is left as it was (the `continue` skips
                 # `update`), so the next relist sees the same change and sends the events then.
+                # Go: if err := g.updateCache(pod, pid); err != nil {
                 err = await self.update_cache(pod, pid)
                 if err is not None:
                     assert pod is not None
@@ -274,11 +298,15 @@ class GenericPLEG:
                 else:
                     # Inspected just now: the retry below would ask a second time.
                     self.pods_to_reinspect.pop(pid, None)
+            # Go: g.podRecords.update(pid)
             self.pod_records.update(pid)
+            # Go: for i := range events {
             for event in events:
                 # ContainerChanged (to or from "unknown") is computed but never sent.
+                # Go: if events[i].Type == ContainerChanged {
                 if event.type == ContainerChanged:
                     continue
+                # Go: select {
                 match await select(send(self.event_channel, event), default=True):
                     # Go: case g.eventChannel <- events[i]:
                     case 0, _:
@@ -289,7 +317,9 @@ class GenericPLEG:
                             None, "Event channel is full, discard this relist() cycle event"
                         )
 
+        # Go: if g.cacheEnabled() {
         if self.cache_enabled():
+            # Go: if len(g.podsToReinspect) > 0 {
             if len(self.pods_to_reinspect) > 0:
                 klog.v(5).info_s("GenericPLEG: Reinspecting pods that previously failed inspection")
                 for pid, pod in self.pods_to_reinspect.items():
@@ -304,9 +334,11 @@ class GenericPLEG:
 
             # Last, once every pod's entry is written: a worker waiting for "newer than T"
             # (GetNewerThan) must not be woken before its pod's status is in.
+            # Go: g.cache.UpdateTime(timestamp)
             assert self.cache is not None
             await self.cache.update_time(timestamp)
 
+        # Go: g.podsToReinspect = needsReinspection
         self.pods_to_reinspect = needs_reinspection
 
     def cache_enabled(self) -> bool:
@@ -342,13 +374,16 @@ class GenericPLEG:
         Go: pkg/kubelet/pleg/generic.go (*GenericPLEG).updateCache
         """
         assert self.cache is not None
+        # Go: if pod == nil {
         if pod is None:
             # Gone from the runtime: no container and no sandbox left, exited ones included.
             klog.v(4).info_s("PLEG: Delete status for pod", podUID=pid)
             self.cache.delete(pid)
             return None
         # Taken before the runtime call: the status is at least as new as this.
+        # Go: timestamp := g.clock.Now()
         timestamp = self._now()
+        # Go: status, err := g.runtime.GetPodStatus(pod.ID, pod.Name, pod.Namespace)
         status: PodStatus | None = None
         err: Exception | None = None
         try:
@@ -356,13 +391,17 @@ class GenericPLEG:
         except Exception as e:
             err = e
         # Go: klog.V(6) also logs the status itself.
+        # Go: if klog.V(6).Enabled() {
         klog.v(4).error_s(err, "PLEG: Write status", pod=klog.ObjectRef(pod.name, pod.namespace))
+        # Go: if err == nil {
         if err is None:
             assert status is not None
             # A finished pod keeps its IP in the API; its torn-down sandbox reports none.
             status.ips = self.get_pod_ips(pid, status)
 
+        # Go: g.cache.Set(pod.ID, status, err, timestamp)
         await self.cache.set(pod.id, status, err, timestamp)
+        # Go: return err
         return err
 
 

@@ -148,11 +148,14 @@ class Worker:
         # Go eats panics here (`defer func() { recover() }()` after runtime.HandleCrash, which
         # logs them) and keeps the worker going: the `except` at the end does the same.
         try:
+            # Go: status, ok := w.probeManager.statusManager.GetPodStatus(w.pod.UID)
             status, ok = self.probe_manager.status_manager.get_pod_status(self.pod.metadata.uid)
+            # Go: if !ok {
             if not ok:
                 klog.v(3).info_s("No status for pod", pod=klog.kobj(self.pod))
                 return True
 
+            # Go: if status.Phase == v1.PodFailed || status.Phase == v1.PodSucceeded {
             if status.phase == v1.PodFailed or status.phase == v1.PodSucceeded:
                 klog.v(3).info_s(
                     "Pod is terminated, exiting probe worker",
@@ -161,7 +164,9 @@ class Worker:
                 )
                 return False
 
+            # Go: c, ok := podutil.GetContainerStatus(status.ContainerStatuses, w.container.Name)
             c, ok = get_container_status(status.container_statuses, self.container.name)
+            # Go: if !ok || len(c.ContainerID) == 0 {
             if not ok or len(c.container_id) == 0:
                 klog.v(3).info_s(
                     "Probe target container not found",
@@ -170,6 +175,7 @@ class Worker:
                 )
                 return True
 
+            # Go: if w.containerID.String() != c.ContainerID {
             if str(self.container_id) != c.container_id:
                 if not self.container_id.is_empty():
                     self.results_manager.remove(self.container_id)
@@ -177,9 +183,11 @@ class Worker:
                 await self.results_manager.set(self.container_id, self.initial_value, self.pod)
                 self.on_hold = False
 
+            # Go: if w.onHold {
             if self.on_hold:
                 return True
 
+            # Go: if c.State.Running == nil {
             if c.state.running is None:
                 klog.v(3).info_s(
                     "Non-running container probed",
@@ -196,6 +204,7 @@ class Worker:
                 )
 
             # A pod being deleted must not have its containers restarted by a failing probe.
+            # Go: if w.pod.ObjectMeta.DeletionTimestamp != nil && (w.probeType == liveness || w.probeType == startup) {
             if self.pod.metadata.deletion_timestamp is not None and (
                 self.probe_type == liveness or self.probe_type == startup
             ):
@@ -214,11 +223,13 @@ class Worker:
                 await self.results_manager.set(self.container_id, results.Result.SUCCESS, self.pod)
                 return False
 
+            # Go: if int32(time.Since(c.State.Running.StartedAt.Time).Seconds()) < w.spec.InitialDelaySeconds {
             if int(running_for(c.state.running.started_at)) < self.spec.initial_delay_seconds:
                 return True
 
             # Startup probes run until the container has started, the others only after: a
             # startup worker idles (not exits) so that it is there for the next container.
+            # Go: if c.Started != nil && *c.Started {
             if c.started:
                 if self.probe_type == startup:
                     return True
@@ -226,9 +237,11 @@ class Worker:
                 if self.probe_type != startup:
                     return True
 
+            # Go: result, err := w.probeManager.prober.probe(w.probeType, w.pod, status, w.container, w.containerID)
             result, err = self.probe_manager.prober.probe(
                 self.probe_type, self.pod, status, self.container, self.container_id
             )
+            # Go: if err != nil {
             if err is not None:
                 return True  # the probe could not run: no result, not a failure
 
@@ -236,12 +249,14 @@ class Worker:
             # Go omitted: case results.Failure: -- counts the ProberResults metric; no metrics here
             # Go omitted: default: -- counts the ProberResults metric; no metrics here
 
+            # Go: if w.lastResult == result {
             if self.last_result == result:
                 self.result_run += 1
             else:
                 self.last_result = result
                 self.result_run = 1
 
+            # Go: if (result == results.Failure && w.resultRun < int(w.spec.FailureThreshold)) ||
             if (
                 result == results.Result.FAILURE and self.result_run < self.spec.failure_threshold
             ) or (
@@ -249,8 +264,10 @@ class Worker:
             ):
                 return True
 
+            # Go: w.resultsManager.Set(w.containerID, result, w.pod)
             await self.results_manager.set(self.container_id, result, self.pod)
 
+            # Go: if (w.probeType == liveness || w.probeType == startup) && result == results.Failure {
             if (
                 self.probe_type == liveness or self.probe_type == startup
             ) and result == results.Result.FAILURE:

@@ -486,8 +486,10 @@ class StatusManager:
 
         Go: pkg/kubelet/status/status_manager.go (*manager).updateStatusInternal
         """
+        # Go: cachedStatus, isCached := m.podStatuses[pod.UID]
         cached_status = self.pod_statuses.get(pod.metadata.uid)
         is_cached = cached_status is not None
+        # Go: if isCached {
         if cached_status is not None:
             old_status = cached_status.status
         else:
@@ -498,6 +500,7 @@ class StatusManager:
                 old_status = pod.status
             cached_status = VersionedPodStatus()  # Go: the map's zero value (version 0)
 
+        # Go: if err := checkContainerStateTransition(oldStatus.ContainerStatuses,
         try:
             check_container_state_transition(
                 old_status.container_statuses, status.container_statuses, pod.spec.restart_policy
@@ -505,6 +508,7 @@ class StatusManager:
         except ValueError as err:
             klog.error_s(err, "Status update on pod aborted", pod=klog.kobj(pod))
             return False
+        # Go: if err := checkContainerStateTransition(oldStatus.InitContainerStatuses,
         try:
             check_container_state_transition(
                 old_status.init_container_statuses,
@@ -515,18 +519,25 @@ class StatusManager:
             klog.error_s(err, "Status update on pod aborted", pod=klog.kobj(pod))
             return False
 
+        # Go: updateLastTransitionTime(&status, &oldStatus, v1.ContainersReady)
         update_last_transition_time(status, old_status, PodConditionType.CONTAINERS_READY)
+        # Go: updateLastTransitionTime(&status, &oldStatus, v1.PodReady)
         update_last_transition_time(status, old_status, PodConditionType.READY)
+        # Go: updateLastTransitionTime(&status, &oldStatus, v1.PodInitialized)
         update_last_transition_time(status, old_status, PodConditionType.INITIALIZED)
+        # Go: updateLastTransitionTime(&status, &oldStatus, v1.PodScheduled)
         update_last_transition_time(status, old_status, PodConditionType.POD_SCHEDULED)
 
         # The first status fixes the start time; later ones cannot move it.
+        # Go: if oldStatus.StartTime != nil && !oldStatus.StartTime.IsZero() {
         if old_status.start_time is not None:
             status.start_time = old_status.start_time
         elif status.start_time is None:
             status.start_time = go.now().unix()
 
+        # Go: normalizeStatus(pod, &status)
         normalize_status(pod, status)
+        # Go: if isCached && isPodStatusByKubeletEqual(&cachedStatus.status, &status) && !forceUpdate {
         if (
             is_cached
             and is_pod_status_by_kubelet_equal(cached_status.status, status)
@@ -535,12 +546,14 @@ class StatusManager:
             klog.v(5).info_s("Ignoring same status for pod", pod=klog.kobj(pod), status=status)
             return False  # No new status.
 
+        # Go: newStatus := versionedPodStatus{
         new_status = VersionedPodStatus(
             status=status,
             version=cached_status.version + 1,
             pod_name=pod.metadata.name,
             pod_namespace=pod.metadata.namespace,
         )
+        # Go: m.podStatuses[pod.UID] = newStatus
         self.pod_statuses[pod.metadata.uid] = new_status
         self.generation += 1
 
@@ -548,6 +561,7 @@ class StatusManager:
         if self.on_status_change is not None:
             self.on_status_change(pod, status, cached_status.status if is_cached else None)
 
+        # Go: select {
         match await go.select(
             go.send(self.pod_status_channel, PodStatusSyncRequest(pod.metadata.uid, new_status)),
             default=True,

@@ -275,3 +275,21 @@ def test_init_containers_are_known_without_a_pod_lookup():
     st = go.run(main)
     assert st.find_container_status_by_name("init").exit_code == 0
     assert st.find_container_status_by_name("app").state == "running"
+
+
+def test_a_scripted_hang_holds_calls_made_in_its_window_until_it_ends():
+    async def main():
+        sc = parse_scenario(
+            {"runtime": {"hang": [{"from": "2s", "until": "5s", "calls": ["ListContainers"]}]}}
+        )
+        rs = FakeRuntimeService(scenario=sc)
+        times = []
+        for at in (1, 3, 6):
+            await go.sleep(at - rs.elapsed())
+            await rs.list_containers(None)
+            await rs.list_pod_sandbox(None)  # not named: never held
+            times.append(round(rs.elapsed(), 3))
+        return times
+
+    # The call at 3 s returns at 5 s; the calls at 1 s and 6 s at once.
+    assert go.run(main) == [1.0, 5.0, 6.0]

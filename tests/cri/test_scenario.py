@@ -12,6 +12,7 @@ from minikubelet.sim.cri.scenario import (
     ImageScript,
     Lifetime,
     ScenarioError,
+    Window,
     load_scenario_file,
     parse_container_scripts,
     parse_scenario,
@@ -25,7 +26,7 @@ def test_annotation_lifetimes_and_runs():
             "minikubelet.dev/scenario": (
                 "init-db: {runFor: 3s}\n"
                 "app: [{runFor: 5s, exitCode: 1}, {runFor: 1m30s, exitCode: 2}, forever]\n"
-                "side: {runFor: forever, stopTime: 10s}\n"
+                "side: {runFor: forever, stopTime: 10s, preStopTime: 2s}\n"
                 "quick: 500ms\n"
             ),
             "minikubelet.dev/images": "busybox: {pullTime: 2s, fail: 2}\nnosuch:1.0: notFound",
@@ -40,7 +41,9 @@ def test_annotation_lifetimes_and_runs():
         Lifetime(run_for=None),
         Lifetime(run_for=None),
     ]
-    assert containers["side"].lifetime(0) == Lifetime(run_for=None, stop_time=10.0)
+    assert containers["side"].lifetime(0) == Lifetime(
+        run_for=None, stop_time=10.0, pre_stop_time=2.0
+    )
     assert containers["quick"].lifetime(0).run_for == 0.5
     assert images == {
         "busybox:latest": ImageScript(pull_time=2.0, fail=2),
@@ -79,7 +82,13 @@ def test_scenario_file_yaml_and_json(tmp_path):
         "images": {"*": {"pullTime": "1s"}, "busybox": {"fail": 1}},
         "presentImages": ["nginx:1.21", "pause"],
         "defaults": {"init": {"runFor": "2s"}, "app": "forever"},
-        "runtime": {"notReady": [{"from": "0s", "until": "30s"}], "down": [{"from": 60}]},
+        "runtime": {
+            "notReady": [{"from": "0s", "until": "30s"}],
+            "down": [{"from": 60}],
+            "hang": [
+                {"from": "20s", "until": "4m", "calls": ["ContainerStatus", "ListContainers"]}
+            ],
+        },
     }
     y = tmp_path / "s.yaml"
     y.write_text(json.dumps(doc))  # JSON is YAML
@@ -93,9 +102,17 @@ def test_scenario_file_yaml_and_json(tmp_path):
         assert sc.default_init == Lifetime(run_for=2.0)
         assert sc.runtime_not_ready[0].contains(29.9) and not sc.runtime_not_ready[0].contains(30)
         assert sc.runtime_down[0].contains(1e9)
+        assert sc.runtime_hangs["container_status"] == [Window(20.0, 240.0)]
+        assert sc.runtime_hangs["list_containers"] == [Window(20.0, 240.0)]
 
 
 def test_scenario_errors():
+    with pytest.raises(
+        ScenarioError, match=r"runtime: hang\[0\]: field calls: unknown CRI method 'Inspect'"
+    ):
+        parse_scenario({"runtime": {"hang": [{"from": "1s", "calls": ["Inspect"]}]}})
+    with pytest.raises(ScenarioError, match=r"runtime: hang\[0\]: field calls: expected a list"):
+        parse_scenario({"runtime": {"hang": [{"from": "1s"}]}})
     with pytest.raises(ScenarioError, match=r"pods: 'web': expected namespace/name"):
         parse_scenario({"pods": {"web": {}}})
     with pytest.raises(ScenarioError, match="unknown field 'podz'"):

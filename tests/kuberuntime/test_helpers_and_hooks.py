@@ -147,6 +147,26 @@ def test_pre_stop_hook_uses_up_the_grace_period():
     assert status.container_statuses[0].exit_code == 137
 
 
+def test_a_scripted_pre_stop_time_is_taken_from_the_grace_period():
+    # The fake hook runner takes the container's scripted preStopTime (4 s of the 10 s); the
+    # container then needs 3 s of the 6 s left and exits on SIGTERM.
+    c = container("app", lifecycle=v1.Lifecycle(pre_stop=v1.Handler()))
+    pod = make_pod(containers=[c], grace=10, scenario="app: {preStopTime: 4s, stopTime: 3s}")
+    node = Node([pod])
+
+    async def main():
+        await node.sync(pod)
+        running = convert_pod_status_to_running_pod("fake", await node.status(pod))
+        t0 = go.now()
+        err = await node.manager.kill_pod(pod, running, None)
+        return err, go.now() - t0, await node.status(pod)
+
+    err, took, status = go.run(main)
+    assert err is None
+    assert took == 7.0
+    assert status.container_statuses[0].exit_code == 143
+
+
 def test_kill_pod_without_the_spec_restores_it_from_labels():
     pod = make_pod(grace=5, scenario="app: {stopTime: 8s}")
     node = Node([pod])

@@ -184,3 +184,39 @@ def test_same_seed_same_trace_and_different_seed_different_ids():
     assert t1 == t2 and e1 == e2
     assert [x[:4] for x in t1] == [x[:4] for x in t3]
     assert [x[4] for x in t1] != [x[4] for x in t3]
+
+
+def test_a_hung_inspection_makes_the_pleg_unhealthy_until_the_relist_after_it():
+    # ContainerStatus hangs from 5 s to 200 s; the container exits at 10 s, so the relist at
+    # 10 s inspects the pod and hangs. Its relist time (its start, 10 s) is what Healthy reads,
+    # even after the relist has finished at 200 s: only the relist at 201 s is fresh again.
+    pod = make_pod(scenario="app: {runFor: 10s}", restart_policy="Never")
+    scenario = {
+        "runtime": {"hang": [{"from": "5s", "until": "200s", "calls": ["ContainerStatus"]}]}
+    }
+    node = Node([pod], scenario=scenario)
+    seen = {}
+
+    async def main():
+        pleg = new_generic_pleg(node.manager, 10, 1.0, new_cache())
+        await node.sync(pod)
+        pleg.start()
+        for t in (190, 190.5, 200.5, 201.5):
+            await go.sleep(t - rel(go.now()))
+            ok, err = pleg.healthy()
+            seen[t] = (ok, str(err) if err else None, len(pleg.watch()))
+
+    go.run(main)
+    assert seen[190] == (True, None, 2)  # ContainerStarted (container, sandbox) at 1 s
+    assert seen[190.5] == (
+        False,
+        "pleg was last seen active 3m0.5s ago; threshold is 3m0s",
+        2,
+    )
+    # The hung relist has finished and sent its ContainerDied, yet its time is still 11 s.
+    assert seen[200.5] == (
+        False,
+        "pleg was last seen active 3m10.5s ago; threshold is 3m0s",
+        3,
+    )
+    assert seen[201.5] == (True, None, 3)

@@ -20,7 +20,7 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04"]
+CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08", "ch09", "ch10", "ch11"]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -30,6 +30,48 @@ EXPECTED = {
         '"SyncLoop DELETE"',
     ],
     "ch04": ["default/late is Failed", "OutOfpods", "OutOfcpu"],
+    "ch05": [
+        "5s  UpdatePod  update web version=2  → worker busy: replaces the waiting sync",
+        "8s  UpdatePod  update web version=3  → worker busy: replaces the waiting update",
+        "21s  syncPod    update web version=3",
+    ],
+    "ch06": [
+        "node-agent (uid …7499) ok",
+        "web (uid …0001)        error: network is not ready: container runtime network not ready",
+        '11s  web (uid …0002)        error: pod "web_default" is pending termination',
+        "default/batch is Running → Failed at 20s (DeadlineExceeded",
+        "24s  web (uid …0002)        ok",
+    ],
+    "ch07": [
+        "3s  migrate-then-serve   start init container migrate",
+        "4s  migrate-then-serve   start init container migrate",
+        "7s  migrate-then-serve   start web",
+        "default/one-shot is Pending → Failed at 3s",
+        "40s  stuck                kill app; start app",
+    ],
+    "ch08": [
+        "3s  crasher/app          restart now; the next back-off is 10s",
+        "5s  crasher/app          in back-off (10s): not now, CrashLoopBackOff",
+        "19s  crasher/app          restart now; the next back-off is 20s",
+        "1.1s  flaky-registry/web   ErrImagePull (pull back-off 10s)",
+        "2s  flaky-registry/web   ImagePullBackOff (pull back-off 10s)",
+        "5m49s  crasher/app          restart now; the next back-off is 5m0s",
+        "default/flaky-registry is Pending → Running at 1m38s",
+    ],
+    "ch09": [
+        '"PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s"',
+        "Type:ContainerDied",
+    ],
+    "ch10": [
+        "default/job is Running → Failed",
+        '"SyncLoop (probe)" probe="liveness" status="unhealthy" pod="default/web"',
+        "default/web                              Running    ready 0/1  restarts 1",
+    ],
+    "ch11": [
+        '"SyncLoop DELETE" source="api" pods=[default/web]',
+        '"SyncLoop REMOVE" source="api" pods=[default/batch]',
+        "default/report is Running → Failed at 15s (DeadlineExceeded",
+    ],
 }
 
 

@@ -211,3 +211,18 @@ def test_go_contributor_tags_are_reported(tmp_path):
     index = build_index(root, package="port", check_comments=True, offline=True, src=k8s)
     tags = [(p.file, p.line) for p in index.problems if p.code == "contributor-tag"]
     assert tags == [("port/keeper.py", 13)]
+
+
+def test_a_whole_line_copied_with_its_quotation_is_found(tmp_path):
+    body = """\
+    # "example.org/orchard/ledger" wants the tree names without a trailing slash
+    return 0"""
+    root, k8s = _tree(tmp_path, body)
+    go = k8s / GO
+    go.write_text(
+        go.read_text()
+        + '\n// "example.org/orchard/ledger" wants the tree names without a trailing slash\n'
+    )
+    assert [(f, n) for f, n, _ in _copies(root, src=k8s, lock_path=None)] == [
+        ("port/keeper.py", 13)
+    ]

@@ -199,11 +199,20 @@ class Matcher:
                     if unit_hash([w for w, _ in span if w is not None]) == h:
                         yield span[0][1], span[-1][1], path, h
 
-    def find_short(self, ws: list[str]) -> tuple[str, str] | None:
-        """(Go path, hash) when `ws`, a whole line or sentence of ours, is a short unit."""
-        if not SHORT_WORDS <= len(ws) < MIN_WORDS:
+    def find_whole(self, ws: list[str]) -> tuple[str, str] | None:
+        """(Go path, hash) when `ws`, a whole line or sentence of ours, is a unit.
+
+        Long units are found in the tokens too, but there a quotation breaks the text: a Go
+        line that quotes a name ("github.com/…") and is copied whole is caught here.
+        """
+        if len(ws) < SHORT_WORDS:
             return None
         h = unit_hash(ws)
+        if len(ws) >= MIN_WORDS:
+            for n, full, path in self.long.get(h[:_KEY_HEX], ()):
+                if n == len(ws) and full == h:
+                    return path, h
+            return None
         hit = self.short.get(h)
         return (hit[1], h) if hit and hit[0] == len(ws) else None
 
@@ -242,11 +251,25 @@ def _tokens(block: TextBlock) -> tuple[list[tuple[str | None, int]], list[tuple[
         w = m.group().replace("_", "").lower()
         if w:
             tokens.append((w, line_at(m.start())))
-    wholes = [(words(t), n) for n, t in block.lines]
+
+    def mostly_quoted(start: int, end: int) -> bool:
+        """A whole that is mostly a marked quotation is one (and allowed)."""
+        inside = sum(
+            len(words(text[max(a, start) : min(b, end)]))
+            for a, b in quoted
+            if a < end and b > start
+        )
+        return 2 * inside >= len(words(text[start:end]))
+
+    wholes = []
+    for (n, t), start in zip(block.lines, starts, strict=True):
+        if not mostly_quoted(start, start + len(t)):
+            wholes.append((words(t), n))
     offset = 0
     for sentence in _SENTENCE_END.split(text):
         offset = text.find(sentence, offset)
-        wholes.append((words(sentence), line_at(max(offset, 0))))
+        if not mostly_quoted(max(offset, 0), max(offset, 0) + len(sentence)):
+            wholes.append((words(sentence), line_at(max(offset, 0))))
     return tokens, wholes
 
 
@@ -260,7 +283,7 @@ def find_copies(blocks: Iterable[tuple[str, TextBlock]], matcher: Matcher) -> li
                 if first <= n <= last:
                     seen.setdefault((rel, n), Copy(rel, n, path, matcher.go_line(path, h)))
         for ws, n in wholes:
-            hit = matcher.find_short(ws)
+            hit = matcher.find_whole(ws)
             if hit:
                 seen.setdefault((rel, n), Copy(rel, n, hit[0], matcher.go_line(*hit)))
     return sorted(seen.values(), key=lambda c: (c.file, c.line))

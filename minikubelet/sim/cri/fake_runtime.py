@@ -29,8 +29,8 @@ How containers behave:
 * ``stop_container`` blocks (on the runtime's clock) for the container's ``stopTime``, at most
   the grace period; the container then exits with 143, or 137 if the grace period ran out.
 * The runtime's health (``status``) can be scripted (``runtime: notReady/down`` in the scenario
-  file) or set with [`FakeRuntimeService.set_runtime_ready`][]; any method can be made to fail
-  with [`FakeRuntimeService.inject_error`][].
+  file) or set with [`FakeRuntimeService.set_runtime_ready`][]; calls can be made to hang
+  (``runtime: hang``) and any method to fail with [`FakeRuntimeService.inject_error`][].
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from minikubelet.sim.cri.scenario import (
     ScenarioError,
     scripts_from_annotations,
 )
-from minikubelet.sim.go import Clock, gosched
+from minikubelet.sim.go import Clock, gosched, sleep
 
 if TYPE_CHECKING:
     from minikubelet.sim.cri.fake_image_service import FakeImageService
@@ -201,10 +201,17 @@ class FakeRuntimeService:
     # -- internals ---------------------------------------------------------------------------
 
     async def _enter(self, method: str) -> None:
-        """Begin a call: let other goroutines run (as during a real RPC), count it, fail it if
-        an error was injected, and reap the containers whose run has ended."""
+        """Begin a call: let other goroutines run (as during a real RPC), wait out a scripted
+        hang, count it, fail it if an error was injected, and reap the containers whose run has
+        ended."""
         if self.yield_on_call:
             await gosched()
+        hangs = self.scenario.runtime_hangs.get(method)
+        if hangs:
+            t = self.elapsed()
+            end = max((w.end for w in hangs if w.contains(t)), default=t)
+            if end > t:
+                await sleep(end - t)
         self.calls[method] += 1
         q = self._errors.get(method)
         if q:
@@ -482,8 +489,6 @@ class FakeRuntimeService:
             return
         wait = min(c.lifetime.stop_time, max(timeout, 0))
         if wait > 0:
-            from minikubelet.sim.go import sleep
-
             await sleep(wait)
             self._reap()  # it may have ended by itself meanwhile
             if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING:

@@ -28,6 +28,9 @@ A lifetime is a mapping with
 * ``stopTime`` — how long the container takes to exit after kubelet asks it to stop (SIGTERM,
   default 0 s). It then exits with code 143; if the grace period runs out first it is killed with
   code 137.
+* ``preStopTime`` — how long the container's ``preStop`` hook runs, if its spec has one (default
+  0 s: the fake hook runner succeeds at once). kubelet waits for the hook, at most the grace
+  period, before it asks the container to stop.
 
 A lifetime may also be written as a bare ``forever`` or duration (``{runFor: …}``). Containers not
 in the annotation get the defaults: **init containers exit 0 after 1 s, containers run
@@ -56,11 +59,17 @@ runtime's health::
     runtime:                      # seconds from the start of the fake runtime
       notReady: [{from: 0s, until: 30s}]   # Status() says RuntimeReady=false
       down: [{from: 60s, until: 70s}]      # the Status() call itself fails
+      hang:                                # these calls, made in the window, return at its end
+        - {from: 20s, until: 4m, calls: [ContainerStatus]}
     network:
       ipFamilies: [IPv6, IPv4]    # a dual-stack pod network; the CNI plugin reports the IPv6
                                   # address first (default: [IPv4], single-stack)
 
 Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64.
+
+``hang`` names CRI ``RuntimeService`` methods as the CRI spells them (``ListPodSandbox``,
+``ContainerStatus`` …): a call made inside the window blocks until the window ends, then runs.
+It is how a runtime that stops answering looks from kubelet (there is no request time-out here).
 
 A scenario that does not parse raises [`ScenarioError`][], naming the pod, annotation,
 container and field; the fake runtime turns it into a failed CRI call, so kubelet reports it as
@@ -101,6 +110,8 @@ class Lifetime:
     exit_code: int = 0
     #: Seconds it takes to exit after SIGTERM.
     stop_time: float = 0.0
+    #: Seconds its preStop hook runs.
+    pre_stop_time: float = 0.0
     #: False when the script left ``runFor`` out: the container's default then applies.
     run_for_given: bool = True
 
@@ -108,7 +119,12 @@ class Lifetime:
         """This lifetime, with ``default``'s ``run_for`` if the script left it out."""
         if self.run_for_given:
             return self
-        return Lifetime(run_for=default.run_for, exit_code=self.exit_code, stop_time=self.stop_time)
+        return Lifetime(
+            run_for=default.run_for,
+            exit_code=self.exit_code,
+            stop_time=self.stop_time,
+            pre_stop_time=self.pre_stop_time,
+        )
 
 
 #: An init container's default: exit 0 after 1 s.
@@ -165,6 +181,29 @@ class Scenario:
     runtime_down: list[Window] = field(default_factory=list)
     #: The families of a pod's IPs, in the order the runtime reports them.
     ip_families: list[str] = field(default_factory=lambda: ["IPv4"])
+    #: CRI method (the fake runtime's name for it, ``container_status``) → windows in which its
+    #: calls hang until the window ends.
+    runtime_hangs: dict[str, list[Window]] = field(default_factory=dict)
+
+
+#: The CRI RuntimeService methods a ``hang`` may name, as the CRI spells them → the fake
+#: runtime's method.
+CRI_METHODS = {
+    "Version": "version",
+    "RunPodSandbox": "run_pod_sandbox",
+    "StopPodSandbox": "stop_pod_sandbox",
+    "RemovePodSandbox": "remove_pod_sandbox",
+    "PodSandboxStatus": "pod_sandbox_status",
+    "ListPodSandbox": "list_pod_sandbox",
+    "CreateContainer": "create_container",
+    "StartContainer": "start_container",
+    "StopContainer": "stop_container",
+    "RemoveContainer": "remove_container",
+    "ListContainers": "list_containers",
+    "ContainerStatus": "container_status",
+    "UpdateRuntimeConfig": "update_runtime_config",
+    "Status": "status",
+}
 
 
 def parse_duration(value: Any, where: str) -> float:
@@ -209,7 +248,7 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
     if isinstance(value, str | int | float) and not isinstance(value, bool):
         return Lifetime(run_for=parse_duration(value, where))
     m = _mapping(value, where)
-    _check_keys(m, ("runFor", "exitCode", "stopTime"), where)
+    _check_keys(m, ("runFor", "exitCode", "stopTime", "preStopTime"), where)
     if "runFor" in m:
         run_for_raw = m["runFor"]
         run_for = (
@@ -225,10 +264,12 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
     if isinstance(exit_code, bool) or not isinstance(exit_code, int) or not 0 <= exit_code <= 255:
         raise ScenarioError(f"{where}: field exitCode: expected 0 to 255, got {exit_code!r}")
     stop_time = parse_duration(m.get("stopTime", 0), f"{where}: field stopTime")
+    pre_stop_time = parse_duration(m.get("preStopTime", 0), f"{where}: field preStopTime")
     return Lifetime(
         run_for=run_for,
         exit_code=exit_code,
         stop_time=stop_time,
+        pre_stop_time=pre_stop_time,
         run_for_given="runFor" in m or default is not None,
     )
 
@@ -319,6 +360,16 @@ def _cached(text: str, kind: str, pod: str, annotation: str, parse: Any) -> Any:
     return value
 
 
+def _window(m: dict[str, Any], where: str) -> Window:
+    start = parse_duration(m.get("from", 0), f"{where}: field from")
+    end = (
+        float("inf")
+        if m.get("until", "forever") == "forever"
+        else parse_duration(m["until"], f"{where}: field until")
+    )
+    return Window(start, end)
+
+
 def _windows(value: Any, where: str) -> list[Window]:
     if value is None:
         return []
@@ -328,13 +379,32 @@ def _windows(value: Any, where: str) -> list[Window]:
     for i, w in enumerate(value):
         m = _mapping(w, f"{where}[{i}]")
         _check_keys(m, ("from", "until"), f"{where}[{i}]")
-        start = parse_duration(m.get("from", 0), f"{where}[{i}]: field from")
-        end = (
-            float("inf")
-            if m.get("until", "forever") == "forever"
-            else parse_duration(m["until"], f"{where}[{i}]: field until")
-        )
-        out.append(Window(start, end))
+        out.append(_window(m, f"{where}[{i}]"))
+    return out
+
+
+def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
+    if value is None:
+        return {}
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}: expected a list of {{from, until, calls}}, got {value!r}")
+    out: dict[str, list[Window]] = {}
+    for i, h in enumerate(value):
+        w = f"{where}[{i}]"
+        m = _mapping(h, w)
+        _check_keys(m, ("from", "until", "calls"), w)
+        calls = m.get("calls")
+        if not isinstance(calls, list) or not calls:
+            raise ScenarioError(f"{w}: field calls: expected a list of CRI methods, got {calls!r}")
+        window = _window(m, w)
+        for call in calls:
+            method = CRI_METHODS.get(str(call))
+            if method is None:
+                raise ScenarioError(
+                    f"{w}: field calls: unknown CRI method {call!r} "
+                    f"(expected one of {', '.join(CRI_METHODS)})"
+                )
+            out.setdefault(method, []).append(window)
     return out
 
 
@@ -361,7 +431,7 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     if "app" in defaults:
         sc.default_app = parse_lifetime(defaults["app"], f"{where}: defaults: app", DEFAULT_APP)
     runtime = _mapping(m.get("runtime"), f"{where}: runtime")
-    _check_keys(runtime, ("notReady", "down"), f"{where}: runtime")
+    _check_keys(runtime, ("notReady", "down", "hang"), f"{where}: runtime")
     sc.runtime_not_ready = _windows(runtime.get("notReady"), f"{where}: runtime: notReady")
     sc.runtime_down = _windows(runtime.get("down"), f"{where}: runtime: down")
     network = _mapping(m.get("network"), f"{where}: network")
@@ -379,6 +449,7 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
                 "the pod's IPs are reported"
             )
         sc.ip_families = list(families)
+    sc.runtime_hangs = _hangs(runtime.get("hang"), f"{where}: runtime: hang")
     return sc
 
 

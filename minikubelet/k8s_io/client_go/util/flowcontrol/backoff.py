@@ -82,6 +82,7 @@ class Backoff:
 
         Go: staging/src/k8s.io/client-go/util/flowcontrol/backoff.go (*Backoff).Next
         """
+        # Go: entry, ok := p.perItemBackoff[id]
         entry = self.per_item_backoff.get(id)
         if entry is None or has_expired(event_time, entry.last_update, self.max_duration):
             entry = self.init_entry_unsafe(id)

@@ -1,0 +1,99 @@
+"""What the checks of chapter 8 build on: a crash-looping pod on the port's whole kubelet.
+
+:func:`crash_loop` runs the real kubelet on the fake runtime with one pod whose container exits
+with code 1 two seconds after every start, and records when the container was started and what
+its status said meanwhile. Whatever the learner rewrote (``do_back_off``, ``Backoff.next``) runs
+inside it.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from minikubelet.kubelet import Kubelet
+from minikubelet.sim import go, klog
+from walkthrough.examples import run_kubelet
+
+#: How long the container runs before it exits with code 1.
+RUNS_FOR = 2.0
+
+SCRIPT = """
+- at: 0s
+  type: ADDED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata:
+      name: crasher
+      uid: 9f0c2e4a-0000-4000-8000-00000000c4a5
+      annotations:
+        minikubelet.dev/scenario: "app: {runFor: 2s, exitCode: 1}"
+    spec:
+      containers: [{name: app, image: "busybox:1.33"}]
+"""
+
+
+@dataclass
+class CrashLoop:
+    """What happened to the crash-looping container."""
+
+    #: seconds from the start of the run at which the container was started
+    starts: list[float] = field(default_factory=list)
+    #: (seconds, reason, message) of each status in which the container was waiting
+    waiting: list[tuple[float, str, str]] = field(default_factory=list)
+    #: the (reason, message) of every event about the pod
+    events: list[tuple[str, str]] = field(default_factory=list)
+
+    def gaps(self) -> list[float]:
+        """How long the container stayed down after each exit, before its next start."""
+        return [
+            round(b - (a + RUNS_FOR), 3) for a, b in zip(self.starts, self.starts[1:], strict=False)
+        ]
+
+
+def crash_loop(until: float = 240.0) -> CrashLoop:
+    """Run the crash-looping pod for ``until`` seconds of virtual time."""
+    out = CrashLoop()
+
+    def setup(kl: Kubelet) -> None:
+        runtime_service: Any = kl.container_runtime.runtime_service  # type: ignore[attr-defined]
+        start_container = runtime_service.start_container
+        set_pod_status = kl.status_manager.set_pod_status
+
+        async def recorded_start(container_id: str) -> None:
+            await start_container(container_id)
+            out.starts.append(round(go.current_runtime().clock.monotonic(), 3))
+
+        async def recorded_status(pod: Any, status: Any) -> None:
+            for cs in status.container_statuses:
+                if cs.state.waiting is not None:
+                    at = round(go.current_runtime().clock.monotonic(), 3)
+                    out.waiting.append((at, cs.state.waiting.reason, cs.state.waiting.message))
+            await set_pod_status(pod, status)
+
+        runtime_service.start_container = recorded_start
+        kl.status_manager.set_pod_status = recorded_status  # type: ignore[method-assign]
+        recorder: Any = kl.recorder
+        out.events = recorder_events(recorder)
+
+    klog.configure(verbosity=0, out=io.StringIO())
+    try:
+        run_kubelet(SCRIPT, seed=1, until=until, out=io.StringIO(), setup=setup)
+    finally:
+        klog.configure(verbosity=0, out=None)
+    return out
+
+
+def recorder_events(recorder: Any) -> list[tuple[str, str]]:
+    """A list that fills with (reason, message) as ``recorder`` records events."""
+    seen: list[tuple[str, str]] = []
+    eventf = recorder.eventf
+
+    def recorded(obj: Any, event_type: str, reason: str, message: str, *args: Any) -> None:
+        seen.append((reason, message % args if args else message))
+        eventf(obj, event_type, reason, message, *args)
+
+    recorder.eventf = recorded
+    return seen

@@ -1,0 +1,165 @@
+"""Chapter 11 example: the end of a pod: graceful deletion, a forced one, a deadline, cleanup.
+
+Three pods from a scripted API server. "web" is deleted gracefully at 10 s (grace period 10 s):
+its app container's preStop hook takes 4 s and the container then stops in 3 s; its sidecar
+needs 20 s and is killed when its 10 s are over. "batch" is force-deleted at 25 s: the object is
+gone at once, and kubelet stops the container with the grace period of the copy it had (30 s).
+"report" has activeDeadlineSeconds: 15 and is failed with DeadlineExceeded. Seed 1, virtual
+clock.
+
+    python walkthrough/ch11/example.py                   # run it (35 s of kubelet time)
+    python walkthrough/ch11/example.py -v 3              # with the kills and the preStop hook
+    python walkthrough/ch11/example.py --breakpoints     # where to stop, as pdb commands
+    python walkthrough/ch11/example.py --break grace     # stop in pdb in killContainer
+    python -m pdb walkthrough/ch11/example.py            # drive pdb yourself
+
+Named breakpoint spots (see SPOTS): grace, prestop, terminate, remove, cleanup, deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from walkthrough.examples import Spot, example_main, run_kubelet
+
+SCRIPT = """
+- at: 0s
+  type: ADDED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata:
+      name: web
+      namespace: default
+      annotations:
+        minikubelet.dev/scenario: |
+          app: {runFor: forever, preStopTime: 4s, stopTime: 3s}
+          sidecar: {runFor: forever, stopTime: 20s}
+    spec:
+      terminationGracePeriodSeconds: 10
+      containers:
+        - name: app
+          image: nginx:1.21
+          lifecycle:
+            preStop: {exec: {command: ["nginx", "-s", "quit"]}}
+        - name: sidecar
+          image: busybox:1.33
+- at: 0s
+  type: ADDED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata:
+      name: batch
+      namespace: default
+      annotations: {minikubelet.dev/scenario: "worker: {runFor: forever, stopTime: 5s}"}
+    spec:
+      containers: [{name: worker, image: "busybox:1.33"}]
+- at: 0s
+  type: ADDED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: report, namespace: default}
+    spec:
+      activeDeadlineSeconds: 15
+      restartPolicy: Never
+      containers: [{name: main, image: "busybox:1.33"}]
+# A graceful deletion: the API server sets the deletion timestamp and grace period.
+- at: 10s
+  type: MODIFIED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata:
+      name: web
+      namespace: default
+      deletionTimestamp: "2021-07-15T00:00:10Z"
+      deletionGracePeriodSeconds: 10
+      annotations:
+        minikubelet.dev/scenario: |
+          app: {runFor: forever, preStopTime: 4s, stopTime: 3s}
+          sidecar: {runFor: forever, stopTime: 20s}
+    spec:
+      terminationGracePeriodSeconds: 10
+      containers:
+        - name: app
+          image: nginx:1.21
+          lifecycle:
+            preStop: {exec: {command: ["nginx", "-s", "quit"]}}
+        - name: sidecar
+          image: busybox:1.33
+# A forced one: the object is gone at once.
+- at: 25s
+  type: DELETED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata:
+      name: batch
+      namespace: default
+      deletionTimestamp: "2021-07-15T00:00:25Z"
+      deletionGracePeriodSeconds: 0
+      annotations: {minikubelet.dev/scenario: "worker: {runFor: forever, stopTime: 5s}"}
+    spec:
+      containers: [{name: worker, image: "busybox:1.33"}]
+"""
+
+SPOTS = [
+    Spot(
+        "grace",
+        "minikubelet.kuberuntime.kuberuntime_container:ContainerMethods.kill_container",
+        "if len(message) == 0:",
+        "the grace period is chosen: p container_name, grace_period, grace_period_override",
+        "宽限期已经确定：p container_name, grace_period, grace_period_override",
+    ),
+    Spot(
+        "prestop",
+        "minikubelet.kuberuntime.kuberuntime_container:ContainerMethods.execute_pre_stop_hook",
+        "match await select(recv(after(grace_period * Second)), recv(done)):",
+        "waiting for the hook or the grace period: p grace_period; n, then p now() - start",
+        "等待钩子或宽限期：p grace_period；n，然后 p now() - start",
+    ),
+    Spot(
+        "terminate",
+        "minikubelet.kubelet:Kubelet.dispatch_work",
+        "await self.status_manager.terminate_pod(pod)",
+        "a deleted pod whose containers all stopped: its status is terminated, not synced",
+        "一个已删除、容器全部停止的 Pod：它的状态被终止，而不是再同步",
+    ),
+    Spot(
+        "remove",
+        "minikubelet.kubelet:Kubelet.handle_pod_removes",
+        None,
+        "a pod gone from its source: p [p.metadata.name for p in pods]; step into delete_pod",
+        "一个从配置源消失的 Pod：p [p.metadata.name for p in pods]；step 进入 delete_pod",
+    ),
+    Spot(
+        "cleanup",
+        "minikubelet.kubelet_pods:KubeletPods.handle_pod_cleanups",
+        "desired_pods = {pod.metadata.uid for pod in active_pods}",
+        "housekeeping: p [p.metadata.name for p in active_pods] (n, then p desired_pods)",
+        "清理：p [p.metadata.name for p in active_pods]（n，然后 p desired_pods）",
+    ),
+    Spot(
+        "deadline",
+        "minikubelet.active_deadline:ActiveDeadlineHandler.should_evict",
+        None,
+        "is the pod past its deadline? p pod.metadata.name, pod.spec.active_deadline_seconds",
+        "Pod 超过期限了吗？p pod.metadata.name, pod.spec.active_deadline_seconds",
+    ),
+]
+
+
+def run(args: argparse.Namespace, lang: str) -> None:
+    # BREAKPOINT: start: the scenario is about to run; "b" any spot above, then "c".
+    run_kubelet(SCRIPT, seed=args.seed, until=args.until, lang=lang)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return example_main(__doc__ or "", SPOTS, run, argv, until="35s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
