@@ -129,6 +129,18 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         ),
     )
     run.add_argument(
+        "--node-labels",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE[,…]",
+        help=t(
+            "labels for the node, on top of the hostname/os/arch ones kubelet sets (kubelet's "
+            "flag; may be repeated); admission checks nodeSelector and node affinity against them",
+            "节点的标签，附加在 kubelet 自动设置的 hostname/os/arch 标签之上（kubelet 的同名参数，"
+            "可多次给出）；准入时用它们检查 nodeSelector 与节点亲和性",
+        ),
+    )
+    run.add_argument(
         "--node-cpu", default="4", help=t("the node's allocatable CPU", "节点可分配的 CPU")
     )
     run.add_argument(
@@ -240,6 +252,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         hostname = get_hostname(args.hostname_override)
         node_name = hostname
         node_ips = parse_node_ips(args.node_ip)
+        node_labels = parse_node_labels(args.node_labels)
         machine_info = MachineInfo(
             cpu=Quantity.parse(args.node_cpu), memory=Quantity.parse(args.node_memory)
         )
@@ -272,6 +285,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
             node_name=node_name,
             machine_info=machine_info,
             node_ips=node_ips,
+            node_labels=node_labels,
             max_per_pod_container_count=args.maximum_dead_containers_per_container,
             kube_client=kube_client,
         )
@@ -309,6 +323,37 @@ def parse_node_ips(value: str) -> list[str]:
             f'bad --node-ip "{value}"; must contain either a single IP or a dual-stack pair of IPs'
         )
     return node_ips
+
+
+def parse_node_labels(values: list[str]) -> dict[str, str]:
+    """``--node-labels``: ``key=value`` pairs, comma-separated; the flag may be repeated.
+
+    Ours, read as kubelet reads a map flag (component-base's ``MapStringString.Set``: empty
+    pairs skipped, key and value trimmed, a later key wins) and checked as kubelet checks the
+    flag (valid label keys and values; cmd/kubelet/app, outside the Go files the port reads).
+    Raises ValueError naming the pair.
+    """
+    from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
+        label_value_problem,
+        qualified_name_problem,
+    )
+
+    labels: dict[str, str] = {}
+    for value in values:
+        for pair in value.split(","):
+            if pair == "":
+                continue
+            k, eq, v = pair.partition("=")
+            if not eq:
+                raise ValueError(
+                    f"invalid argument {value!r} for --node-labels: malformed pair, "
+                    "expect string=string"
+                )
+            labels[k.strip()] = v.strip()
+    for k, v in labels.items():
+        if problem := qualified_name_problem(k) or label_value_problem(v):
+            raise ValueError(f"invalid node labels: {problem}")
+    return labels
 
 
 if __name__ == "__main__":

@@ -210,6 +210,20 @@ class TolerationOperator(StrEnum):
     EQUAL = "Equal"
 
 
+class NodeSelectorOperator(StrEnum):
+    """How a node selector requirement compares a node's label (or field) with its values.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeSelectorOperator
+    """
+
+    IN = "In"
+    NOT_IN = "NotIn"
+    EXISTS = "Exists"
+    DOES_NOT_EXIST = "DoesNotExist"
+    GT = "Gt"
+    LT = "Lt"
+
+
 class TaintEffect(StrEnum):
     """What a taint does to pods that do not tolerate it.
 
@@ -256,6 +270,12 @@ PodQOSBurstable = PodQOSClass.BURSTABLE
 PodQOSBestEffort = PodQOSClass.BEST_EFFORT
 TolerationOpExists = TolerationOperator.EXISTS
 TolerationOpEqual = TolerationOperator.EQUAL
+NodeSelectorOpIn = NodeSelectorOperator.IN
+NodeSelectorOpNotIn = NodeSelectorOperator.NOT_IN
+NodeSelectorOpExists = NodeSelectorOperator.EXISTS
+NodeSelectorOpDoesNotExist = NodeSelectorOperator.DOES_NOT_EXIST
+NodeSelectorOpGt = NodeSelectorOperator.GT
+NodeSelectorOpLt = NodeSelectorOperator.LT
 TaintEffectNoSchedule = TaintEffect.NO_SCHEDULE
 TaintEffectPreferNoSchedule = TaintEffect.PREFER_NO_SCHEDULE
 TaintEffectNoExecute = TaintEffect.NO_EXECUTE
@@ -544,6 +564,79 @@ class Toleration:
 
 
 @dataclass(slots=True, kw_only=True)
+class NodeSelectorRequirement:
+    """One condition on a node's label (``matchExpressions``) or field (``matchFields``).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeSelectorRequirement
+
+    ``operator`` is required (validation says so when it is ``None``).
+    """
+
+    key: str = ""
+    operator: NodeSelectorOperator | None = None
+    values: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeSelectorTerm:
+    """Requirements that must all hold; an empty term matches no node.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeSelectorTerm
+    """
+
+    match_expressions: list[NodeSelectorRequirement] = field(default_factory=list)
+    match_fields: list[NodeSelectorRequirement] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeSelector:
+    """Terms of which at least one must hold.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeSelector
+    """
+
+    node_selector_terms: list[NodeSelectorTerm] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class PreferredSchedulingTerm:
+    """A term the scheduler prefers, with its weight; kubelet does not read it.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PreferredSchedulingTerm
+    """
+
+    weight: int32 = 0
+    preference: NodeSelectorTerm = field(default_factory=NodeSelectorTerm)
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeAffinity:
+    """Which nodes the pod may run on (required) and prefers (preferred).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeAffinity
+    """
+
+    required_during_scheduling_ignored_during_execution: NodeSelector | None = None
+    preferred_during_scheduling_ignored_during_execution: list[PreferredSchedulingTerm] = field(
+        default_factory=list
+    )
+
+
+@dataclass(slots=True, kw_only=True)
+class Affinity:
+    """The pod's scheduling constraints.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Affinity
+
+    Only ``nodeAffinity`` is kept: kubelet's admission reads it. Go's ``podAffinity`` and
+    ``podAntiAffinity`` are for the scheduler alone, so a manifest's are ignored, as unknown
+    fields are.
+    """
+
+    node_affinity: NodeAffinity | None = None
+
+
+@dataclass(slots=True, kw_only=True)
 class PodSpec:
     """What a pod should run, and how.
 
@@ -557,6 +650,7 @@ class PodSpec:
     termination_grace_period_seconds: int64 | None = DefaultTerminationGracePeriodSeconds
     active_deadline_seconds: int64 | None = None
     dns_policy: DNSPolicy = DNSPolicy.CLUSTER_FIRST
+    node_selector: dict[str, str] = field(default_factory=dict)
     service_account_name: str = ""
     node_name: str = ""
     host_network: bool = False
@@ -565,6 +659,7 @@ class PodSpec:
     image_pull_secrets: list[LocalObjectReference] = field(default_factory=list)
     hostname: str = ""
     subdomain: str = ""
+    affinity: Affinity | None = None
     tolerations: list[Toleration] = field(default_factory=list)
     priority_class_name: str = ""
     priority: int32 | None = None

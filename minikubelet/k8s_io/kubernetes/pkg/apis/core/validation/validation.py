@@ -15,6 +15,11 @@ from minikubelet.k8s_io.api.core.v1 import (
     ExecAction,
     Handler,
     HTTPGetAction,
+    NodeAffinity,
+    NodeSelector,
+    NodeSelectorOperator,
+    NodeSelectorRequirement,
+    NodeSelectorTerm,
     ObjectMeta,
     Pod,
     PodSpec,
@@ -73,7 +78,9 @@ def _dns1123_subdomain_problem(value: str) -> str | None:
     return None
 
 
-def _qualified_name_problem(value: str) -> str | None:
+def qualified_name_problem(value: str) -> str | None:
+    """What is wrong with a label or annotation key, if anything (Go: IsQualifiedName, in
+    k8s.io/apimachinery/pkg/util/validation; the message is ours)."""
     prefix, slash, name = value.rpartition("/")
     if slash and (not prefix or _dns1123_subdomain_problem(prefix)):
         return f"invalid key {json.dumps(value)}: the prefix before '/' must be a DNS subdomain"
@@ -82,6 +89,18 @@ def _qualified_name_problem(value: str) -> str | None:
             f"invalid key {json.dumps(value)}: the name must be at most 63 characters of "
             "letters, digits, '-', '_' and '.', starting and ending with a letter or digit, "
             "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/my-key')"
+        )
+    return None
+
+
+def label_value_problem(value: str) -> str | None:
+    """What is wrong with a label value, if anything (Go: IsValidLabelValue, in
+    k8s.io/apimachinery/pkg/util/validation; the message is ours)."""
+    if len(value) > 63 or not _LABEL_VALUE_RE.fullmatch(value):
+        return (
+            f"invalid label value {json.dumps(value)}: must be empty or at most 63 "
+            "characters of letters, digits, '-', '_' and '.', starting and ending with "
+            "a letter or digit"
         )
     return None
 
@@ -165,21 +184,11 @@ class _Validator:
             )
         if meta.generation < 0:
             self.add(field_path(path, "generation"), f"must not be negative, got {meta.generation}")
-        for key, value in meta.labels.items():
-            where = key_path(field_path(path, "labels"), key)
-            if problem := _qualified_name_problem(key):
-                self.add(where, problem)
-            if len(value) > 63 or not _LABEL_VALUE_RE.fullmatch(value):
-                self.add(
-                    where,
-                    f"invalid label value {json.dumps(value)}: must be empty or at most 63 "
-                    "characters of letters, digits, '-', '_' and '.', starting and ending with "
-                    "a letter or digit",
-                )
+        self.labels(meta.labels, field_path(path, "labels"))
         total = 0
         for key, value in meta.annotations.items():
             total += len(key) + len(value)
-            if problem := _qualified_name_problem(key.lower()):
+            if problem := qualified_name_problem(key.lower()):
                 self.add(key_path(field_path(path, "annotations"), key), problem)
         if total > _TOTAL_ANNOTATION_SIZE_LIMIT:
             self.add(
@@ -188,10 +197,21 @@ class _Validator:
                 f"{_TOTAL_ANNOTATION_SIZE_LIMIT} allowed",
             )
 
+    def labels(self, labels: dict[str, str], path: str) -> None:
+        """The keys and values of a label map (Go's ValidateLabels, in
+        k8s.io/apimachinery/pkg/apis/meta/v1/validation)."""
+        for key, value in labels.items():
+            where = key_path(path, key)
+            if problem := qualified_name_problem(key):
+                self.add(where, problem)
+            if problem := label_value_problem(value):
+                self.add(where, problem)
+
     def pod_spec(self, spec: PodSpec, path: str) -> None:
         volume_names = self.volumes(spec.volumes, field_path(path, "volumes"))
         self.containers(spec.containers, volume_names, field_path(path, "containers"), init=False)
         self.init_containers(spec, volume_names, field_path(path, "initContainers"))
+        self.labels(spec.node_selector, field_path(path, "nodeSelector"))
         for field_name, value in (
             ("serviceAccountName", spec.service_account_name),
             ("nodeName", spec.node_name),
@@ -208,6 +228,11 @@ class _Validator:
         for field_name, value in (("hostname", spec.hostname), ("subdomain", spec.subdomain)):
             if value and (problem := _dns1123_label_problem(value)):
                 self.add(field_path(path, field_name), problem)
+        if spec.affinity is not None and spec.affinity.node_affinity is not None:
+            self.node_affinity(
+                spec.affinity.node_affinity,
+                field_path(field_path(path, "affinity"), "nodeAffinity"),
+            )
         for i, toleration in enumerate(spec.tolerations):
             self.toleration(toleration, index_path(field_path(path, "tolerations"), i))
         if spec.priority_class_name and (
@@ -422,7 +447,7 @@ class _Validator:
                 "example.com/gpu",
             )
             return False
-        if problem := _qualified_name_problem(name):
+        if problem := qualified_name_problem(name):
             self.add(path, problem.replace("invalid key", "invalid resource name"))
             return False
         if not _is_native(name) and not _is_extended(name):
@@ -480,8 +505,104 @@ class _Validator:
         if has_hugepages and not has_cpu_or_memory:
             self.add(path, "hugepages require a cpu or memory request or limit")
 
+    def node_affinity(self, na: NodeAffinity, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go validateNodeAffinity"""
+        if na.required_during_scheduling_ignored_during_execution is not None:
+            self.node_selector(
+                na.required_during_scheduling_ignored_during_execution,
+                field_path(path, "requiredDuringSchedulingIgnoredDuringExecution"),
+            )
+        preferred = field_path(path, "preferredDuringSchedulingIgnoredDuringExecution")
+        for i, term in enumerate(na.preferred_during_scheduling_ignored_during_execution):
+            if not 1 <= term.weight <= 100:
+                self.add(
+                    field_path(index_path(preferred, i), "weight"),
+                    f"invalid value {term.weight}: must be in the range 1-100",
+                )
+            self.node_selector_term(
+                term.preference, field_path(index_path(preferred, i), "preference")
+            )
+
+    def node_selector(self, selector: NodeSelector, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateNodeSelector"""
+        terms = field_path(path, "nodeSelectorTerms")
+        if not selector.node_selector_terms:
+            self.add(terms, "required: must have at least one node selector term")
+            return
+        for i, term in enumerate(selector.node_selector_terms):
+            self.node_selector_term(term, index_path(terms, i))
+
+    def node_selector_term(self, term: NodeSelectorTerm, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateNodeSelectorTerm"""
+        for j, req in enumerate(term.match_expressions):
+            self.node_selector_requirement(req, index_path(field_path(path, "matchExpressions"), j))
+        for j, req in enumerate(term.match_fields):
+            self.node_field_selector_requirement(
+                req, index_path(field_path(path, "matchFields"), j)
+            )
+
+    def node_selector_requirement(self, req: NodeSelectorRequirement, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateNodeSelectorRequirement"""
+        op = req.operator
+        # Go: case core.NodeSelectorOpIn, core.NodeSelectorOpNotIn:
+        if op in (NodeSelectorOperator.IN, NodeSelectorOperator.NOT_IN):
+            if not req.values:
+                self.add(
+                    field_path(path, "values"),
+                    "required: must be specified when `operator` is 'In' or 'NotIn'",
+                )
+        # Go: case core.NodeSelectorOpExists, core.NodeSelectorOpDoesNotExist:
+        elif op in (NodeSelectorOperator.EXISTS, NodeSelectorOperator.DOES_NOT_EXIST):
+            if req.values:
+                self.add(
+                    field_path(path, "values"),
+                    "forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                )
+        # Go: case core.NodeSelectorOpGt, core.NodeSelectorOpLt:
+        elif op in (NodeSelectorOperator.GT, NodeSelectorOperator.LT):
+            if len(req.values) != 1:
+                self.add(
+                    field_path(path, "values"),
+                    "required: must be specified single value when `operator` is 'Lt' or 'Gt'",
+                )
+        # Go: default:
+        else:
+            self.add(
+                field_path(path, "operator"),
+                f"invalid value {json.dumps(op or '')}: not a valid selector operator",
+            )
+        if problem := qualified_name_problem(req.key):
+            self.add(field_path(path, "key"), problem)
+
+    def node_field_selector_requirement(self, req: NodeSelectorRequirement, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateNodeFieldSelectorRequirement"""
+        # Go: case core.NodeSelectorOpIn, core.NodeSelectorOpNotIn:
+        if req.operator in (NodeSelectorOperator.IN, NodeSelectorOperator.NOT_IN):
+            if len(req.values) != 1:
+                self.add(
+                    field_path(path, "values"),
+                    "required: must be only one value when `operator` is 'In' or 'NotIn' for "
+                    "node field selector",
+                )
+        # Go: default:
+        else:
+            self.add(
+                field_path(path, "operator"),
+                f"invalid value {json.dumps(req.operator or '')}: not a valid selector operator",
+            )
+        # The only node field a selector may name is the node's name.
+        if req.key != "metadata.name":
+            self.add(
+                field_path(path, "key"),
+                f"invalid value {json.dumps(req.key)}: not a valid field selector key",
+            )
+        else:
+            for i, v in enumerate(req.values):
+                if problem := _dns1123_subdomain_problem(v):
+                    self.add(index_path(field_path(path, "values"), i), problem)
+
     def toleration(self, toleration: Toleration, path: str) -> None:
-        if toleration.key and (problem := _qualified_name_problem(toleration.key)):
+        if toleration.key and (problem := qualified_name_problem(toleration.key)):
             self.add(field_path(path, "key"), problem)
         if not toleration.key and toleration.operator is not TolerationOperator.EXISTS:
             self.add(
