@@ -5,9 +5,9 @@ Go: pkg/kubelet/lifecycle/predicate.go
 kubelet runs, for every new pod, the scheduler's own checks against its node
 ([`general_predicates`][]): enough CPU, memory, ephemeral storage and pod slots
 ([`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit]),
-the right node name, free host ports, a matching ``nodeSelector``. The scheduler has run them
-already; kubelet runs them again because a pod can reach it without the scheduler (a static pod, a
-pod with ``nodeName`` set) or after the node changed.
+the right node name, free host ports, a matching ``nodeSelector`` and node affinity. The
+scheduler has run them already; kubelet runs them again because a pod can reach it without the
+scheduler (a static pod, a pod with ``nodeName`` set) or after the node changed.
 
 A rejection has a one-word reason and a message, which kubelet puts in the pod's status
 (phase ``Failed``):
