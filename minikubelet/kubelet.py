@@ -16,7 +16,7 @@ eviction manager) is left out or simulated; each place says so.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -37,6 +37,9 @@ from minikubelet.k8s_io.api.core.v1 import Pod, PodPhase, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
+from minikubelet.k8s_io.kubernetes.pkg.security.podsecuritypolicy.sysctl.mustmatchpatterns import (
+    safe_sysctl_whitelist,
+)
 from minikubelet.kubelet_getters import KubeletGetters
 from minikubelet.kubelet_node_status import KubeletNodeStatus
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
@@ -92,6 +95,7 @@ from minikubelet.sim.node import MachineInfo
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
+from minikubelet.sysctl.whitelist import new_whitelist
 from minikubelet.types import (
     ApiserverSource,
     FileSource,
@@ -1014,6 +1018,7 @@ def new_main_kubelet(
     node_ips: list[str] | None = None,
     node_labels: dict[str, str] | None = None,
     max_per_pod_container_count: int = 1,
+    allowed_unsafe_sysctls: Sequence[str] = (),
     kube_client: FakeAPIServer | None = None,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
@@ -1024,7 +1029,8 @@ def new_main_kubelet(
     events of a pod are in one place. ``hostname`` and ``node_name`` come from
     [`get_hostname`][minikubelet.k8s_io.kubernetes.pkg.util.node.node.get_hostname] (the same, without a cloud provider);
     ``node_ips`` is ``--node-ip``, ``node_labels`` is ``--node-labels``,
-    ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1).
+    ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1),
+    ``allowed_unsafe_sysctls`` is ``--allowed-unsafe-sysctls``.
     ``machine_info`` stands for what cAdvisor measures. ``kube_client`` is the API server
     (Go's ``kubeDeps.KubeClient``), None to run without one.
 
@@ -1111,6 +1117,10 @@ def new_main_kubelet(
 
     # The admit handlers, in Go's order; the first that refuses a pod rejects it.
     # Go omitted: the eviction manager and its admit handler -- it refuses pods only while the node reports memory, disk or PID pressure, and the simulated node measures no usage, so it has no pressure to report
+    # The safe sysctls are allowed whatever --allowed-unsafe-sysctls says; raises ValueError on a
+    # bad pattern, as Go's constructor returns the error.
+    sysctls_whitelist = new_whitelist(safe_sysctl_whitelist() + list(allowed_unsafe_sysctls))
+    kl.admit_handlers.add_pod_admit_handler(sysctls_whitelist)
     active_deadline_handler = ActiveDeadlineHandler(status_manager, recorder, clock)
     kl.pod_sync_loop_handlers.add_pod_sync_loop_handler(active_deadline_handler)
     kl.pod_sync_handlers.add_pod_sync_handler(active_deadline_handler)

@@ -141,6 +141,16 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         ),
     )
     run.add_argument(
+        "--allowed-unsafe-sysctls",
+        default="",
+        metavar="NAME[,NAME*…]",
+        help=t(
+            "unsafe sysctls (names, or prefixes ending in *) pods may set, beyond the safe ones "
+            "(kubelet's flag)",
+            "除安全的 sysctl 之外，Pod 还可以设置的非安全 sysctl（名字，或以 * 结尾的前缀；kubelet 的同名参数）",
+        ),
+    )
+    run.add_argument(
         "--node-cpu", default="4", help=t("the node's allocatable CPU", "节点可分配的 CPU")
     )
     run.add_argument(
@@ -233,6 +243,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     from minikubelet.sim.node import MachineInfo
     from minikubelet.sim.phase_reporter import PhaseReporter
     from minikubelet.sim.scripted_watch import ScriptError, load_script_file, start_scripted_cluster
+    from minikubelet.sysctl.whitelist import new_whitelist
 
     if not (args.manifests or args.manifest_url or args.api_script):
         parser.error(
@@ -253,6 +264,9 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         node_name = hostname
         node_ips = parse_node_ips(args.node_ip)
         node_labels = parse_node_labels(args.node_labels)
+        allowed_unsafe_sysctls = [s for s in args.allowed_unsafe_sysctls.split(",") if s]
+        # kubelet refuses to start on a bad pattern: check them before anything runs.
+        new_whitelist(allowed_unsafe_sysctls)
         machine_info = MachineInfo(
             cpu=Quantity.parse(args.node_cpu), memory=Quantity.parse(args.node_memory)
         )
@@ -286,6 +300,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
             machine_info=machine_info,
             node_ips=node_ips,
             node_labels=node_labels,
+            allowed_unsafe_sysctls=allowed_unsafe_sysctls,
             max_per_pod_container_count=args.maximum_dead_containers_per_container,
             kube_client=kube_client,
         )

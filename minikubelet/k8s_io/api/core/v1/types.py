@@ -564,6 +564,30 @@ class Toleration:
 
 
 @dataclass(slots=True, kw_only=True)
+class Sysctl:
+    """A kernel parameter to set in the pod's namespaces.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Sysctl
+    """
+
+    name: str = ""
+    value: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class PodSecurityContext:
+    """Security settings for the whole pod.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodSecurityContext
+
+    Only ``sysctls`` is kept: kubelet's sysctl admit handler reads it. The user, group, SELinux
+    and seccomp settings go to the runtime, which is simulated, so a manifest's are ignored.
+    """
+
+    sysctls: list[Sysctl] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
 class NodeSelectorRequirement:
     """One condition on a node's label (``matchExpressions``) or field (``matchFields``).
 
@@ -656,6 +680,7 @@ class PodSpec:
     host_network: bool = False
     host_pid: bool = False
     host_ipc: bool = False
+    security_context: PodSecurityContext | None = None
     image_pull_secrets: list[LocalObjectReference] = field(default_factory=list)
     hostname: str = ""
     subdomain: str = ""

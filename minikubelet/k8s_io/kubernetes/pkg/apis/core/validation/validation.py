@@ -31,6 +31,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceHugePagesPrefix,
     ResourceMemory,
     ResourceRequirements,
+    Sysctl,
     TaintEffect,
     Toleration,
     TolerationOperator,
@@ -126,6 +127,22 @@ def _port_number_problem(value: int) -> str | None:
     if not 1 <= value <= 65535:
         return f"invalid port {value}: must be between 1 and 65535"
     return None
+
+
+#: One part of a sysctl name. Go: SysctlSegmentFmt
+SysctlSegmentFmt = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+#: A sysctl name: parts joined by dots. Go: SysctlFmt
+SysctlFmt = "(" + SysctlSegmentFmt + "\\.)*" + SysctlSegmentFmt
+#: Go: SysctlMaxLength
+SysctlMaxLength = 253
+_SYSCTL_RE = re.compile(SysctlFmt)
+
+
+def is_valid_sysctl_name(name: str) -> bool:
+    """Go: pkg/apis/core/validation/validation.go IsValidSysctlName"""
+    if len(name) > SysctlMaxLength:
+        return False
+    return _SYSCTL_RE.fullmatch(name) is not None
 
 
 def validate_pod_create(pod: Pod, problems: Problems, path: str = "") -> None:
@@ -228,6 +245,11 @@ class _Validator:
         for field_name, value in (("hostname", spec.hostname), ("subdomain", spec.subdomain)):
             if value and (problem := _dns1123_label_problem(value)):
                 self.add(field_path(path, field_name), problem)
+        if spec.security_context is not None:
+            self.sysctls(
+                spec.security_context.sysctls,
+                field_path(field_path(path, "securityContext"), "sysctls"),
+            )
         if spec.affinity is not None and spec.affinity.node_affinity is not None:
             self.node_affinity(
                 spec.affinity.node_affinity,
@@ -504,6 +526,23 @@ class _Validator:
                     )
         if has_hugepages and not has_cpu_or_memory:
             self.add(path, "hugepages require a cpu or memory request or limit")
+
+    def sysctls(self, sysctls: list[Sysctl], path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go validateSysctls"""
+        names: set[str] = set()
+        for i, s in enumerate(sysctls):
+            where = field_path(index_path(path, i), "name")
+            if len(s.name) == 0:
+                self.add(where, "required")
+            elif not is_valid_sysctl_name(s.name):
+                self.add(
+                    where,
+                    f"invalid value {json.dumps(s.name)}: must have at most {SysctlMaxLength} "
+                    f"characters and match regex {SysctlFmt}",
+                )
+            elif s.name in names:
+                self.add(where, f"duplicate value {json.dumps(s.name)}")
+            names.add(s.name)
 
     def node_affinity(self, na: NodeAffinity, path: str) -> None:
         """Go: pkg/apis/core/validation/validation.go validateNodeAffinity"""
