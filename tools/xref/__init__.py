@@ -60,7 +60,9 @@ Paths are relative to the root of the kubernetes repository, as at the tag
    does but is not on its own line is an error.
 
 4. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
-   ported; the reason is required.
+   ported; the reason is required.  Inside a mapped function, ``# Go omitted: <what> -- <reason>``
+   whose text is not a case header marks another part of the Go function left out (a
+   statement, a handler it registers); ``report`` lists it under the function, with the reason.
 
 5. **Fidelity.**  For every mapped Go function, every select/switch case tree-sitter finds must
    be ported (an anchor) or omitted.  ``report`` lists each case with its status; ``check``

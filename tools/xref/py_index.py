@@ -74,6 +74,16 @@ class PyAnchor:
 
 
 @dataclass
+class PyOmission:
+    """A ``# Go omitted: <what> -- <reason>`` comment that names no case: a statement, a call, a
+    handler of the mapped Go function left out of the port. It is listed in the fidelity report."""
+
+    line: int
+    what: str
+    reason: str
+
+
+@dataclass
 class PyMapping:
     """One ``Go: <path> <symbol>`` line of a docstring."""
 
@@ -94,6 +104,7 @@ class PyDef:
     end: int
     mappings: list[PyMapping]
     anchors: list[PyAnchor] = field(default_factory=list)
+    omissions: list[PyOmission] = field(default_factory=list)
 
 
 @dataclass
@@ -274,7 +285,21 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
             continue
         body = (omitted or anchor).group("text").strip()
         if not _CASE_LIKE.match(body):
-            continue  # prose such as '# Go: defer c.notify(id)', not a block anchor
+            # prose such as '# Go: defer c.notify(id)', not a block anchor; an omission with a
+            # reason is kept for the report, on the innermost mapped function around it
+            what, sep, reason = body.partition(" -- ")
+            if omitted and sep and reason.strip():
+                inner = [
+                    (node, d)
+                    for node, d in defs
+                    if d.kind == "function" and node.start_byte <= c.start_byte < node.end_byte
+                ]
+                if inner:
+                    _, d = max(inner, key=lambda nd: nd[0].start_byte)
+                    d.omissions.append(
+                        PyOmission(c.start_point[0] + 1, what.strip(), reason.strip())
+                    )
+            continue
         line = c.start_point[0] + 1
         own_line = not lines[c.start_point[0]][: c.start_point[1]].strip()
         if not own_line:
