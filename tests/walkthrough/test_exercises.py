@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from walkthrough.catalog import MIN_MUTANTS, Exercise, discover
+from walkthrough.catalog import MIN_MUTANTS, PACKAGE_DIR, Exercise, discover
 from walkthrough.derive import learner_text, placed_regions, reference_text
 from walkthrough.vet import spoilers, vet
 
@@ -30,6 +30,16 @@ def test_every_chapter_lists_the_exercises_it_has() -> None:
         folder = chapter.dir / "exercises"
         on_disk = {p.name for p in folder.iterdir() if p.is_dir()} if folder.is_dir() else set()
         assert on_disk - {"__pycache__"} == listed, f"{chapter.slug}: chapter.yaml lists {listed}"
+
+
+def test_no_chapter_with_exercises_is_left_out() -> None:
+    # discover() skips a chNN folder without chapter.yaml (one with only an example is fine);
+    # a chapter whose exercises ship without it would vanish from list, watch and these proofs.
+    shipped = {
+        p.parents[2].name for p in PACKAGE_DIR.glob("ch[0-9][0-9]/exercises/*/exercise.yaml")
+    }
+    missing = shipped - {c.slug for c in CHAPTERS}
+    assert not missing, f"exercises without a chapter.yaml to list them: {sorted(missing)}"
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=by_key)

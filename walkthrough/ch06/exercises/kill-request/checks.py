@@ -32,6 +32,11 @@ SCRIPT = """
 EVICTED = PodStatus(phase=PodPhase.FAILED, reason="Evicted", message="The node was low on memory.")
 
 
+def web(kl: Kubelet) -> Any:
+    """The pod web, as the pod manager has it."""
+    return next(p for p in kl.pod_manager.get_pods() if p.metadata.name == "web")
+
+
 def evicted_at_5s() -> tuple[Run, dict[str, Any]]:
     """The eviction manager kills web at 5 s, with a grace period of 1 s."""
     result: dict[str, Any] = {}
@@ -39,7 +44,7 @@ def evicted_at_5s() -> tuple[Run, dict[str, Any]]:
     def setup(kl: Kubelet) -> None:
         async def evict() -> None:
             await go.sleep(5.0)
-            pod, _ = kl.pod_manager.get_pod_by_name("default", "web")
+            pod = web(kl)
             kill = kill_pod_now(kl.pod_workers, kl.recorder)
             try:
                 await kill(pod, EVICTED, 1)
@@ -102,7 +107,7 @@ def check_a_kill_without_options_is_refused_clearly() -> None:
     def setup(kl: Kubelet) -> None:
         async def bad_kill() -> None:
             await go.sleep(5.0)
-            pod, _ = kl.pod_manager.get_pod_by_name("default", "web")
+            pod = web(kl)
 
             def done(err: Exception | None) -> None:
                 errors.append(str(err))
