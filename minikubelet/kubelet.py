@@ -16,7 +16,7 @@ eviction manager) is left out or simulated; each place says so.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,13 +39,17 @@ from minikubelet.events import (
     NetworkNotReady,
 )
 from minikubelet.images.types import ErrImagePullBackOff
-from minikubelet.k8s_io.api.core.v1 import Node, ObjectReference, Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.api.core.v1 import ObjectReference, Pod, PodPhase, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
+from minikubelet.k8s_io.kubernetes.pkg.security.podsecuritypolicy.sysctl.mustmatchpatterns import (
+    safe_sysctl_whitelist,
+)
+from minikubelet.kubelet_getters import KubeletGetters
+from minikubelet.kubelet_node_status import KubeletNodeStatus
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
 from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
-from minikubelet.lifecycle.admission_failure_handler_stub import new_admission_failure_handler_stub
 from minikubelet.lifecycle.interfaces import (
     PodAdmitAttributes,
     PodAdmitHandlers,
@@ -62,13 +66,16 @@ from minikubelet.pleg.pleg import (
 )
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
+from minikubelet.pod_container_deletor import new_pod_container_deletor
 from minikubelet.pod_workers import (
     NetworkNotReadyErrorMsg,
     PodWorkers,
     PodWorkersImpl,
     SyncPodOptions,
     UpdatePodOptions,
+    kill_pod_now,
 )
+from minikubelet.preemption.preemption import new_critical_pod_admission_handler
 from minikubelet.prober.prober_manager import Manager as ProberManagerInterface
 from minikubelet.prober.prober_manager import new_manager as new_prober_manager
 from minikubelet.prober.results.results_manager import Manager as ResultsManagerInterface
@@ -76,6 +83,7 @@ from minikubelet.prober.results.results_manager import Result, ResultsManager, U
 from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import RuntimeState, new_runtime_state
 from minikubelet.sim import klog
+from minikubelet.sim.fake_apiserver import FakeAPIServer
 from minikubelet.sim.go import (
     Clock,
     Millisecond,
@@ -90,10 +98,11 @@ from minikubelet.sim.go import (
     select,
     sleep,
 )
-from minikubelet.sim.scripted_watch import WatchEvent
+from minikubelet.sim.node import MachineInfo
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
+from minikubelet.sysctl.whitelist import new_whitelist
 from minikubelet.types import (
     ApiserverSource,
     FileSource,
@@ -114,10 +123,15 @@ MaxContainerBackOff = 300 * Second
 housekeepingPeriod = 2 * Second
 plegChannelCapacity = 1000
 plegRelistPeriod = 1 * Second
+#: How often kubelet posts its node's status (KubeletConfiguration.NodeStatusUpdateFrequency).
+NODE_STATUS_UPDATE_FREQUENCY = 10 * Second
 #: Both the retry delay after a failed sync and the first step of the restart back-off.
 backOffPeriod = 10 * Second
 #: How often kubelet removes dead containers and sandboxes.
 ContainerGCPeriod = 1 * Minute
+#: The fewest dead containers kept per container name, whatever the flag says.
+#: Go: minDeadContainerInPod
+minDeadContainerInPod = 1
 
 
 class SyncHandler(Protocol):
@@ -158,7 +172,7 @@ class SyncHandler(Protocol):
 
 
 @dataclass
-class Kubelet(KubeletPods):
+class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
     """The fields of Go's Kubelet struct that the pod-creation path uses.
 
     Go: pkg/kubelet/kubelet.go type Kubelet
@@ -192,6 +206,20 @@ class Kubelet(KubeletPods):
     node_ref: ObjectReference = field(init=False)
     volume_manager: VolumeManager | None = None
     container_deletor: Any = None
+    #: The node's hostname (lower-cased, see nodeutil.get_hostname).
+    hostname: str = ""
+    #: The node's IPs from --node-ip (empty: not given); their family picks the pod IPs shown.
+    node_ips: list[str] = field(default_factory=list)
+    #: --node-labels, applied on top of the well-known labels.
+    node_labels: dict[str, str] = field(default_factory=dict)
+    #: What cAdvisor would measure (ours: the simulated machine).
+    machine_info: Any = None
+    #: The most pods this node runs (KubeletConfiguration.MaxPods).
+    max_pods: int = 110
+    #: The API server client: None when kubelet runs without one.
+    kube_client: Any = None
+    #: Whether the node is registered with the API server.
+    registration_completed: bool = False
     #: pod UID → when kubelet last saw one of its containers start.
     last_container_started_time: dict[str, float] = field(default_factory=dict)
     #: The pod data directories kubelet would have made (it writes nothing to disk here).
@@ -243,15 +271,25 @@ class Kubelet(KubeletPods):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).Run
 
-        Left out: the log server, cloud resource sync, node status and lease updates (there is no
-        API server), iptables chains, the volume manager's own loop, runtime classes.
+        Left out: the log server, cloud resource sync, the node lease, iptables chains, the
+        volume manager's own loop, runtime classes.
         """
         # Go omitted: if kl.logServer == nil { -- no log server: the port serves nothing
         # Go: if kl.kubeClient == nil {
-        # Go logs this when it has no API client. The port never has one: its API source is a
-        # scripted watch, and no node status is ever sent.
-        klog.info_s("No API server defined - no node status update will be sent")
-        # Go omitted: if kl.cloudResourceSyncManager != nil { -- no cloud, disks or API server here
+        if self.kube_client is None:
+            klog.info_s("No API server defined - no node status update will be sent")
+        # Go omitted: if kl.cloudResourceSyncManager != nil { -- no cloud provider here
+        # Go: if kl.kubeClient != nil {
+        if self.kube_client is not None:
+            # Go also runs fastStatusUpdateOnce (which waits for a pod CIDR) and the node lease
+            # controller; nothing in the port reads either.
+            go(
+                until,
+                self.sync_node_status,
+                NODE_STATUS_UPDATE_FREQUENCY,
+                None,
+                name="syncNodeStatus",
+            )
         # Go: go wait.Until(kl.updateRuntimeUp, 5*time.Second, wait.NeverStop)
         go(until, self.update_runtime_up, 5 * Second, None, name="updateRuntimeUp")
         # Go omitted: if kl.makeIPTablesUtilChains { -- no iptables here
@@ -603,7 +641,7 @@ class Kubelet(KubeletPods):
                 active_pods = self.filter_out_terminated_pods(existing_pods)
 
                 # Go: if ok, reason, message := kl.canAdmitPod(activePods, pod); !ok {
-                ok, reason, message = self.can_admit_pod(active_pods, pod)
+                ok, reason, message = await self.can_admit_pod(active_pods, pod)
                 if not ok:
                     await self.reject_pod(pod, reason, message)
                     continue
@@ -743,25 +781,26 @@ class Kubelet(KubeletPods):
             pod, PodStatus(phase=PodPhase.FAILED, reason=reason, message="Pod " + message)
         )
 
-    def can_admit_pod(self, pods: list[Pod], pod: Pod) -> tuple[bool, str, str]:
+    async def can_admit_pod(self, pods: list[Pod], pod: Pod) -> tuple[bool, str, str]:
         """Ask every admit handler in turn; the first refusal rejects the pod.
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).canAdmitPod
 
-        Returns ``(admit, reason, message)``.
+        Returns ``(admit, reason, message)``. A coroutine, as the handlers are: admitting a
+        critical pod may wait while other pods are preempted.
         """
         # Go: attrs := &lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: pods}
         attrs = PodAdmitAttributes(pod=pod, other_pods=pods)
         # Go: for _, podAdmitHandler := range kl.admitHandlers {
         for pod_admit_handler in self.admit_handlers:
             # Go: if result := podAdmitHandler.Admit(attrs); !result.Admit {
-            result = pod_admit_handler.admit(attrs)
+            result = await pod_admit_handler.admit(attrs)
             if not result.admit:
                 return False, result.reason, result.message
         # Go: return true, "", ""
         return True, "", ""
 
-    def can_run_pod(self, pod: Pod) -> PodAdmitResult:
+    async def can_run_pod(self, pod: Pod) -> PodAdmitResult:
         """Whether a pod already admitted may run now (the soft admit handlers).
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).canRunPod
@@ -777,7 +816,7 @@ class Kubelet(KubeletPods):
 
         # Go: for _, handler := range kl.softAdmitHandlers {
         for handler in self.soft_admit_handlers:
-            result = handler.admit(attrs)
+            result = await handler.admit(attrs)
             if not result.admit:
                 return result
 
@@ -802,12 +841,9 @@ class Kubelet(KubeletPods):
             remove_all = synced_pod.metadata.deletion_timestamp is not None and not_running(
                 api_pod_status.container_statuses
             )
-        # Go's containerDeletor removes dead containers beyond the newest few; the port does
-        # not garbage-collect containers, so NewMainKubelet leaves it None.
-        if self.container_deletor is not None:
-            await self.container_deletor.delete_containers_in_pod(
-                exited_container_id, pod_status, remove_all
-            )
+        await self.container_deletor.delete_containers_in_pod(
+            exited_container_id, pod_status, remove_all
+        )
 
     # --- syncing one pod ------------------------------------------------------------------------
 
@@ -872,7 +908,7 @@ class Kubelet(KubeletPods):
         if len(pod_status.ips) == 0 and api_pod_status.pod_ip:
             pod_status.ips = [api_pod_status.pod_ip]
 
-        runnable = self.can_run_pod(pod)
+        runnable = await self.can_run_pod(pod)
         if not runnable.admit:
             api_pod_status.reason = runnable.reason
             api_pod_status.message = runnable.message
@@ -937,11 +973,22 @@ class Kubelet(KubeletPods):
                         "Deleted mirror pod because it is outdated", pod=klog.kobj(mirror_pod)
                     )
             if mirror_pod is None or deleted:
-                klog.v(4).info_s("Creating a mirror pod for static pod", pod=klog.kobj(pod))
                 try:
-                    self.pod_manager.create_mirror_pod(pod)
-                except Exception as err:
-                    klog.error_s(err, "Failed creating a mirror pod for", pod=klog.kobj(pod))
+                    node = self.get_node()
+                except Exception:
+                    node = None
+                if node is None or node.metadata.deletion_timestamp is not None:
+                    klog.v(4).info_s(
+                        "No need to create a mirror pod, since node has been removed from the "
+                        "cluster",
+                        node=klog.ObjectRef(self.node_name),
+                    )
+                else:
+                    klog.v(4).info_s("Creating a mirror pod for static pod", pod=klog.kobj(pod))
+                    try:
+                        self.pod_manager.create_mirror_pod(pod)
+                    except Exception as err:
+                        klog.error_s(err, "Failed creating a mirror pod for", pod=klog.kobj(pod))
 
         self.make_pod_data_dirs(pod)
 
@@ -1035,14 +1082,13 @@ def make_pod_source_config(
     recorder: Any,
     node_name: str,
     node_has_synced: Callable[[], bool],
-    api_script: tuple[list[WatchEvent], str] | None,
+    kube_client: FakeAPIServer | None,
 ) -> PodConfig:
     """The PodConfig merging every configured source: file, URL, API server.
 
     Go: pkg/kubelet/kubelet.go makePodSourceConfig
 
-    Go adds the API server source when it has a client; the port, when it has a script of
-    watch events to replay (``api_script``: the events and the script's name).
+    Go reads the client from ``kubeDeps.KubeClient``; here it is an argument.
     """
     # Go: manifestURLHeader := make(http.Header)
     manifest_url_header = {k: ", ".join(v) for k, v in kube_cfg.static_pod_url_header.items()}
@@ -1076,45 +1122,53 @@ def make_pod_source_config(
         )
 
     # Go: if kubeDeps.KubeClient != nil {
-    if api_script is not None:
+    if kube_client is not None:
         klog.info_s("Adding apiserver pod source")
-        events, script_name = api_script
-        new_source_apiserver(
-            events, script_name, node_name, node_has_synced, cfg.channel(ApiserverSource)
-        )
+        new_source_apiserver(kube_client, node_name, node_has_synced, cfg.channel(ApiserverSource))
     # Go: return cfg, nil
     return cfg
 
 
 def new_main_kubelet(
     kube_cfg: KubeletConfiguration,
-    node: Node,
     recorder: Any,
     pod_config: PodConfig,
     runtime: FakeRuntime,
     *,
+    hostname: str,
+    node_name: str,
+    machine_info: MachineInfo,
+    node_ips: list[str] | None = None,
+    node_labels: dict[str, str] | None = None,
     minimum_gc_age: float = 0.0,
     max_per_pod_container_count: int = 1,
     max_container_count: int = -1,
+    allowed_unsafe_sysctls: Sequence[str] = (),
+    kube_client: FakeAPIServer | None = None,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
 
     Go: pkg/kubelet/kubelet.go NewMainKubelet
 
     ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
-    events of a pod are in one place. The last three arguments are the container garbage
-    collector's policy, with the defaults of kubelet's flags (see
+    events of a pod are in one place. ``hostname`` and ``node_name`` come from
+    [`get_hostname`][minikubelet.k8s_io.kubernetes.pkg.util.node.node.get_hostname] (the same, without a cloud provider);
+    ``node_ips`` is ``--node-ip``, ``node_labels`` is ``--node-labels``,
+    ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1),
+    ``allowed_unsafe_sysctls`` is ``--allowed-unsafe-sysctls``.
+    ``machine_info`` stands for what cAdvisor measures. ``kube_client`` is the API server
+    (Go's ``kubeDeps.KubeClient``), None to run without one. With ``max_per_pod_container_count``,
+    ``minimum_gc_age`` and ``max_container_count`` make the container garbage collector's policy,
+    with the defaults of kubelet's flags (see
     [`GCPolicy`][minikubelet.container.container_gc.GCPolicy]); raises ``ValueError`` for a
     negative ``minimum_gc_age``.
 
     Call it inside [`minikubelet.sim.go.run`][minikubelet.sim.go.run]: several parts read the run's
     clock. Left out of Go's long list: cAdvisor, the container manager (cgroups), volume and plugin
-    managers, secret and config-map managers, eviction, node lease and status, DNS, the image
-    garbage collector and the container deletor (dead containers wait for the collector),
-    certificate and shutdown managers.
+    managers, secret and config-map managers, eviction, the node lease, DNS, the image garbage
+    collector, certificate and shutdown managers.
     """
     clock = current_runtime().clock
-    node_name = node.metadata.name
     node_ref = ObjectReference(kind="Node", name=node_name, uid=node_name, namespace="")
 
     # Go picks how the secret and config-map managers watch the API server here:
@@ -1134,8 +1188,10 @@ def new_main_kubelet(
     startup_manager = ResultsManager("startup")
     pod_cache = new_cache()
 
-    pod_manager = BasicManager(BasicMirrorClient(None))
-    status_manager = new_status_manager(None, pod_manager)
+    # Go reads the node through an informer's lister; here straight from the (in-memory) server.
+    node_lister = kube_client
+    pod_manager = BasicManager(BasicMirrorClient(kube_client, node_name, node_lister))
+    status_manager = new_status_manager(kube_client, pod_manager, None)
 
     # The container runtime: kuberuntime's manager on the fake CRI runtime.
     container_runtime = runtime.manager
@@ -1149,6 +1205,10 @@ def new_main_kubelet(
     )
     runtime_state = new_runtime_state(clock, maxWaitForContainerRuntime)
     runtime_state.add_health_check("PLEG", pleg.healthy)
+    # The deletor keeps at least minDeadContainerInPod dead containers, whatever the policy says.
+    container_deletor = new_pod_container_deletor(
+        container_runtime, max(max_per_pod_container_count, minDeadContainerInPod)
+    )
 
     work_queue = BasicWorkQueue(clock)
     kl = Kubelet(
@@ -1169,11 +1229,20 @@ def new_main_kubelet(
         startup_manager=startup_manager,
         reason_cache=ReasonCache(),
         back_off=new_back_off(backOffPeriod, MaxContainerBackOff),
+        container_deletor=container_deletor,
+        hostname=hostname,
+        node_ips=list(node_ips or []),
+        node_labels=dict(node_labels or {}),
+        machine_info=machine_info,
+        max_pods=kube_cfg.max_pods,
+        kube_client=kube_client,
     )
     kl.node_ref = node_ref
-    # Go hands the Kubelet itself to the runtime, which asks it whether a pod is deleted.
+    # Go hands the Kubelet itself to the parts that ask about pods: the runtime and its garbage
+    # collector (is a pod deleted?) and the status manager (are a pod's resources reclaimed?).
     container_runtime.pod_state_provider = kl
     container_runtime.container_gc.pod_state_provider = kl
+    status_manager.pod_deletion_safety = kl
     kl.container_gc = new_container_gc(container_runtime, container_gc_policy, kl.sources_ready)
     kl.probe_manager = new_prober_manager(
         status_manager, liveness_manager, readiness_manager, startup_manager, None, recorder
@@ -1183,13 +1252,32 @@ def new_main_kubelet(
     )
     kl.pod_killer = PodKillerWithChannel(kl)
     kl.volume_manager = VolumeManager()
+
+    # The admit handlers, in Go's order; the first that refuses a pod rejects it.
+    # Go omitted: evictionManager, evictionAdmitHandler := eviction.NewManager( -- it refuses pods only while the node reports memory, disk or PID pressure, and the simulated node measures no usage, so it has no pressure to report
+    # The safe sysctls are allowed whatever --allowed-unsafe-sysctls says; raises ValueError on a
+    # bad pattern, as Go's constructor returns the error.
+    sysctls_whitelist = new_whitelist(safe_sysctl_whitelist() + list(allowed_unsafe_sysctls))
+    kl.admit_handlers.add_pod_admit_handler(sysctls_whitelist)
     active_deadline_handler = ActiveDeadlineHandler(status_manager, recorder, clock)
     kl.pod_sync_loop_handlers.add_pod_sync_loop_handler(active_deadline_handler)
     kl.pod_sync_handlers.add_pod_sync_handler(active_deadline_handler)
 
+    # Go omitted: klet.admitHandlers.AddPodAdmitHandler(klet.containerManager.GetAllocateResourcesPodAdmitHandler()) -- with v1.21's defaults (topology policy none, CPU manager none, no device plugins) it admits every pod and allocates nothing
+    critical_pod_admission_handler = new_critical_pod_admission_handler(
+        kl.get_active_pods, kill_pod_now(kl.pod_workers, recorder), recorder
+    )
+    # No device plugins: updating the node info with their resources has nothing to do.
     kl.admit_handlers.add_pod_admit_handler(
         new_predicate_admit_handler(
-            lambda: node, new_admission_failure_handler_stub(), lambda node_info, attrs: None
+            kl.get_node_any_way, critical_pod_admission_handler, lambda node_info, attrs: None
         )
     )
+
+    # The soft admit handlers, asked by syncPod before each run (canRunPod).
+    # Go omitted: klet.softAdmitHandlers.AddPodAdmitHandler(lifecycle.NewAppArmorAdmitHandler( -- its verdict depends on the host kernel's AppArmor module and loaded profiles, which the simulated node does not have
+    # Go omitted: klet.softAdmitHandlers.AddPodAdmitHandler(lifecycle.NewNoNewPrivsAdmitHandler( -- it can refuse only on the docker runtime; the fake runtime is a CRI ("remote") one, for which it always admits
+    # Go omitted: klet.softAdmitHandlers.AddPodAdmitHandler(lifecycle.NewProcMountAdmitHandler( -- the same: it always admits on a CRI runtime
+
+    # Go omitted: shutdownManager, shutdownAdmitHandler := nodeshutdown.NewManager( -- it refuses pods only while systemd reports the node shutting down, which the simulated node never does
     return kl

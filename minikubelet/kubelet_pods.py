@@ -9,6 +9,7 @@ module, so these live in [`KubeletPods`][], which
 
 from __future__ import annotations
 
+import ipaddress
 from typing import TYPE_CHECKING
 
 from minikubelet.container import runtime as kubecontainer
@@ -35,6 +36,8 @@ from minikubelet.k8s_io.api.core.v1 import (
     RestartPolicy,
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
+from minikubelet.k8s_io.kubernetes.pkg.util.node.node import parse_ip
 from minikubelet.sim import klog
 from minikubelet.sim.go import Chan, go, make_chan
 from minikubelet.status import generate
@@ -51,6 +54,15 @@ ContainerCreating = "ContainerCreating"
 
 class KubeletPods:
     """The methods of Go's Kubelet defined in kubelet_pods.go."""
+
+    def get_active_pods(self: Kubelet) -> list[Pod]:
+        """Every pod kubelet has that is not terminated (rejected pods are Failed, so out).
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).GetActivePods
+        """
+        all_pods = self.pod_manager.get_pods()
+        active_pods = self.filter_out_terminated_pods(all_pods)
+        return active_pods
 
     # Kubelet's field, written here (filter_out_terminated_pods).
     terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None
@@ -141,6 +153,39 @@ class KubeletPods:
         return pod.metadata.deletion_timestamp is not None and not_running(
             status.container_statuses
         )
+
+    def pod_resources_are_reclaimed(self: Kubelet, pod: Pod, status: PodStatus) -> bool:
+        """Whether nothing of a terminated pod is left on the node: no container running, none
+        still recorded by the runtime. Only then may the status manager delete the pod from the
+        API server.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).PodResourcesAreReclaimed
+
+        Go also waits for the pod's volumes and cgroup; the port has neither.
+        """
+        if not not_running(status.container_statuses):
+            klog.v(3).info_s(
+                "Pod is terminated, but some containers are still running", pod=klog.kobj(pod)
+            )
+            return False
+        try:
+            runtime_status = self.pod_cache.get(pod.metadata.uid)
+        except Exception as err:
+            klog.v(3).info_s(
+                "Pod is terminated, Error getting runtimeStatus from the podCache",
+                pod=klog.kobj(pod),
+                err=err,
+            )
+            return False
+        if len(runtime_status.container_statuses) > 0:
+            # Exited containers still count: the deletor removes them first.
+            klog.v(3).info_s(
+                "Pod is terminated, but some containers have not been cleaned up",
+                pod=klog.kobj(pod),
+                status=" ".join(str(s) for s in runtime_status.container_statuses),
+            )
+            return False
+        return True
 
     def filter_out_terminated_pods(self: Kubelet, pods: list[Pod]) -> list[Pod]:
         """The pods that are not terminated.
@@ -309,6 +354,19 @@ class KubeletPods:
         s.conditions.append(
             PodCondition(type=PodConditionType.POD_SCHEDULED, status=ConditionStatus.TRUE)
         )
+        if self.kube_client is not None:
+            try:
+                host_ips = self.get_host_ips_any_way()
+            except Exception as err:
+                klog.v(4).info_s("Cannot get host IPs", err=err)
+            else:
+                s.host_ip = host_ips[0]
+                # A pod on the host's network has the host's IPs (both, on a dual-stack node).
+                if pod.spec.host_network and s.pod_ip == "":
+                    s.pod_ip = host_ips[0]
+                    s.pod_ips = [PodIP(ip=s.pod_ip)]
+                    if len(host_ips) == 2:
+                        s.pod_ips.append(PodIP(ip=host_ips[1]))
         # Go: return *s
         return s
 
@@ -321,11 +379,27 @@ class KubeletPods:
         """
         api_pod_status = PodStatus()
 
-        # The runtime reports IPv4 addresses only (the node is single-stack IPv4 here).
-        pod_ips = [PodIP(ip=ip) for ip in pod_status.ips[:1]]
+        # The runtime may report the pod's IPs in any order: the first one of the node's family
+        # becomes the pod IP, then the first of the other family (dual-stack) follows.
+        pod_ips: list[PodIP] = []
+        if len(self.node_ips) == 0 or _is_ipv4_string(self.node_ips[0]):
+            valid_primary_ip, valid_secondary_ip = _is_ipv4_string, _is_ipv6_string
+        else:
+            valid_primary_ip, valid_secondary_ip = _is_ipv6_string, _is_ipv4_string
+        for ip in pod_status.ips:
+            if valid_primary_ip(ip):
+                pod_ips.append(PodIP(ip=ip))
+                break
+        for ip in pod_status.ips:
+            if valid_secondary_ip(ip):
+                pod_ips.append(PodIP(ip=ip))
+                break
         api_pod_status.pod_ips = pod_ips
         if len(pod_ips) > 0:
             api_pod_status.pod_ip = pod_ips[0].ip
+
+        # Pods created before v1.6 have no QoS class yet; every status carries it since.
+        api_pod_status.qos_class = get_pod_qos(pod)
 
         old_pod_status, found = self.status_manager.get_pod_status(pod.metadata.uid)
         if not found:
@@ -521,6 +595,22 @@ class KubeletPods:
             return [statuses[c.name] for c in pod.spec.init_containers if c.name in statuses]
         # By name, as sort.Sort(kubetypes.SortedContainerStatuses(...)) does.
         return sorted(statuses.values(), key=lambda s: s.name)
+
+
+def _is_ipv4_string(ip: str) -> bool:
+    """Go's utilnet.IsIPv4String (k8s.io/utils/net): an IPv4 address, or an IPv6 one that maps
+    an IPv4 address (Go's ``To4`` accepts those)."""
+    parsed = parse_ip(ip)
+    if parsed is None:
+        return False
+    if isinstance(parsed, ipaddress.IPv6Address):
+        return parsed.ipv4_mapped is not None
+    return True
+
+
+def _is_ipv6_string(ip: str) -> bool:
+    """Go's utilnet.IsIPv6String: a valid address that is not IPv4 (mapped or not)."""
+    return parse_ip(ip) is not None and not _is_ipv4_string(ip)
 
 
 def not_running(statuses: list[ContainerStatus]) -> bool:

@@ -35,10 +35,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "a field of the CRI message sent to the runtime"
     ),
     ("walkthrough/child.py", "dont_write_bytecode"): "sys.dont_write_bytecode, read by import",
-    ("minikubelet/types/pod_update.py", "preemptable"): (
-        "Go's helper for critical-pod admission; the change porting pkg/kubelet/preemption "
-        "uses it (drop this line if that change does not land)"
-    ),
 }
 
 

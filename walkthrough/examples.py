@@ -25,15 +25,16 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.sim import go, klog
 from minikubelet.sim.go.duration import parse_duration
 from minikubelet.sim.i18n import language, text
-from minikubelet.sim.node import new_node
+from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.phase_reporter import PhaseReporter
-from minikubelet.sim.scripted_watch import load_script
+from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 
 
 @dataclass(frozen=True)
@@ -178,16 +179,24 @@ def run_kubelet(
     out = out if out is not None else sys.stdout
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
-    node = new_node("node-1", cpu=cpu, memory="8Gi", pods=max_pods)
+    machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse("8Gi"))
     cfg = KubeletConfiguration(max_pods=max_pods)
     reporter = PhaseReporter(out, lang)
     holder: dict[str, Kubelet] = {}
 
     async def kubelet_main() -> None:
-        pod_cfg = make_pod_source_config(
-            cfg, recorder, "node-1", lambda: True, (load_script(script, "example"), "example")
+        kube_client = start_scripted_cluster(load_script(script, "example"), "example", "node-1")
+        pod_cfg = make_pod_source_config(cfg, recorder, "node-1", lambda: True, kube_client)
+        kl = new_main_kubelet(
+            cfg,
+            recorder,
+            pod_cfg,
+            runtime,
+            hostname="node-1",
+            node_name="node-1",
+            machine_info=machine,
+            kube_client=kube_client,
         )
-        kl = new_main_kubelet(cfg, node, recorder, pod_cfg, runtime)
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl

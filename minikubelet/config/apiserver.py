@@ -4,8 +4,8 @@ Go: pkg/kubelet/config/apiserver.go
 
 kubelet lists and watches the pods whose ``spec.nodeName`` is its node, keeps them in an
 [`UndeltaStore`][minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore], and sends the
-whole set as a SET on each change. The port has no API server: the watch replays a script
-([`minikubelet.sim.scripted_watch`][minikubelet.sim.scripted_watch]).
+whole set as a SET on each change. The API server is the fake one of ``--api-script``
+([`minikubelet.sim.fake_apiserver`][minikubelet.sim.fake_apiserver]).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.client_go.tools.cache.store import meta_namespace_key_func
 from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
 from minikubelet.sim import klog
+from minikubelet.sim.fake_apiserver import FakeAPIServer
 from minikubelet.sim.go import Second, SendChan, go, sleep
-from minikubelet.sim.scripted_watch import WatchEvent, reflector_run
+from minikubelet.sim.scripted_watch import reflector_run
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 
 #: How often to check whether the node has synced. Go: WaitForAPIServerSyncPeriod
@@ -26,8 +27,7 @@ WaitForAPIServerSyncPeriod = 1 * Second
 
 
 def new_source_apiserver(
-    script: list[WatchEvent],
-    script_name: str,
+    c: FakeAPIServer,
     node_name: str,
     node_has_synced: Callable[[], bool],
     updates: SendChan[Any],
@@ -35,9 +35,6 @@ def new_source_apiserver(
     """Start the API server source once the node has synced.
 
     Go: pkg/kubelet/config/apiserver.go NewSourceApiserver
-
-    Go takes a clientset and builds a ListWatch of this node's pods; the port takes the script
-    that stands in for that watch.
     """
     klog.info_s("Waiting for node sync before watching apiserver pods")
 
@@ -49,14 +46,12 @@ def new_source_apiserver(
             await sleep(WaitForAPIServerSyncPeriod)
             klog.v(4).info_s("node sync has not completed yet")
         klog.info_s("Watching apiserver")
-        new_source_apiserver_from_lw(script, script_name, node_name, updates)
+        new_source_apiserver_from_lw(c, node_name, updates)
 
     go(wait_then_watch, name="sourceApiserver")
 
 
-def new_source_apiserver_from_lw(
-    script: list[WatchEvent], script_name: str, node_name: str, updates: SendChan[Any]
-) -> None:
+def new_source_apiserver_from_lw(c: FakeAPIServer, node_name: str, updates: SendChan[Any]) -> None:
     """Feed the watch into an UndeltaStore that sends every change as a SET.
 
     Go: pkg/kubelet/config/apiserver.go newSourceApiserverFromLW
@@ -66,4 +61,4 @@ def new_source_apiserver_from_lw(
         await updates.send(PodUpdate(pods=list(objs), op=PodOperation.SET, source=ApiserverSource))
 
     r = UndeltaStore(send, meta_namespace_key_func)
-    go(reflector_run, script, r, node_name, script_name, name="reflector.Run")
+    go(reflector_run, c, r, node_name, name="reflector.Run")

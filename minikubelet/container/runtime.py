@@ -464,6 +464,17 @@ def build_pod_full_name(name: str, namespace: str) -> str:
     return name + "_" + namespace
 
 
+def parse_pod_full_name(pod_full_name: str) -> tuple[str, str]:
+    """``name_namespace`` → (name, namespace); raises ValueError if it is not one.
+
+    Go: pkg/kubelet/container/runtime.go ParsePodFullName
+    """
+    parts = pod_full_name.split("_")
+    if len(parts) != 2 or parts[0] == "" or parts[1] == "":
+        raise ValueError(f'failed to parse the pod full name "{pod_full_name}"')
+    return parts[0], parts[1]
+
+
 #: The most bytes of termination messages one pod may keep, shared among its containers.
 #: Go: MaxPodTerminationMessageLogLength
 MaxPodTerminationMessageLogLength = 1024 * 12

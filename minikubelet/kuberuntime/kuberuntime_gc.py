@@ -263,7 +263,7 @@ class ContainerGC:
         if err is not None:
             errors.append(err)
 
-        # Go omitted: evictPodLogsDirectories -- the port writes no log files or directories
+        # Go omitted: if err := cgc.evictPodLogsDirectories(allSourcesReady); err != nil { -- the port writes no log files or directories
         return new_aggregate(errors)
 
 

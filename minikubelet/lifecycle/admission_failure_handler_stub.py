@@ -2,8 +2,9 @@
 
 Go: pkg/kubelet/lifecycle/admission_failure_handler_stub.go
 
-kubelet uses it when pods cannot be preempted to make room (Go's default is the
-critical-pod handler in pkg/kubelet/preemption, which is not ported).
+``NewMainKubelet`` does not use it: it gives the predicate handler the critical-pod handler
+([`minikubelet.preemption.preemption`][minikubelet.preemption.preemption]). Tests use the stub to see the predicates' own
+verdict.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ class AdmissionFailureHandlerStub:
     Go: pkg/kubelet/lifecycle/admission_failure_handler_stub.go type AdmissionFailureHandlerStub
     """
 
-    def handle_admission_failure(
+    async def handle_admission_failure(
         self, admit_pod: Pod, failure_reasons: list[PredicateFailureReason]
     ) -> list[PredicateFailureReason]:
         """Return ``failure_reasons`` as they are.

@@ -59,8 +59,12 @@ class PodAdmitHandler(Protocol):
     Go: pkg/kubelet/lifecycle/interfaces.go type PodAdmitHandler
     """
 
-    def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
-        """Go: pkg/kubelet/lifecycle/interfaces.go PodAdmitHandler.Admit"""
+    async def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
+        """Go: pkg/kubelet/lifecycle/interfaces.go PodAdmitHandler.Admit
+
+        A coroutine: the predicate handler may wait for preempted pods to be killed, which
+        blocks in Go.
+        """
         ...
 
 

@@ -5,9 +5,9 @@ Go: pkg/kubelet/lifecycle/predicate.go
 kubelet runs, for every new pod, the scheduler's own checks against its node
 ([`general_predicates`][]): enough CPU, memory, ephemeral storage and pod slots
 ([`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources.fit]),
-the right node name, free host ports, a matching ``nodeSelector``. The scheduler has run them
-already; kubelet runs them again because a pod can reach it without the scheduler (a static pod, a
-pod with ``nodeName`` set) or after the node changed.
+the right node name, free host ports, a matching ``nodeSelector`` and node affinity. The
+scheduler has run them already; kubelet runs them again because a pod can reach it without the
+scheduler (a static pod, a pod with ``nodeName`` set) or after the node changed.
 
 A rejection has a one-word reason and a message, which kubelet puts in the pod's status
 (phase ``Failed``):
@@ -93,10 +93,13 @@ class AdmissionFailureHandler(Protocol):
     Go: pkg/kubelet/lifecycle/predicate.go type AdmissionFailureHandler
     """
 
-    def handle_admission_failure(
+    async def handle_admission_failure(
         self, admit_pod: Pod, failure_reasons: list[PredicateFailureReason]
     ) -> list[PredicateFailureReason]:
-        """Go: pkg/kubelet/lifecycle/predicate.go AdmissionFailureHandler.HandleAdmissionFailure"""
+        """Go: pkg/kubelet/lifecycle/predicate.go AdmissionFailureHandler.HandleAdmissionFailure
+
+        A coroutine: handling a failure may mean waiting for other pods to be killed.
+        """
         ...
 
 
@@ -135,7 +138,7 @@ class PredicateAdmitHandler:
         self._last = (list(pods), node_info.clone())
         return node_info
 
-    def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
+    async def admit(self, attrs: PodAdmitAttributes) -> PodAdmitResult:
         """Admit the pod if it fits the node next to the other pods; otherwise the first
         failure's reason and message.
 
@@ -191,7 +194,7 @@ class PredicateAdmitHandler:
             )
         if not fit:
             try:
-                reasons = self.admission_failure_handler.handle_admission_failure(
+                reasons = await self.admission_failure_handler.handle_admission_failure(
                     admit_pod, reasons
                 )
             except Exception as e:
@@ -259,9 +262,9 @@ def new_predicate_admit_handler(
 
     Go: pkg/kubelet/lifecycle/predicate.go NewPredicateAdmitHandler
 
-    kubelet passes its ``getNodeAnyWay``, a handler that may evict lower-priority pods for a
-    critical one, and the container manager's device-plugin update. Without device plugins, a
-    function that does nothing will do for the last.
+    kubelet passes its ``getNodeAnyWay``, the critical-pod admission handler
+    ([`minikubelet.preemption.preemption`][minikubelet.preemption.preemption]), and the container manager's device-plugin
+    update. Without device plugins, a function that does nothing will do for the last.
     """
     return PredicateAdmitHandler(
         get_node_any_way_func,

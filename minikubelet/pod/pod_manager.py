@@ -12,7 +12,7 @@ from __future__ import annotations
 from minikubelet.container.runtime import get_pod_full_name
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.pod.mirror_client import MirrorClient, get_hash_from_mirror_pod, get_pod_hash
-from minikubelet.types import is_mirror_pod
+from minikubelet.types import is_mirror_pod, is_static_pod
 
 
 class BasicManager:
@@ -108,6 +108,24 @@ class BasicManager:
         if uid == "":
             return uid
         return self.translation_by_uid.get(uid, uid)
+
+    def get_uid_translations(self) -> tuple[dict[str, str], dict[str, str]]:
+        """``(pod_to_mirror, mirror_to_pod)``: each static pod's mirror UID ("" while it has no
+        mirror pod), and the reverse.
+
+        Go: pkg/kubelet/pod/pod_manager.go (*basicManager).GetUIDTranslations
+        """
+        pod_to_mirror: dict[str, str] = {}
+        mirror_to_pod: dict[str, str] = {}
+        # Every static pod first maps to "": no mirror pod yet.
+        for uid, pod in self.pod_by_uid.items():
+            if not is_static_pod(pod):
+                continue
+            pod_to_mirror[uid] = ""
+        for k, v in self.translation_by_uid.items():
+            mirror_to_pod[k] = v
+            pod_to_mirror[v] = k
+        return pod_to_mirror, mirror_to_pod
 
     def get_orphaned_mirror_pod_names(self) -> list[str]:
         """Full names of mirror pods whose static pod is gone.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import os
 import shlex
 import sys
@@ -108,7 +109,50 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
             "模拟运行时的行为：容器运行多久、镜像拉取、运行时故障",
         ),
     )
-    run.add_argument("--node-name", default="minikubelet", help=t("the node's name", "节点名称"))
+    run.add_argument(
+        "--hostname-override",
+        "--node-name",
+        dest="hostname_override",
+        default="minikubelet",
+        metavar="NAME",
+        help=t(
+            "the node's name (kubelet's --hostname-override; kubelet lower-cases it)",
+            "节点名称（即 kubelet 的 --hostname-override；kubelet 会把它转成小写）",
+        ),
+    )
+    run.add_argument(
+        "--node-ip",
+        default="",
+        metavar="IP[,IP]",
+        help=t(
+            "the node's IP, or an IPv4 and an IPv6 one (kubelet's flag); its family decides "
+            "which of a pod's IPs is its pod IP",
+            "节点 IP，或一个 IPv4 加一个 IPv6（kubelet 的同名参数）；它的地址族决定 Pod 的哪个 IP "
+            "作为 Pod IP",
+        ),
+    )
+    run.add_argument(
+        "--node-labels",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE[,…]",
+        help=t(
+            "labels for the node, on top of the hostname/os/arch ones kubelet sets (kubelet's "
+            "flag; may be repeated); admission checks nodeSelector and node affinity against them",
+            "节点的标签，附加在 kubelet 自动设置的 hostname/os/arch 标签之上（kubelet 的同名参数，"
+            "可多次给出）；准入时用它们检查 nodeSelector 与节点亲和性",
+        ),
+    )
+    run.add_argument(
+        "--allowed-unsafe-sysctls",
+        default="",
+        metavar="NAME[,NAME*…]",
+        help=t(
+            "unsafe sysctls (names, or prefixes ending in *) pods may set, beyond the safe ones "
+            "(kubelet's flag)",
+            "除安全的 sysctl 之外，Pod 还可以设置的非安全 sysctl（名字，或以 * 结尾的前缀；kubelet 的同名参数）",
+        ),
+    )
     run.add_argument(
         "--node-cpu", default="4", help=t("the node's allocatable CPU", "节点可分配的 CPU")
     )
@@ -120,6 +164,16 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         type=int,
         default=110,
         help=t("the most pods the node admits", "节点最多接纳的 Pod 数"),
+    )
+    run.add_argument(
+        "--maximum-dead-containers-per-container",
+        type=int,
+        default=1,
+        metavar="N",
+        help=t(
+            "dead instances to keep of each container (kubelet's flag; at least 1 is kept)",
+            "每个容器保留多少个已退出的实例（kubelet 的同名参数；至少保留 1 个）",
+        ),
     )
     run.add_argument(
         "--seed", type=int, default=0, help=t("seed of every random choice", "所有随机选择的种子")
@@ -191,8 +245,8 @@ def _main(argv: list[str] | None, out: TextIO | None) -> int:
 
 
 def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
-    """What is wrong with the node's flags, if anything; ``--node-name`` is normalised as
-    kubelet normalises its host name (trimmed, lowercase)."""
+    """What is wrong with the node's flags, if anything (ours: kubelet finds a bad node name
+    only when the API server refuses its node)."""
     from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity, QuantityError
     from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
         dns1123_subdomain_problem,
@@ -208,16 +262,13 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
     if args.max_pods < 0:
         # kubelet's own words (pkg/kubelet/apis/config/validation), which a reader can grep.
         return f"invalid configuration: maxPods (--max-pods) {args.max_pods} must not be a negative number"
-    name = args.node_name.strip().lower()
-    if not name:
-        return "--node-name: empty hostname is invalid"  # kubelet's words (GetHostname)
-    if reason := dns1123_subdomain_problem(name):
+    name = args.hostname_override.strip().lower()  # as GetHostname will make it
+    if name and (reason := dns1123_subdomain_problem(name)):
         return text(
-            f"--node-name: {args.node_name!r} is not a valid node name: {reason}",
-            f"--node-name：{args.node_name!r} 不是合法的节点名称：{reason.zh}",
+            f"--hostname-override: {args.hostname_override!r} is not a valid node name: {reason}",
+            f"--hostname-override：{args.hostname_override!r} 不是合法的节点名称：{reason.zh}",
             lang,
         )
-    args.node_name = name
     for flag, value in (("--node-cpu", args.node_cpu), ("--node-memory", args.node_memory)):
         try:
             quantity = Quantity.parse(value)
@@ -231,14 +282,17 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
 def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.ArgumentParser) -> int:
     """``minikubelet run``: check every input first, then run kubelet until ``--until``."""
     from minikubelet.apis.config.types import KubeletConfiguration
+    from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
     from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+    from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
     from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
     from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
     from minikubelet.sim import go, klog, trace
     from minikubelet.sim.cri.scenario import ScenarioError
-    from minikubelet.sim.node import new_node
+    from minikubelet.sim.node import MachineInfo
     from minikubelet.sim.phase_reporter import PhaseReporter
-    from minikubelet.sim.scripted_watch import ScriptError, load_script_file
+    from minikubelet.sim.scripted_watch import ScriptError, load_script_file, start_scripted_cluster
+    from minikubelet.sysctl.whitelist import new_whitelist
 
     if not (args.manifests or args.manifest_url or args.api_script):
         parser.error(
@@ -254,13 +308,20 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         print(f"minikubelet: {problem}", file=sys.stderr)
         return 2
     try:
-        api_script = (
-            (load_script_file(args.api_script), args.api_script) if args.api_script else None
-        )
+        api_script = load_script_file(args.api_script) if args.api_script else None
         recorder = Recorder()
         runtime = new_fake_runtime(scenario=args.scenario, seed=args.seed, recorder=recorder)
-        node = new_node(
-            args.node_name, cpu=args.node_cpu, memory=args.node_memory, pods=args.max_pods
+        # As kubelet's RunKubelet: the hostname first; without a cloud provider the node name
+        # is the hostname.
+        hostname = get_hostname(args.hostname_override)
+        node_name = hostname
+        node_ips = parse_node_ips(args.node_ip)
+        node_labels = parse_node_labels(args.node_labels)
+        allowed_unsafe_sysctls = [s for s in args.allowed_unsafe_sysctls.split(",") if s]
+        # kubelet refuses to start on a bad pattern: check them before anything runs.
+        new_whitelist(allowed_unsafe_sysctls)
+        machine_info = MachineInfo(
+            cpu=Quantity.parse(args.node_cpu), memory=Quantity.parse(args.node_memory)
         )
         if args.trace:
             check_writable(args.trace, lang)
@@ -275,10 +336,29 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     reporter = PhaseReporter(out, lang)
 
     async def kubelet_main() -> None:
-        pod_cfg = make_pod_source_config(
-            kube_cfg, recorder, args.node_name, lambda: True, api_script
+        # With a script, the pods come from a fake API server, which kubelet also writes to
+        # (ours: the script's events are the rest of the cluster).
+        kube_client = (
+            start_scripted_cluster(api_script, args.api_script, node_name)
+            if api_script is not None
+            else None
         )
-        kl = new_main_kubelet(kube_cfg, node, recorder, pod_cfg, runtime)
+        # The node informer of the fake API server syncs at once.
+        pod_cfg = make_pod_source_config(kube_cfg, recorder, node_name, lambda: True, kube_client)
+        kl = new_main_kubelet(
+            kube_cfg,
+            recorder,
+            pod_cfg,
+            runtime,
+            hostname=hostname,
+            node_name=node_name,
+            machine_info=machine_info,
+            node_ips=node_ips,
+            node_labels=node_labels,
+            allowed_unsafe_sysctls=allowed_unsafe_sysctls,
+            max_per_pod_container_count=args.maximum_dead_containers_per_container,
+            kube_client=kube_client,
+        )
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl
@@ -346,6 +426,58 @@ def write_trace(rec: Any, args: argparse.Namespace, lang: str) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def parse_node_ips(value: str) -> list[str]:
+    """``--node-ip``: one address, or an IPv4 and an IPv6 one, comma-separated.
+
+    Ours, modelled on kubelet's own check of the flag (cmd/kubelet/app, outside the Go files
+    the port reads); raises ValueError with kubelet's message.
+    """
+    node_ips: list[str] = []
+    if value != "":
+        for ip in value.split(","):
+            try:
+                node_ips.append(str(ipaddress.ip_address(ip.strip())))
+            except ValueError:
+                raise ValueError(f"could not parse --node-ip {ip.strip()!r}") from None
+    families = {ipaddress.ip_address(ip).version for ip in node_ips}
+    if len(node_ips) > 2 or (len(node_ips) == 2 and len(families) == 1):
+        raise ValueError(
+            f'bad --node-ip "{value}"; must contain either a single IP or a dual-stack pair of IPs'
+        )
+    return node_ips
+
+
+def parse_node_labels(values: list[str]) -> dict[str, str]:
+    """``--node-labels``: ``key=value`` pairs, comma-separated; the flag may be repeated.
+
+    Ours, read as kubelet reads a map flag (component-base's ``MapStringString.Set``: empty
+    pairs skipped, key and value trimmed, a later key wins) and checked as kubelet checks the
+    flag (valid label keys and values; cmd/kubelet/app, outside the Go files the port reads).
+    Raises ValueError naming the pair.
+    """
+    from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
+        label_value_problem,
+        qualified_name_problem,
+    )
+
+    labels: dict[str, str] = {}
+    for value in values:
+        for pair in value.split(","):
+            if pair == "":
+                continue
+            k, eq, v = pair.partition("=")
+            if not eq:
+                raise ValueError(
+                    f"invalid argument {value!r} for --node-labels: malformed pair, "
+                    "expect string=string"
+                )
+            labels[k.strip()] = v.strip()
+    for k, v in labels.items():
+        if problem := qualified_name_problem(k) or label_value_problem(v):
+            raise ValueError(f"invalid node labels: {problem}")
+    return labels
 
 
 if __name__ == "__main__":

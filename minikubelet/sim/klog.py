@@ -112,6 +112,9 @@ def _plus_v(value: Any) -> str:
         return (
             "map[" + " ".join(f"{_plus_v(k)}:{_plus_v(v)}" for k, v in sorted(value.items())) + "]"
         )
+    if isinstance(value, bytes):
+        # A Go []byte: each byte as a number (v1.21 logs a status patch so; v1.22 quotes it).
+        return "[" + " ".join(str(b) for b in value) + "]"
     if isinstance(value, list | tuple | set | frozenset):
         return "[" + " ".join(_plus_v(v) for v in value) + "]"
     return str(value)

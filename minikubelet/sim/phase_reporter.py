@@ -77,12 +77,14 @@ class PhaseReporter:
             ready = sum(1 for c in status.container_statuses if c.ready)
             restarts = sum(c.restart_count for c in status.container_statuses)
             ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
+            ips = ",".join(ip.ip for ip in status.pod_ips) or "-"
+            qos = status.qos_class or "-"
             self.out.write(
                 text(
                     f"  {ref:<40} {status.phase:<10} ready {ready}/{len(pod.spec.containers)}"
-                    f"  restarts {restarts}\n",
+                    f"  restarts {restarts}  IP {ips}  QoS {qos}\n",
                     f"  {ref:<40} {status.phase:<10} 就绪 {ready}/{len(pod.spec.containers)}"
-                    f"  重启 {restarts} 次\n",
+                    f"  重启 {restarts} 次  IP {ips}  QoS {qos}\n",
                     self.lang,
                 )
             )

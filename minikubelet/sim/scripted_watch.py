@@ -1,28 +1,33 @@
-"""A scripted stand-in for the API server's list and watch of the pods bound to this node.
+"""A script of what the rest of the cluster does to the pods bound to this node.
 
-There is no API server in the port. A script says, at which time of the clock, which watch event
-happens to which pod; [`reflector_run`][] replays it into a store the way client-go's
-Reflector feeds a store from a real watch (events at ``0s`` are the initial list).
+Ours, not a port. ``minikubelet run --api-script`` replays a script into the fake API server
+([`minikubelet.sim.fake_apiserver`][minikubelet.sim.fake_apiserver]): at each event's time
+(``at``), another client (the scheduler binding a pod here, a user changing or deleting one)
+writes the pod. kubelet's API source lists and watches the server as client-go's Reflector does
+([`reflector_run`][minikubelet.sim.scripted_watch.reflector_run]), and sees kubelet's own writes
+there too (status patches, mirror pods).
 
 A script is YAML (a list) or JSON lines (one event per line)::
 
     - at: 0s                 # when, as a Go duration from the start of the run
       type: ADDED            # ADDED, MODIFIED or DELETED
-      object:                # the pod, as the API server would send it
+      object:                # the pod, as the other client sends it
         apiVersion: v1
         kind: Pod
         metadata: {name: web, namespace: default}
         spec: {containers: [{name: nginx, image: nginx:1.21}]}
 
-An object without a ``uid`` gets one derived from its namespace and name (as stable as a real
-one for the life of the pod); one without ``creationTimestamp`` gets the event's time; one
+The API server gives each new pod its UID, creation time and ``Pending`` status (an object that
+has a ``uid`` or ``creationTimestamp`` keeps it: it stands for a pod created before); an update
+keeps the pod's status, unless the object has a ``status``, which is then written too (as a
+client updating the status subresource would). An object
 without ``spec.nodeName`` is taken as bound to this node (the API source only sees pods bound
-to it). Errors name the script, the event and the field.
+to it). Every object is decoded and validated when the script is loaded, as the API server
+would refuse an invalid pod: errors name the script, the event and the field.
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,8 +40,9 @@ from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     yaml_to_json,
 )
 from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
+from minikubelet.sim.fake_apiserver import FakeAPIServer
 from minikubelet.sim.files import FileReadError, read_at_most
-from minikubelet.sim.go import now, sleep
+from minikubelet.sim.go import go, now, sleep
 from minikubelet.sim.go.duration import parse_duration
 from minikubelet.sim.i18n import Bilingual, both
 from minikubelet.sim.manifest import ManifestError, pod_from_dict
@@ -149,8 +155,8 @@ def load_script_file(path: str) -> list[WatchEvent]:
     return load_script(data, path)
 
 
-def decode_pod(event: WatchEvent, index: int, source: str, node_name: str, start: float) -> Pod:
-    """The event's pod, with what the API server would have filled in."""
+def decode_pod(event: WatchEvent, index: int, source: str, node_name: str) -> Pod:
+    """The event's pod, with what its client leaves to defaults (namespace, node)."""
     obj = event.object
     try:
         pod = pod_from_dict(obj, source=_object(_event(source, index)))
@@ -159,51 +165,44 @@ def decode_pod(event: WatchEvent, index: int, source: str, node_name: str, start
     meta = pod.metadata
     if not meta.namespace:
         meta.namespace = "default"
-    if not meta.uid:
-        meta.uid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"pod/{meta.namespace}/{meta.name}"))
-    if meta.creation_timestamp is None:
-        meta.creation_timestamp = start + event.at
     if not pod.spec.node_name:
         pod.spec.node_name = node_name
     return pod
 
 
-async def reflector_run(
-    events: list[WatchEvent], store: UndeltaStore, node_name: str, source: str
+async def replay_script(
+    server: FakeAPIServer, events: list[WatchEvent], source: str, node_name: str
 ) -> None:
-    """Replay the script into ``store``: list first (events at 0 s), then each event on time.
-
-    Plays the part of client-go's ``Reflector.Run`` over a ListWatch of the pods whose
-    ``spec.nodeName`` is this node: pods bound elsewhere are not seen.
-    """
+    """Write each event's pod into ``server`` at its time (the script's other clients)."""
     start = now()
-    initial: dict[str, Pod] = {}
-    index = 0
-    for index, event in enumerate(events, start=1):
-        if event.at > 0:
-            break
-        pod = decode_pod(event, index, source, node_name, start)
-        if pod.spec.node_name != node_name:
-            continue
-        key = f"{pod.metadata.namespace}/{pod.metadata.name}"
-        if event.type == "DELETED":
-            initial.pop(key, None)
-        else:
-            initial[key] = pod
-    else:
-        index = len(events) + 1
-    await store.replace(list(initial.values()), "")
-
-    for i, event in enumerate(events[index - 1 :], start=index):
+    for i, event in enumerate(events, start=1):
         wait = start + event.at - now()
         if wait > 0:
             await sleep(wait)
-        pod = decode_pod(event, i, source, node_name, start)
-        if pod.spec.node_name != node_name:
-            continue
+        pod = decode_pod(event, i, source, node_name)
+        server.apply(event.type, pod, with_status="status" in event.object)
+
+
+def start_scripted_cluster(events: list[WatchEvent], source: str, node_name: str) -> FakeAPIServer:
+    """A fake API server whose other clients follow the script; call inside a run."""
+    server = FakeAPIServer()
+    go(replay_script, server, events, source, node_name, name="scripted cluster")
+    return server
+
+
+async def reflector_run(server: FakeAPIServer, store: UndeltaStore, node_name: str) -> None:
+    """List the pods bound to ``node_name`` into ``store``, then follow their changes.
+
+    Plays the part of client-go's ``Reflector.Run`` over a ListWatch with the field selector
+    ``spec.nodeName=<node>``.
+    """
+    watch = server.watch_pods(node_name)
+    await store.replace(server.list_pods(node_name), "")
+    while True:
+        event = await watch.next()
         if event.type == "ADDED":
-            await store.add(pod)
+            await store.add(event.object)
         elif event.type == "MODIFIED":
-            await store.update(pod)
+            await store.update(event.object)
         else:
-            await store.delete(pod)
+            await store.delete(event.object)

@@ -10,15 +10,15 @@ status per pod: every accepted change gets the next version number, and a change
 container back from terminated to running (which only a bug in kubelet could cause) is refused.
 Anyone may read the cache back with [`get_pod_status`][.StatusManager.get_pod_status].
 
-In Go the manager also writes each new status to the API server: ``Start`` runs a goroutine that
-reads ``podStatusChannel`` and a 10 s ticker, and calls ``syncPod``/``syncBatch``, which patch the
-pod's status (and delete a terminated pod whose resources are reclaimed). **minikubelet has no API
-server**: its kube client is ``None``, and [`StatusManager.start`][] does what Go's ``Start``
-does then: log ``"Kubernetes client is nil, not starting status manager"`` and return. So
-``syncBatch``, ``syncPod``, ``needsUpdate``, ``canBeDeleted``, ``needsReconcile`` and
-``mergePodStatus`` are not ported, and ``apiStatusVersions`` stays empty. As in Go without a client,
-nobody reads ``podStatusChannel``: after 1000 updates it is full and further updates take the
-select's ``default`` (the status is still cached; only the API-server sync is skipped).
+With an API server (``--api-script``), [`StatusManager.start`][] runs the sync goroutine:
+each new version queued on ``podStatusChannel`` is patched into the API server at once
+([`StatusManager.sync_pod`][]), and every 10 s [`StatusManager.sync_batch`][] sends what is
+still behind and reconciles statuses the API server disagrees with. A static pod's status goes to
+its mirror pod. A pod being deleted whose containers and volumes are gone is then deleted from
+the API server for good. Without an API server, ``start`` logs
+``"Kubernetes client is nil, not starting status manager"`` and nobody reads
+``podStatusChannel``: after 1000 updates it is full and further updates take the select's
+``default`` (the status is still cached).
 
 Ours, not Go: ``StatusManager.on_status_change``, an optional observer called with
 ``(pod, new_status, old_status)`` each time a new status version is stored, so that a learner can
@@ -54,16 +54,24 @@ from minikubelet.k8s_io.api.core.v1 import (
     RestartPolicy,
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
     get_pod_condition,
     get_pod_condition_from_list,
 )
+from minikubelet.k8s_io.kubernetes.pkg.util.pod.pod import patch_pod_status, status_diff
 from minikubelet.sim import go, klog, trace
+from minikubelet.sim.fake_apiserver import is_not_found
 from minikubelet.status.generate import (
     generate_containers_ready_condition,
     generate_pod_ready_condition,
 )
-from minikubelet.types import pod_condition_by_kubelet, sort_init_container_statuses
+from minikubelet.types import (
+    is_mirror_pod,
+    is_static_pod,
+    pod_condition_by_kubelet,
+    sort_init_container_statuses,
+)
 
 __all__ = [
     "Manager",
@@ -82,8 +90,8 @@ __all__ = [
     "update_last_transition_time",
 ]
 
-#: How often Go's status manager syncs every status with the API server (``syncBatch``).
-#: Go: syncPeriod. Unused here: that loop is not ported (see the module docstring).
+#: How often the status manager syncs every status with the API server (``syncBatch``).
+#: Go: syncPeriod
 sync_period = 10 * go.Second
 
 
@@ -125,6 +133,17 @@ class PodStatusProvider(Protocol):
 
         Go: pkg/kubelet/status/status_manager.go PodStatusProvider.GetPodStatus
         """
+        ...
+
+
+class PodDeletionSafetyProvider(Protocol):
+    """Says whether a pod can safely be deleted from the API server.
+
+    Go: pkg/kubelet/status/status_manager.go type PodDeletionSafetyProvider
+    """
+
+    def pod_resources_are_reclaimed(self, pod: Pod, status: PodStatus) -> bool:
+        """Go: pkg/kubelet/status/status_manager.go PodDeletionSafetyProvider.PodResourcesAreReclaimed"""
         ...
 
 
@@ -197,14 +216,16 @@ class PodManager(Protocol):
 
     def translate_pod_uid(self, uid: str) -> str: ...
 
+    def get_uid_translations(self) -> tuple[dict[str, str], dict[str, str]]: ...
+
 
 #: The observer hook's type (ours, not Go): ``(pod, new_status, old_status or None)``.
 StatusChangeObserver = Callable[[Pod, PodStatus, PodStatus | None], None]
 
 
 class StatusManager:
-    """Caches each pod's latest status, versioned. Go writes new statuses to the API server too;
-    there is none here (see the module docstring).
+    """Caches each pod's latest status, versioned, and writes new ones to the API server when
+    there is one (see the module docstring).
 
     Go: pkg/kubelet/status/status_manager.go type manager
 
@@ -216,17 +237,22 @@ class StatusManager:
         self,
         kube_client: Any | None,
         pod_manager: PodManager,
+        pod_deletion_safety: PodDeletionSafetyProvider | None = None,
     ) -> None:
-        #: Always None in minikubelet (there is no API server).
+        #: The API server (the fake one of --api-script), or None without one.
         self.kube_client = kube_client
         self.pod_manager = pod_manager
+        #: Asked before a finished pod is deleted from the API server (kubelet itself).
+        self.pod_deletion_safety = pod_deletion_safety
         #: The cache itself, by pod UID (a static pod's, not its mirror pod's).
         self.pod_statuses: dict[str, VersionedPodStatus] = {}
-        #: Read only by the API server writer, which the port does not start: after 1000
+        #: Read by the API server sync (`start`); without a client nobody reads it: after 1000
         #: updates it is full and `update_status_internal` takes its `default:` branch.
         self.pod_status_channel: go.Chan[PodStatusSyncRequest] = go.make_chan(
             1000, name="podStatusChannel"
         )
+        #: (mirror) pod UID → the latest status version the API server has.
+        self.api_status_versions: dict[str, int] = {}
         #: Ours, not Go's: counts every change to ``pod_statuses``, so that kubelet can tell
         #: whether a list it filtered by status is still valid (see filterOutTerminatedPods).
         self.generation = 0
@@ -236,7 +262,7 @@ class StatusManager:
         self.on_status_change: StatusChangeObserver | None = None
 
     def start(self) -> None:
-        """Start syncing statuses with the API server, if there is a client; here there never is.
+        """Start syncing statuses with the API server, if there is a client.
 
         Go: pkg/kubelet/status/status_manager.go (*manager).Start
         """
@@ -244,11 +270,31 @@ class StatusManager:
             klog.info_s("Kubernetes client is nil, not starting status manager")
             return
 
-        # Go omitted: case syncRequest := <-m.podStatusChannel: -- no API server to sync with
-        # Go omitted: case <-syncTicker: -- no API server to sync with (syncBatch)
-        raise NotImplementedError(
-            "minikubelet has no API server: create the status manager with kube_client=None"
-        )
+        klog.info_s("Starting to sync pod status with apiserver")
+        sync_ticker = go.new_ticker(sync_period)
+
+        # One goroutine for both kinds of sync, so that they never race.
+        async def sync_forever() -> None:
+            while True:
+                match await go.select(go.recv(self.pod_status_channel), go.recv(sync_ticker.c)):
+                    # Go: case syncRequest := <-m.podStatusChannel:
+                    case 0, (sync_request, _):
+                        klog.v(5).info_s(
+                            "Status Manager: syncing pod with status from podStatusChannel",
+                            podUID=sync_request.pod_uid,
+                            statusVersion=sync_request.status.version,
+                            status=sync_request.status.status,
+                        )
+                        await self.sync_pod(sync_request.pod_uid, sync_request.status)
+                    # Go: case <-syncTicker:
+                    case _:
+                        klog.v(5).info_s("Status Manager: syncing batch")
+                        # The batch covers what is queued: drop the queue.
+                        for _ in range(len(self.pod_status_channel)):
+                            await self.pod_status_channel.recv()
+                        await self.sync_batch()
+
+        go.go(until, sync_forever, 0, None, name="statusManager")
 
     def get_pod_status(self, uid: str) -> tuple[PodStatus, bool]:
         """The cached status of the pod (a mirror pod's UID is translated to its static pod's),
@@ -542,6 +588,14 @@ class StatusManager:
                 )
                 return False
 
+    def delete_pod_status(self, uid: str) -> None:
+        """Forget one pod's status (it is gone from the API server too).
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).deletePodStatus
+        """
+        self.pod_statuses.pop(uid, None)
+        self.generation += 1
+
     def remove_orphaned_statuses(self, pod_uids: Container[str]) -> None:
         """Forget the status of every pod whose UID is not in ``pod_uids`` (a set, or a dict as
         Go's ``map[types.UID]bool``).
@@ -554,19 +608,213 @@ class StatusManager:
                 del self.pod_statuses[key]
                 self.generation += 1
 
+    async def sync_batch(self) -> None:
+        """Sync every status the API server is behind on, or disagrees with.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).syncBatch
+        """
+        updated_statuses: list[PodStatusSyncRequest] = []
+        pod_to_mirror, mirror_to_pod = self.pod_manager.get_uid_translations()
+        # Forget the versions of pods that are gone.
+        for uid in list(self.api_status_versions):
+            has_pod = uid in self.pod_statuses
+            has_mirror = uid in mirror_to_pod
+            if not has_pod and not has_mirror:
+                del self.api_status_versions[uid]
+
+        for uid, status in self.pod_statuses.items():
+            synced_uid = uid
+            mirror_uid = pod_to_mirror.get(uid)
+            if mirror_uid is not None:
+                if mirror_uid == "":
+                    klog.v(5).info_s(
+                        "Static pod does not have a corresponding mirror pod; skipping",
+                        podUID=uid,
+                        pod=klog.ObjectRef(status.pod_name, status.pod_namespace),
+                    )
+                    continue
+                synced_uid = mirror_uid
+            if self.needs_update(synced_uid, status):
+                updated_statuses.append(PodStatusSyncRequest(uid, status))
+            elif self.needs_reconcile(uid, status.status):
+                # Forget the version sent, so that the sync below sends this one again.
+                self.api_status_versions.pop(synced_uid, None)
+                updated_statuses.append(PodStatusSyncRequest(uid, status))
+
+        for update in updated_statuses:
+            klog.v(5).info_s("Status Manager: syncPod in syncbatch", podUID=update.pod_uid)
+            await self.sync_pod(update.pod_uid, update.status)
+
+    async def sync_pod(self, uid: str, status: VersionedPodStatus) -> None:
+        """Patch one pod's status into the API server, and delete the pod there once it is
+        being deleted and nothing of it is left on the node.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).syncPod
+        """
+        if not self.needs_update(uid, status):
+            klog.v(1).info_s("Status for pod is up-to-date; skipping", podUID=uid)
+            return
+
+        client = self.kube_client
+        assert client is not None  # syncing runs only with a client (start)
+        try:
+            pod = client.get_pod(status.pod_namespace, status.pod_name)
+        except Exception as err:
+            if is_not_found(err):
+                klog.v(3).info_s(
+                    "Pod does not exist on the server",
+                    podUID=uid,
+                    pod=klog.ObjectRef(status.pod_name, status.pod_namespace),
+                )
+                # RemoveOrphanedStatuses clears the status of a deleted pod.
+                return
+            klog.info_s(
+                "Failed to get status for pod",
+                podUID=uid,
+                pod=klog.ObjectRef(status.pod_name, status.pod_namespace),
+                error=err,
+            )
+            return
+
+        translated_uid = self.pod_manager.translate_pod_uid(pod.metadata.uid)
+        if len(translated_uid) > 0 and translated_uid != uid:
+            klog.v(2).info_s(
+                "Pod was deleted and then recreated, skipping status update",
+                pod=klog.kobj(pod),
+                oldPodUID=uid,
+                podUID=translated_uid,
+            )
+            self.delete_pod_status(uid)
+            return
+
+        old_status = deep_copy(pod.status)
+        try:
+            new_pod, patch_bytes, unchanged = patch_pod_status(
+                client,
+                pod.metadata.namespace,
+                pod.metadata.name,
+                pod.metadata.uid,
+                old_status,
+                merge_pod_status(old_status, status.status),
+            )
+        except Exception as err:
+            klog.v(3).info_s("Patch status for pod", pod=klog.kobj(pod), patchBytes=None)
+            klog.info_s("Failed to update status for pod", pod=klog.kobj(pod), err=err)
+            return
+        klog.v(3).info_s("Patch status for pod", pod=klog.kobj(pod), patchBytes=patch_bytes)
+        if unchanged:
+            klog.v(3).info_s(
+                "Status for pod is up-to-date", pod=klog.kobj(pod), statusVersion=status.version
+            )
+        else:
+            klog.v(3).info_s(
+                "Status for pod updated successfully",
+                pod=klog.kobj(pod),
+                statusVersion=status.version,
+                status=status.status,
+            )
+            pod = new_pod
+
+        self.api_status_versions[pod.metadata.uid] = status.version
+
+        # Mirror pods are never deleted gracefully (canBeDeleted refuses them).
+        if self.can_be_deleted(pod, status.status):
+            # Grace period 0, and the UID as a precondition: never a new pod of the same name.
+            try:
+                client.delete_pod(pod.metadata.namespace, pod.metadata.name, uid=pod.metadata.uid)
+            except Exception as err:
+                klog.info_s("Failed to delete status for pod", pod=klog.kobj(pod), err=err)
+                return
+            klog.v(3).info_s("Pod fully terminated and removed from etcd", pod=klog.kobj(pod))
+            self.delete_pod_status(uid)
+
+    def needs_update(self, uid: str, status: VersionedPodStatus) -> bool:
+        """Whether the API server has an older version, or the pod can now be deleted.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).needsUpdate
+        """
+        latest = self.api_status_versions.get(uid)
+        if latest is None or latest < status.version:
+            return True
+        pod, ok = self.pod_manager.get_pod_by_uid(uid)
+        if not ok or pod is None:
+            return False
+        return self.can_be_deleted(pod, status.status)
+
+    def can_be_deleted(self, pod: Pod, status: PodStatus) -> bool:
+        """A pod being deleted (not a mirror pod) whose resources are all reclaimed.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).canBeDeleted
+        """
+        if pod.metadata.deletion_timestamp is None or is_mirror_pod(pod):
+            return False
+        assert self.pod_deletion_safety is not None
+        return self.pod_deletion_safety.pod_resources_are_reclaimed(pod, status)
+
+    def needs_reconcile(self, uid: str, status: PodStatus) -> bool:
+        """Whether the status the API server has (as the pod manager last saw it) differs from
+        kubelet's: kubelet owns pod status, so it sends its own again.
+
+        Go: pkg/kubelet/status/status_manager.go (*manager).needsReconcile
+        """
+        pod, ok = self.pod_manager.get_pod_by_uid(uid)
+        if not ok or pod is None:
+            klog.v(4).info_s("Pod has been deleted, no need to reconcile", podUID=uid)
+            return False
+        # A static pod's status lives in its mirror pod.
+        if is_static_pod(pod):
+            mirror_pod, ok = self.pod_manager.get_mirror_pod_by_pod(pod)
+            if not ok or mirror_pod is None:
+                klog.v(4).info_s(
+                    "Static pod has no corresponding mirror pod, no need to reconcile",
+                    pod=klog.kobj(pod),
+                )
+                return False
+            pod = mirror_pod
+
+        pod_status = deep_copy(pod.status)
+        normalize_status(pod, pod_status)
+
+        if is_pod_status_by_kubelet_equal(pod_status, status):
+            return False
+        # Go prints diff.ObjectDiff of the two; the port prints the merge patch between them.
+        klog.v(3).info_s(
+            "Pod status is inconsistent with cached status for pod, a reconciliation should be "
+            "triggered",
+            pod=klog.kobj(pod),
+            statusDiff=status_diff(pod_status, status),
+        )
+        return True
+
+
+def merge_pod_status(old_pod_status: PodStatus, new_pod_status: PodStatus) -> PodStatus:
+    """The new status, keeping the old one's conditions that kubelet does not own.
+
+    Go: pkg/kubelet/status/status_manager.go mergePodStatus
+    """
+    pod_conditions: list[PodCondition] = []
+    for c in old_pod_status.conditions:
+        if not pod_condition_by_kubelet(c.type):
+            pod_conditions.append(c)
+
+    for c in new_pod_status.conditions:
+        if pod_condition_by_kubelet(c.type):
+            pod_conditions.append(c)
+    merged = copy.copy(new_pod_status)
+    merged.conditions = pod_conditions
+    return merged
+
 
 def new_manager(
     kube_client: Any | None,
     pod_manager: PodManager,
+    pod_deletion_safety: PodDeletionSafetyProvider | None = None,
 ) -> StatusManager:
-    """A status manager. ``kube_client`` is None in minikubelet (there is no API server).
+    """A status manager; ``kube_client`` is None without an API server.
 
     Go: pkg/kubelet/status/status_manager.go NewManager
-
-    Go's third argument, a ``PodDeletionSafetyProvider``, is asked only before the API server
-    write deletes a finished pod, which the port does not have.
     """
-    return StatusManager(kube_client, pod_manager)
+    return StatusManager(kube_client, pod_manager, pod_deletion_safety)
 
 
 def is_pod_status_by_kubelet_equal(old_status: PodStatus, status: PodStatus) -> bool:

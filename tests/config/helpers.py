@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import textwrap
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.sim.manifest import load_pods
@@ -25,3 +27,36 @@ def pod(name: str, uid: str, image: str = "nginx:1.21") -> Pod:
     assert not errors, errors
     pods[0].metadata.uid = uid
     return pods[0]
+
+
+class Server:
+    """A local HTTP server whose one page can be changed between requests.
+
+    With ``pages``, the n-th request gets the n-th page (the last one repeats) instead of
+    ``body``: the page then changes with kubelet's polls, whatever the clock does.
+    """
+
+    def __init__(self, pages: list[bytes] | None = None) -> None:
+        self.status = 200
+        self.body = b""
+        self.pages = pages
+        self.requests = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                outer.requests += 1
+                body = outer.body
+                if outer.pages:
+                    body = outer.pages[min(outer.requests, len(outer.pages)) - 1]
+                self.send_response(outer.status)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/pods"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

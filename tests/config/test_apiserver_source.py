@@ -1,4 +1,5 @@
-"""The API server source, replaying a scripted watch of the pods bound to this node."""
+"""The API server source: a list and watch of the pods bound to this node, in the fake API
+server that a script drives."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.sim import go, klog
 from minikubelet.sim.go import Second
-from minikubelet.sim.scripted_watch import ScriptError, load_script
+from minikubelet.sim.scripted_watch import ScriptError, load_script, start_scripted_cluster
 from minikubelet.types import ApiserverSource, PodOperation
 
 Incremental = PodConfigNotificationMode.INCREMENTAL
+
+POD = "{apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {containers: [{name: c, image: x}]}}"
 
 SCRIPT = """\
 - at: 0s
@@ -61,10 +64,8 @@ def replay(text: str, until: float):
 
     async def main() -> None:
         config = PodConfig(Incremental, Recorder())
-        script = load_script(text, "script.yaml")
-        new_source_apiserver(
-            script, "script.yaml", "node-1", lambda: True, config.channel(ApiserverSource)
-        )
+        server = start_scripted_cluster(load_script(text, "script.yaml"), "script.yaml", "node-1")
+        new_source_apiserver(server, "node-1", lambda: True, config.channel(ApiserverSource))
         start = go.now()
 
         async def consume() -> None:
@@ -96,7 +97,7 @@ def test_a_scripted_watch_becomes_add_update_delete_remove():
     assert '"Watching apiserver"' in log
 
 
-GOOD = "{apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {containers: [{name: c, image: x}]}}"
+GOOD = POD
 
 
 def test_script_errors_name_the_event_and_field():
@@ -108,6 +109,16 @@ def test_script_errors_name_the_event_and_field():
         load_script(f"- {{at: 0s, type: ADDED, object: {GOOD}}}\n- {{at: soon}}\n", "script.yaml")
     with pytest.raises(ScriptError, match=r"script.yaml: a script is a list of events"):
         load_script("type: ADDED\n", "script.yaml")
+
+
+def test_an_invalid_pod_is_refused_when_the_script_loads():
+    """The API server would refuse it: the script is refused before anything runs."""
+    with pytest.raises(
+        ScriptError, match=r'script.yaml: event 1: object: metadata.name: invalid name "Web"'
+    ):
+        load_script(
+            f"- {{at: 2s, type: ADDED, object: {POD.replace('a}', 'Web}')}}}\n", "script.yaml"
+        )
 
 
 def test_json_lines_scripts_are_accepted():

@@ -10,7 +10,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -20,7 +19,7 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.sim import go, klog
 from minikubelet.sim.go import Second
 from minikubelet.types import HTTPSource, PodOperation
-from tests.config.helpers import manifest
+from tests.config.helpers import Server, manifest
 
 Incremental = PodConfigNotificationMode.INCREMENTAL
 
@@ -33,31 +32,6 @@ items:
 - metadata: {name: two}
   spec: {containers: [{name: main, image: busybox:1.33}]}
 """
-
-
-class Server:
-    """A local HTTP server whose one page can be changed between requests."""
-
-    def __init__(self) -> None:
-        self.status = 200
-        self.body = b""
-        self.requests = 0
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                outer.requests += 1
-                self.send_response(outer.status)
-                self.send_header("Content-Length", str(len(outer.body)))
-                self.end_headers()
-                self.wfile.write(outer.body)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/pods"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
 
 @pytest.fixture

@@ -10,12 +10,13 @@ from typing import Any
 
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.sim import go, klog
-from minikubelet.sim.node import new_node
+from minikubelet.sim.node import MachineInfo
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 
 NODE = "node-1"
@@ -61,7 +62,7 @@ def run_kubelet(
     result = Run(log="")
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
-    node = new_node(NODE, cpu=cpu, memory=memory, pods=max_pods)
+    machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory))
     cfg = KubeletConfiguration(
         static_pod_path=str(manifests) if manifests else "", max_pods=max_pods
     )
@@ -69,7 +70,9 @@ def run_kubelet(
 
     async def main() -> None:
         pod_cfg = make_pod_source_config(cfg, recorder, NODE, lambda: True, None)
-        kl = new_main_kubelet(cfg, node, recorder, pod_cfg, runtime)
+        kl = new_main_kubelet(
+            cfg, recorder, pod_cfg, runtime, hostname=NODE, node_name=NODE, machine_info=machine
+        )
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         holder["kl"] = kl
         if setup is not None:

@@ -94,11 +94,12 @@ async def iterate(kl: Kubelet, handler: RecordingHandler, config_ch, sync_ch=Non
     return await kl.sync_loop_iteration(config_ch, handler, sync_ch, hk_ch, kl.pleg.watch())
 
 
-def run(main, verbosity: int = 4) -> str:
+def run(main, verbosity: int = 4, until: float | None = None) -> str:
+    """Run ``main`` (seed 7, until ``until`` if given) and return what it logged."""
     log = io.StringIO()
     klog.configure(verbosity=verbosity, out=log)
     try:
-        go.run(main, seed=7)
+        go.run(main, seed=7, until=until)
     finally:
         klog.configure(verbosity=0, out=None)
     return log.getvalue()

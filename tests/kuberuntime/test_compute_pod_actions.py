@@ -1,6 +1,16 @@
-"""computePodActions: what SyncPod decides to do, for pod statuses built by hand."""
+"""computePodActions, table-driven: what SyncPod decides for a pod and its runtime status.
+
+Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions (v1.21.4 L516-691).
+kubelet's own tests (TestComputePodActions and TestComputePodActionsWithInitContainers in
+kuberuntime_manager_test.go) cover these situations; the cases here are ours, each starting
+from a pod whose sandbox is ready and whose containers all run their current spec, and changing
+one thing. Ephemeral containers are left out: their feature gate is off in v1.21.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -18,11 +28,17 @@ from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.kuberuntime.kuberuntime_container import find_next_init_container_to_run
-from minikubelet.kuberuntime.kuberuntime_manager import PodActions, reasonLivenessProbe
+from minikubelet.kuberuntime.kuberuntime_manager import (
+    PodActions,
+    reasonLivenessProbe,
+    reasonStartupProbe,
+    reasonUnknown,
+)
 from minikubelet.prober.results.results_manager import Result
 from tests.kuberuntime.podutil import container, make_pod
 
 NOW = 1_626_307_200.0
+NOT_READY = runtimeapi.PodSandboxState_SANDBOX_NOTREADY
 
 
 def sandbox(
@@ -30,13 +46,12 @@ def sandbox(
     state: runtimeapi.PodSandboxState = runtimeapi.PodSandboxState_SANDBOX_READY,
     attempt: int = 0,
     ip: str = "10.88.0.2",
-    created: int = 1,
 ) -> runtimeapi.PodSandboxStatus:
     return runtimeapi.PodSandboxStatus(
         id=id,
         metadata=runtimeapi.PodSandboxMetadata(name="web", namespace="default", attempt=attempt),
         state=state,
-        created_at=created,
+        created_at=1,
         network=runtimeapi.PodSandboxNetworkStatus(ip=ip),
         linux=runtimeapi.LinuxPodSandboxStatus(
             namespaces=runtimeapi.Namespace(
@@ -46,239 +61,336 @@ def sandbox(
     )
 
 
-def status(
-    c: v1.Container, state: State, exit_code: int = 0, id: str | None = None, restarts: int = 0
-) -> Status:
+def status(c: v1.Container, state: State = ContainerStateRunning, exit_code: int = 0) -> Status:
     return Status(
-        id=ContainerID("fake", id or f"id-{c.name}"),
+        id=ContainerID("fake", f"id-{c.name}"),
         name=c.name,
         state=state,
         exit_code=exit_code,
         hash=hash_container(c),
-        restart_count=restarts,
         created_at=NOW,
         started_at=NOW,
         finished_at=NOW + 1 if state == ContainerStateExited else 0.0,
     )
 
 
-def pod_status(pod: v1.Pod, sandboxes=None, statuses=None) -> PodStatus:
-    return PodStatus(
+@dataclass
+class World:
+    """The pod and its runtime status as a case leaves them, and the probe results."""
+
+    pod: v1.Pod
+    status: PodStatus
+    liveness: dict[ContainerID, Result] = field(default_factory=dict)
+    startup: dict[ContainerID, Result] = field(default_factory=dict)
+
+    def c(self, i: int) -> Status:
+        """The runtime status of the i-th container status."""
+        return self.status.container_statuses[i]
+
+
+def three_running(policy: v1.RestartPolicy = v1.RestartPolicyAlways) -> World:
+    pod = make_pod(
+        containers=[container("a"), container("b"), container("c")], restart_policy=policy
+    )
+    st = PodStatus(
         id=pod.metadata.uid,
         name=pod.metadata.name,
         namespace=pod.metadata.namespace,
-        sandbox_statuses=sandboxes or [],
-        container_statuses=statuses or [],
+        sandbox_statuses=[sandbox()],
+        container_statuses=[status(c) for c in pod.spec.containers],
     )
+    return World(pod, st)
 
 
-@pytest.fixture
-def manager():
-    return new_fake_runtime().manager
+def three_inits_done(policy: v1.RestartPolicy = v1.RestartPolicyAlways) -> World:
+    """Three init containers, all exited 0; no app container created yet."""
+    w = three_running(policy)
+    w.pod.spec.init_containers = [container("i1"), container("i2"), container("i3")]
+    w.status.container_statuses = [
+        status(c, ContainerStateExited) for c in w.pod.spec.init_containers
+    ]
+    return w
 
 
-APP, SIDE = container("app"), container("sidecar")
-INIT1, INIT2 = container("init1"), container("init2")
+@dataclass
+class Want:
+    """The expected actions; ``kill`` maps container IDs to (name, reason), messages aside."""
+
+    kill_pod: bool = False
+    create_sandbox: bool = False
+    sandbox_id: str = "sb1"
+    attempt: int = 0
+    next_init: str | None = None
+    start: list[int] = field(default_factory=list)
+    kill: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
-def two_init_pod(policy=v1.RestartPolicyAlways) -> v1.Pod:
-    return make_pod(
-        containers=[container("app")],
-        init_containers=[container("init1"), container("init2")],
-        restart_policy=policy,
-    )
+def new_pod(w: World) -> None:
+    w.status.sandbox_statuses = []
+    w.status.container_statuses = []
 
 
-def test_fresh_pod_creates_a_sandbox_and_starts_every_container(manager):
-    pod = make_pod(containers=[container("app"), container("sidecar")])
-    actions = manager.compute_pod_actions(pod, pod_status(pod))
-    assert actions == PodActions(
-        kill_pod=True,
-        create_sandbox=True,
-        sandbox_id="",
-        attempt=0,
-        containers_to_start=[0, 1],
-    )
+def exit_(i: int, code: int) -> Callable[[World], None]:
+    def change(w: World) -> None:
+        w.c(i).state, w.c(i).exit_code = ContainerStateExited, code
+
+    return change
 
 
-def test_fresh_pod_with_init_containers_starts_only_the_first_init_container(manager):
-    pod = two_init_pod()
-    actions = manager.compute_pod_actions(pod, pod_status(pod))
-    assert actions.create_sandbox and actions.kill_pod
-    assert actions.next_init_container_to_start is pod.spec.init_containers[0]
-    assert actions.containers_to_start == []
+def sandbox_dead(attempt: int = 0) -> Callable[[World], None]:
+    def change(w: World) -> None:
+        w.status.sandbox_statuses[0].state = NOT_READY
+        w.status.sandbox_statuses[0].metadata.attempt = attempt  # type: ignore[union-attr]
+
+    return change
 
 
-def test_init_containers_run_one_at_a_time_in_order(manager):
-    pod = two_init_pod()
-    i1, i2 = pod.spec.init_containers
-    # init1 still running: nothing to do.
-    st = pod_status(pod, [sandbox()], [status(i1, ContainerStateRunning)])
-    a = manager.compute_pod_actions(pod, st)
-    assert (a.kill_pod, a.create_sandbox, a.next_init_container_to_start) == (False, False, None)
-    assert a.containers_to_start == []
-    # init1 done: init2 is next, and still no app container.
-    st = pod_status(pod, [sandbox()], [status(i1, ContainerStateExited)])
-    a = manager.compute_pod_actions(pod, st)
-    assert a.next_init_container_to_start is i2
-    assert a.containers_to_start == []
-    assert a.sandbox_id == "sb1" and not a.create_sandbox
+def both(*changes: Callable[[World], None]) -> Callable[[World], None]:
+    def change(w: World) -> None:
+        for c in changes:
+            c(w)
+
+    return change
 
 
-def test_init_done_starts_the_app_containers(manager):
-    pod = two_init_pod()
-    i1, i2 = pod.spec.init_containers
-    st = pod_status(
-        pod, [sandbox()], [status(i2, ContainerStateExited), status(i1, ContainerStateExited)]
-    )
-    a = manager.compute_pod_actions(pod, st)
-    assert a.next_init_container_to_start is None
-    assert a.containers_to_start == [0]
-    assert not a.kill_pod
+def all_exited(w: World) -> None:
+    for s in w.status.container_statuses:
+        s.state, s.exit_code = ContainerStateExited, 0
+
+
+def spec_changed(w: World) -> None:
+    w.c(1).hash = 432423432
+
+
+def probe_failed(kind: str) -> Callable[[World], None]:
+    def change(w: World) -> None:
+        getattr(w, kind)[w.c(1).id] = Result.FAILURE
+
+    return change
+
+
+def unknown(i: int) -> Callable[[World], None]:
+    def change(w: World) -> None:
+        w.c(i).state = ContainerStateUnknown
+
+    return change
+
+
+def no_ip(w: World) -> None:
+    w.status.sandbox_statuses[0].network.ip = ""  # type: ignore[union-attr]
+
+
+def no_containers(w: World) -> None:
+    w.status.container_statuses = []
+
+
+def init_running(i: int) -> Callable[[World], None]:
+    def change(w: World) -> None:
+        w.c(i).state = ContainerStateRunning
+
+    return change
+
+
+ALWAYS, ON_FAILURE, NEVER = v1.RestartPolicyAlways, v1.RestartPolicyOnFailure, v1.RestartPolicyNever
+B_UNKNOWN = {"fake://id-b": ("b", str(reasonUnknown))}
+
+CASES: list[tuple[str, Callable[[], World], Callable[[World], None] | None, Want]] = [
+    # --- regular containers (TestComputePodActions' situations) --------------------------------
+    ("all running, same spec: nothing to do", three_running, None, Want()),
+    (
+        "a new pod: create the sandbox, start every container",
+        three_running,
+        new_pod,
+        Want(kill_pod=True, create_sandbox=True, sandbox_id="", start=[0, 1, 2]),
+    ),
+    (
+        "Always restarts exited containers, success or failure",
+        three_running,
+        both(exit_(0, 0), exit_(1, 111)),
+        Want(start=[0, 1]),
+    ),
+    (
+        "OnFailure restarts only the failed one",
+        lambda: three_running(ON_FAILURE),
+        both(exit_(0, 0), exit_(1, 111)),
+        Want(start=[1]),
+    ),
+    (
+        "Never restarts nothing",
+        lambda: three_running(NEVER),
+        both(exit_(0, 0), exit_(1, 111)),
+        Want(),
+    ),
+    (
+        "a dead sandbox (Always): kill the pod, next sandbox attempt, start all",
+        three_running,
+        sandbox_dead(),
+        Want(kill_pod=True, create_sandbox=True, attempt=1, start=[0, 1, 2]),
+    ),
+    (
+        "a dead sandbox (OnFailure): start all but the one that succeeded",
+        lambda: three_running(ON_FAILURE),
+        both(sandbox_dead(), exit_(1, 0)),
+        Want(kill_pod=True, create_sandbox=True, attempt=1, start=[0, 2]),
+    ),
+    (
+        "a sandbox without an IP is made again",
+        three_running,
+        no_ip,
+        Want(kill_pod=True, create_sandbox=True, attempt=1, start=[0, 1, 2]),
+    ),
+    (
+        "a changed spec: kill the container and start it again",
+        three_running,
+        spec_changed,
+        Want(start=[1], kill={"fake://id-b": ("b", "")}),
+    ),
+    (
+        "a failed liveness probe: kill and restart",
+        three_running,
+        probe_failed("liveness"),
+        Want(start=[1], kill={"fake://id-b": ("b", str(reasonLivenessProbe))}),
+    ),
+    (
+        "a failed liveness probe under Never: kill, no restart",
+        lambda: three_running(NEVER),
+        probe_failed("liveness"),
+        Want(kill={"fake://id-b": ("b", str(reasonLivenessProbe))}),
+    ),
+    (
+        "a failed startup probe: kill and restart",
+        three_running,
+        probe_failed("startup"),
+        Want(start=[1], kill={"fake://id-b": ("b", str(reasonStartupProbe))}),
+    ),
+    (
+        "Never, no ready sandbox, everything exited: kill, no new sandbox",
+        lambda: three_running(NEVER),
+        both(sandbox_dead(1), all_exited),
+        Want(kill_pod=True, attempt=2),
+    ),
+    (
+        "Never, no ready sandbox, no container ever created: a new sandbox",
+        lambda: three_running(NEVER),
+        both(sandbox_dead(2), no_containers),
+        Want(kill_pod=True, create_sandbox=True, attempt=3, start=[0, 1, 2]),
+    ),
+    (
+        "a container in an unknown state: kill it, then start it",
+        lambda: three_running(NEVER),
+        unknown(1),
+        Want(start=[1], kill=B_UNKNOWN),
+    ),
+    # --- init containers (TestComputePodActionsWithInitContainers' situations) ---------------
+    ("initialization done: start the containers", three_inits_done, None, Want(start=[0, 1, 2])),
+    ("an init container still running: wait", three_inits_done, init_running(2), Want()),
+    (
+        "a dead sandbox: kill the pod, start again from the first init container",
+        three_inits_done,
+        sandbox_dead(),
+        Want(kill_pod=True, create_sandbox=True, attempt=1, next_init="i1"),
+    ),
+    (
+        "the last init container failed (Always): run it again",
+        three_inits_done,
+        exit_(2, 137),
+        Want(next_init="i3"),
+    ),
+    (
+        "the last init container failed (OnFailure): run it again",
+        lambda: three_inits_done(ON_FAILURE),
+        exit_(2, 137),
+        Want(next_init="i3"),
+    ),
+    (
+        "the last init container failed (Never): kill the pod",
+        lambda: three_inits_done(NEVER),
+        exit_(2, 137),
+        Want(kill_pod=True),
+    ),
+    (
+        "an init container in an unknown state (Always): kill it, run it again",
+        three_inits_done,
+        unknown(2),
+        Want(next_init="i3", kill={"fake://id-i3": ("i3", str(reasonUnknown))}),
+    ),
+    (
+        "an init container in an unknown state (OnFailure): kill it, run it again",
+        lambda: three_inits_done(ON_FAILURE),
+        unknown(2),
+        Want(next_init="i3", kill={"fake://id-i3": ("i3", str(reasonUnknown))}),
+    ),
+    (
+        "an init container in an unknown state (Never): kill the pod",
+        lambda: three_inits_done(NEVER),
+        unknown(2),
+        Want(kill_pod=True),
+    ),
+    (
+        "Never, sandbox not ready, init containers ran: kill only",
+        lambda: three_inits_done(NEVER),
+        sandbox_dead(),
+        Want(kill_pod=True, attempt=1),
+    ),
+    (
+        "Never, sandbox not ready, no init container seen: a new sandbox, the first init",
+        lambda: three_inits_done(NEVER),
+        both(sandbox_dead(), no_containers),
+        Want(kill_pod=True, create_sandbox=True, attempt=1, next_init="i1"),
+    ),
+    # --- ours: situations the Go tables do not name ------------------------------------------
+    (
+        "two ready sandboxes: a new one is made, after the newest (sb2)",
+        three_running,
+        lambda w: w.status.sandbox_statuses.insert(0, sandbox("sb2", attempt=1)),
+        Want(kill_pod=True, create_sandbox=True, sandbox_id="sb2", attempt=2, start=[0, 1, 2]),
+    ),
+    (
+        "the pod moved to the host's network: a new sandbox",
+        three_running,
+        lambda w: setattr(w.pod.spec, "host_network", True),
+        Want(kill_pod=True, create_sandbox=True, sandbox_id="", attempt=1, start=[0, 1, 2]),
+    ),
+]
 
 
 @pytest.mark.parametrize(
-    ("policy", "restarts_init", "kills_pod"),
-    [
-        (v1.RestartPolicyAlways, True, False),
-        (v1.RestartPolicyOnFailure, True, False),
-        (v1.RestartPolicyNever, False, True),
-    ],
+    ("build", "change", "want"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
 )
-def test_failed_init_container(manager, policy, restarts_init, kills_pod):
-    pod = two_init_pod(policy)
-    i1 = pod.spec.init_containers[0]
-    st = pod_status(pod, [sandbox()], [status(i1, ContainerStateExited, exit_code=1)])
-    a = manager.compute_pod_actions(pod, st)
-    assert (a.next_init_container_to_start is i1) == restarts_init
-    assert a.kill_pod == kills_pod
-
-
-@pytest.mark.parametrize(
-    ("policy", "exit_code", "restarted"),
-    [
-        (v1.RestartPolicyAlways, 1, True),
-        (v1.RestartPolicyAlways, 0, True),
-        (v1.RestartPolicyOnFailure, 1, True),
-        (v1.RestartPolicyOnFailure, 0, False),
-        (v1.RestartPolicyNever, 1, False),
-        (v1.RestartPolicyNever, 0, False),
-    ],
-)
-def test_exited_container_and_the_restart_policy(manager, policy, exit_code, restarted):
-    pod = make_pod(restart_policy=policy)
-    app = pod.spec.containers[0]
-    st = pod_status(pod, [sandbox()], [status(app, ContainerStateExited, exit_code)])
-    a = manager.compute_pod_actions(pod, st)
-    assert a.containers_to_start == ([0] if restarted else [])
-    # Nothing left running and nothing to start: the pod is killed (its sandbox stopped).
-    assert a.kill_pod == (not restarted)
-    assert not a.create_sandbox
-
-
-def test_running_container_with_the_same_spec_is_kept(manager):
-    pod = make_pod()
-    st = pod_status(pod, [sandbox()], [status(pod.spec.containers[0], ContainerStateRunning)])
-    a = manager.compute_pod_actions(pod, st)
-    assert a == PodActions(sandbox_id="sb1")
-
-
-def test_changed_spec_kills_and_restarts_the_container(manager):
-    pod = make_pod()
-    old = container("app", image="busybox:1.33")
-    st = pod_status(pod, [sandbox()], [status(old, ContainerStateRunning)])
-    a = manager.compute_pod_actions(pod, st)
-    assert a.containers_to_start == [0]
-    info = a.containers_to_kill[ContainerID("fake", "id-app")]
-    assert info.message == "Container app definition changed, will be restarted"
-
-
-def test_failed_liveness_probe_kills_and_restarts(manager):
-    pod = make_pod()
-    app_status = status(pod.spec.containers[0], ContainerStateRunning)
-    manager.liveness_manager.cache[app_status.id] = Result.FAILURE
-    a = manager.compute_pod_actions(pod, pod_status(pod, [sandbox()], [app_status]))
-    assert a.containers_to_start == [0]
-    assert a.containers_to_kill[app_status.id].reason == reasonLivenessProbe
-
-
-def test_unknown_container_is_killed_before_restart(manager):
-    pod = make_pod()
-    app_status = status(pod.spec.containers[0], ContainerStateUnknown)
-    a = manager.compute_pod_actions(pod, pod_status(pod, [sandbox()], [app_status]))
-    assert a.containers_to_start == [0]
-    assert app_status.id in a.containers_to_kill
-
-
-def test_dead_sandbox_kills_the_pod_and_makes_a_new_sandbox(manager):
-    pod = make_pod()
-    st = pod_status(
-        pod,
-        [sandbox(state=runtimeapi.PodSandboxState_SANDBOX_NOTREADY, attempt=0)],
-        [status(pod.spec.containers[0], ContainerStateRunning)],
+def test_compute_pod_actions(build, change, want: Want) -> None:
+    w = build()
+    if change is not None:
+        change(w)
+    manager = new_fake_runtime().manager
+    manager.liveness_manager.cache.update(w.liveness)  # type: ignore[attr-defined]
+    manager.startup_manager.cache.update(w.startup)  # type: ignore[attr-defined]
+    got = manager.compute_pod_actions(w.pod, w.status)
+    nxt = got.next_init_container_to_start
+    assert (got.kill_pod, got.create_sandbox, got.sandbox_id, got.attempt) == (
+        want.kill_pod,
+        want.create_sandbox,
+        want.sandbox_id,
+        want.attempt,
     )
-    a = manager.compute_pod_actions(pod, st)
-    assert a.kill_pod and a.create_sandbox
-    assert (a.attempt, a.sandbox_id) == (1, "sb1")
-    assert a.containers_to_start == [0]
-
-
-def test_dead_sandbox_of_a_finished_never_pod_is_not_recreated(manager):
-    pod = make_pod(restart_policy=v1.RestartPolicyNever)
-    st = pod_status(
-        pod,
-        [sandbox(state=runtimeapi.PodSandboxState_SANDBOX_NOTREADY)],
-        [status(pod.spec.containers[0], ContainerStateExited, 0)],
-    )
-    a = manager.compute_pod_actions(pod, st)
-    assert a.kill_pod and not a.create_sandbox
-
-
-def test_two_ready_sandboxes_are_reconciled(manager):
-    pod = make_pod()
-    st = pod_status(pod, [sandbox("sb2", attempt=1), sandbox("sb1")])
-    a = manager.compute_pod_actions(pod, st)
-    assert a.create_sandbox and (a.attempt, a.sandbox_id) == (2, "sb2")
-
-
-def test_sandbox_without_ip_is_recreated(manager):
-    pod = make_pod()
-    a = manager.compute_pod_actions(pod, pod_status(pod, [sandbox(ip="")]))
-    assert a.create_sandbox and a.attempt == 1
-
-
-def test_host_network_change_recreates_the_sandbox_without_killing_it_by_id(manager):
-    pod = make_pod()
-    pod.spec.host_network = True
-    a = manager.compute_pod_actions(pod, pod_status(pod, [sandbox()]))
-    assert a.create_sandbox and a.sandbox_id == ""
-
-
-def test_on_failure_pod_with_succeeded_containers_gets_no_new_sandbox(manager):
-    pod = make_pod(restart_policy=v1.RestartPolicyOnFailure)
-    st = pod_status(
-        pod,
-        [sandbox(state=runtimeapi.PodSandboxState_SANDBOX_NOTREADY)],
-        [status(pod.spec.containers[0], ContainerStateExited, 0)],
-    )
-    a = manager.compute_pod_actions(pod, st)
-    assert not a.create_sandbox
+    assert (nxt.name if nxt is not None else None) == want.next_init
+    assert got.containers_to_start == want.start
+    assert {str(k): (v.name, str(v.reason)) for k, v in got.containers_to_kill.items()} == want.kill
 
 
 def test_find_next_init_container_to_run():
-    pod = two_init_pod()
-    i1, i2 = pod.spec.init_containers
-    app = pod.spec.containers[0]
-    st = pod_status(pod)
-    assert find_next_init_container_to_run(pod, st) == (None, i1, False)
+    w = three_inits_done()
+    i1, i2, _ = w.pod.spec.init_containers
+    st = w.status
+    st.container_statuses = []
+    assert find_next_init_container_to_run(w.pod, st) == (None, i1, False)
     st.container_statuses = [status(i1, ContainerStateExited)]
-    assert find_next_init_container_to_run(pod, st) == (None, i2, False)
+    assert find_next_init_container_to_run(w.pod, st) == (None, i2, False)
     failed = status(i2, ContainerStateExited, 2)
     st.container_statuses = [failed, status(i1, ContainerStateExited)]
-    assert find_next_init_container_to_run(pod, st) == (failed, i2, False)
+    assert find_next_init_container_to_run(w.pod, st) == (failed, i2, False)
     # A running app container means initialization happened, even if its records are gone.
-    st.container_statuses = [status(app, ContainerStateRunning)]
-    assert find_next_init_container_to_run(pod, st) == (None, None, True)
+    st.container_statuses = [status(w.pod.spec.containers[0])]
+    assert find_next_init_container_to_run(w.pod, st) == (None, None, True)
 
 
 def test_pod_actions_print_like_go():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 import pytest
@@ -97,7 +98,7 @@ def admit(pod: Pod, *others: Pod, node: Node = NODE) -> PodAdmitResult:
     handler = new_predicate_admit_handler(
         lambda: node, new_admission_failure_handler_stub(), lambda node_info, attrs: None
     )
-    return handler.admit(PodAdmitAttributes(pod=pod, other_pods=list(others)))
+    return asyncio.run(handler.admit(PodAdmitAttributes(pod=pod, other_pods=list(others))))
 
 
 def test_admits_a_pod_within_capacity():
@@ -241,7 +242,7 @@ def test_node_that_cannot_be_got():
     handler = new_predicate_admit_handler(
         no_node, new_admission_failure_handler_stub(), lambda ni, a: None
     )
-    result = handler.admit(PodAdmitAttributes(pod=make_pod()))
+    result = asyncio.run(handler.admit(PodAdmitAttributes(pod=make_pod())))
     assert result == PodAdmitResult(
         admit=False, reason="InvalidNodeInfo", message="Kubelet cannot get node info."
     )
@@ -254,7 +255,7 @@ def test_errors_from_the_plugin_update_and_the_failure_handler():
     handler = new_predicate_admit_handler(
         lambda: NODE, new_admission_failure_handler_stub(), broken_update
     )
-    result = handler.admit(PodAdmitAttributes(pod=make_pod()))
+    result = asyncio.run(handler.admit(PodAdmitAttributes(pod=make_pod())))
     assert result == PodAdmitResult(
         admit=False,
         reason="UnexpectedAdmissionError",
@@ -262,22 +263,22 @@ def test_errors_from_the_plugin_update_and_the_failure_handler():
     )
 
     class Failing:
-        def handle_admission_failure(self, pod, reasons):
+        async def handle_admission_failure(self, pod, reasons):
             raise RuntimeError("cannot preempt")
 
     handler = new_predicate_admit_handler(lambda: NODE, Failing(), lambda ni, a: None)
-    result = handler.admit(PodAdmitAttributes(pod=make_pod("3")))
+    result = asyncio.run(handler.admit(PodAdmitAttributes(pod=make_pod("3"))))
     assert result.reason == "UnexpectedAdmissionError"
     assert result.message == (
         "Unexpected error while attempting to recover from admission failure: cannot preempt"
     )
 
     class Forgiving:
-        def handle_admission_failure(self, pod, reasons):
+        async def handle_admission_failure(self, pod, reasons):
             return []  # e.g. preempted other pods to make room
 
     handler = new_predicate_admit_handler(lambda: NODE, Forgiving(), lambda ni, a: None)
-    assert handler.admit(PodAdmitAttributes(pod=make_pod("3"))).admit
+    assert asyncio.run(handler.admit(PodAdmitAttributes(pod=make_pod("3")))).admit
 
 
 def test_extended_resources_the_node_lacks_are_dropped_before_the_fit():

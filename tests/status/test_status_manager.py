@@ -405,8 +405,6 @@ def test_start_without_a_client_logs_and_returns(capsys):
 
     go.run(main)
     assert '"Kubernetes client is nil, not starting status manager"' in capsys.readouterr().err
-    with pytest.raises(NotImplementedError):
-        new_manager(object(), pod_manager()).start()
 
 
 def test_normalize_status_truncates_times_sorts_and_shortens_messages():

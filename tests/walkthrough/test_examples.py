@@ -36,7 +36,7 @@ EXPECTED = {
         "21s  syncPod    update web version=3",
     ],
     "ch06": [
-        "node-agent (uid …7499) ok",
+        "node-agent (uid …fe7e) ok",
         "web (uid …0001)        error: network is not ready: container runtime network not ready",
         '11s  web (uid …0002)        error: pod "web_default" is pending termination',
         "default/batch is Running → Failed at 20s (DeadlineExceeded",

@@ -80,7 +80,8 @@ Paths are relative to the root of the kubernetes repository, as at the tag
 5. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
    ported, ``# Go omitted: <statement> -- <reason>`` Go statements the port leaves out (the view
    shows them with nothing beside them; they end the run of the anchor before).  The reason is
-   required, and an omission must name a case or statement that is there.
+   required, and an omission must name a case or statement that is there.  ``report`` lists a
+   function's omitted statements under it, with their reasons.
 
 6. **Fidelity.**  For every mapped Go function, every select/switch case tree-sitter finds must
    be ported (an anchor) or omitted.  ``report`` lists each case with its status; ``check``

@@ -325,6 +325,8 @@ def cmd_report(args, progress) -> int:
             where = f"  {c.py_file}:{c.py_line}" if c.py_file else ""
             why = f" -- {c.reason}" if c.reason else ""
             print(f"  {c.status:8} L{c.go_start:<5} {c.case}{where}{why}")
+        for o in f.omissions:
+            print(f"  {'omitted':8} {'':6} {o.what}  {o.py_file}:{o.py_line} -- {o.reason}")
     for p in index.problems:
         if p.severity == ERROR and p.code != "missing-case":
             print(p)

@@ -76,6 +76,16 @@ class PyAnchor:
 
 
 @dataclass
+class PyOmission:
+    """A ``# Go omitted: <what> -- <reason>`` comment that names no case: a statement, a call, a
+    handler of the mapped Go function left out of the port. It is listed in the fidelity report."""
+
+    line: int
+    what: str
+    reason: str
+
+
+@dataclass
 class PyMapping:
     """One ``Go: <path> <symbol>`` line of a docstring."""
 
@@ -96,6 +106,7 @@ class PyDef:
     end: int
     mappings: list[PyMapping]
     anchors: list[PyAnchor] = field(default_factory=list)
+    omissions: list[PyOmission] = field(default_factory=list)
 
 
 @dataclass
@@ -393,6 +404,8 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
         if omitted:
             start = end = line
             kind = "omitted" if is_case else "omitted-statement"
+            if not is_case:  # listed by `report` under its function, with the reason
+                owner[1].omissions.append(PyOmission(line, case, reason))
         elif is_case:
             start, end = line, _covered(root, lines, line, owner[1].end)
             kind = "anchor"

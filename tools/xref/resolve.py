@@ -186,6 +186,16 @@ class FidelityCase:
 
 
 @dataclass
+class FidelityOmission:
+    """A part of a Go function that is not a case, left out with a reason."""
+
+    what: str
+    reason: str
+    py_file: str
+    py_line: int
+
+
+@dataclass
 class Fidelity:
     """For one mapped Go function: each of its select/switch cases and what the port did."""
 
@@ -195,6 +205,7 @@ class Fidelity:
     go_end: int
     py: list[tuple[str, int]]  # where it is mapped (file, line)
     cases: list[FidelityCase]
+    omissions: list[FidelityOmission] = field(default_factory=list)
 
     def count(self, status: str) -> int:
         return sum(1 for c in self.cases if c.status == status)
@@ -211,6 +222,7 @@ class Fidelity:
             "omitted": self.count("omitted"),
             "missing": self.count("missing"),
             "cases": [c.__dict__ for c in self.cases],
+            "omissions": [o.__dict__ for o in self.omissions],
         }
 
 
@@ -322,6 +334,7 @@ def resolve(
     mappings: list[Mapping] = []
     funcs: dict[tuple[str, str], GoFacts] = {}
     mapped_at: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    omissions: dict[tuple[str, str], list[FidelityOmission]] = {}
     def_funcs: list[tuple[PyDef, list[tuple[Mapping, GoFacts]]]] = []
     for d in py.defs:
         resolved_funcs = []
@@ -372,6 +385,9 @@ def resolve(
                 key = (m.go_path, facts.symbol)
                 funcs[key] = facts
                 mapped_at.setdefault(key, []).append((d.file, m.line))
+                omissions.setdefault(key, []).extend(
+                    FidelityOmission(o.what, o.reason, d.file, o.line) for o in d.omissions
+                )
                 resolved_funcs.append((out, facts))
         def_funcs.append((d, resolved_funcs))
 
@@ -475,7 +491,15 @@ def resolve(
                     FidelityCase(c.header, c.kind, c.start, c.end, status, a.reason, d.file, a.line)
                 )
         fidelity.append(
-            Fidelity(key[0], facts.symbol, facts.start, facts.end, mapped_at[key], cases)
+            Fidelity(
+                key[0],
+                facts.symbol,
+                facts.start,
+                facts.end,
+                mapped_at[key],
+                cases,
+                omissions.get(key, []),
+            )
         )
 
     for path in sorted({m.go_path for m in mappings} | py.go_paths()):

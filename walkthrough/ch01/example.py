@@ -23,7 +23,7 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.kubelet import make_pod_source_config
 from minikubelet.sim import go
 from minikubelet.sim.go import recv, select
-from minikubelet.sim.scripted_watch import load_script
+from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 from walkthrough.examples import Spot, example_main
 
 SCRIPT = """
@@ -105,7 +105,7 @@ async def watch_updates(until: float) -> None:
         Recorder(),
         "node-1",
         lambda: True,
-        (load_script(SCRIPT, "ch01"), "ch01"),
+        start_scripted_cluster(load_script(SCRIPT, "ch01"), "ch01", "node-1"),
     )
     updates = cfg.updates()
     start = go.now()

@@ -74,7 +74,7 @@ SPOTS = [
     Spot(
         "admit",
         "minikubelet.kubelet:Kubelet.handle_pod_additions",
-        "ok, reason, message = self.can_admit_pod(active_pods, pod)",
+        "ok, reason, message = await self.can_admit_pod(active_pods, pod)",
         "admission: p pod.metadata.name, p [p.metadata.name for p in active_pods]; n, p ok, reason",
         "准入检查：p pod.metadata.name，p [p.metadata.name for p in active_pods]；n，p ok, reason",
     ),

@@ -86,6 +86,7 @@ class _Sandbox:
     state: runtimeapi.PodSandboxState
     created_at: int
     ip: str
+    additional_ips: list[str]
     network: runtimeapi.NamespaceMode
     runtime_handler: str
     scripts: dict[str, ContainerScript]
@@ -274,9 +275,14 @@ class FakeRuntimeService:
             )
         return c
 
-    def _allocate_ip(self) -> str:
+    def _allocate_ips(self) -> list[str]:
+        """The next pod's IPs, one per family of the scenario, in its order."""
         self._next_ip += 1
-        return str(ipaddress.IPv4Address(int(ipaddress.IPv4Address("10.88.0.1")) + self._next_ip))
+        first = {
+            "IPv4": ipaddress.ip_address("10.88.0.1"),
+            "IPv6": ipaddress.ip_address("fd00:10:88::1"),
+        }
+        return [str(first[family] + self._next_ip) for family in self.scenario.ip_families]
 
     def _lifetime(
         self, sandbox: _Sandbox, config: runtimeapi.ContainerConfig, name: str, attempt: int
@@ -326,13 +332,15 @@ class FakeRuntimeService:
         sc = config.linux.security_context if config.linux is not None else None
         if sc is not None and sc.namespace_options is not None:
             network = sc.namespace_options.network
+        ips = [] if network == runtimeapi.NamespaceMode_NODE else self._allocate_ips()
         s = _Sandbox(
             id=self._new_id(),
             config=config,
             pod_uid=pod_uid,
             state=runtimeapi.PodSandboxState_SANDBOX_READY,
             created_at=self._created_at(pod_uid),
-            ip="" if network == runtimeapi.NamespaceMode_NODE else self._allocate_ip(),
+            ip=ips[0] if ips else "",
+            additional_ips=ips[1:],
             network=network,
             runtime_handler=runtime_handler,
             scripts=scripts,
@@ -381,7 +389,9 @@ class FakeRuntimeService:
                 metadata=s.config.metadata,
                 state=s.state,
                 created_at=s.created_at,
-                network=runtimeapi.PodSandboxNetworkStatus(ip=s.ip),
+                network=runtimeapi.PodSandboxNetworkStatus(
+                    ip=s.ip, additional_ips=[runtimeapi.PodIP(ip=ip) for ip in s.additional_ips]
+                ),
                 linux=runtimeapi.LinuxPodSandboxStatus(
                     namespaces=runtimeapi.Namespace(
                         options=runtimeapi.NamespaceOption(network=s.network)

@@ -61,6 +61,11 @@ runtime's health::
       down: [{from: 60s, until: 70s}]      # the Status() call itself fails
       hang:                                # these calls, made in the window, return at its end
         - {from: 20s, until: 4m, calls: [ContainerStatus]}
+    network:
+      ipFamilies: [IPv6, IPv4]    # a dual-stack pod network; the CNI plugin reports the IPv6
+                                  # address first (default: [IPv4], single-stack)
+
+Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64.
 
 ``hang`` names CRI ``RuntimeService`` methods as the CRI spells them (``ListPodSandbox``,
 ``ContainerStatus`` …): a call made inside the window blocks until the window ends, then runs.
@@ -187,6 +192,8 @@ class Scenario:
     default_app: Lifetime = DEFAULT_APP
     runtime_not_ready: list[Window] = field(default_factory=list)
     runtime_down: list[Window] = field(default_factory=list)
+    #: The families of a pod's IPs, in the order the runtime reports them.
+    ip_families: list[str] = field(default_factory=lambda: ["IPv4"])
     #: CRI method (the fake runtime's name for it, ``container_status``) → windows in which its
     #: calls hang until the window ends.
     runtime_hangs: dict[str, list[Window]] = field(default_factory=dict)
@@ -479,7 +486,7 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     if isinstance(data, str | bytes):
         data = _load_text(data, where)
     m = _mapping(data, where)
-    _check_keys(m, ("pods", "images", "presentImages", "defaults", "runtime"), where)
+    _check_keys(m, ("pods", "images", "presentImages", "defaults", "runtime", "network"), where)
     sc = Scenario()
     for pod, scripts in _mapping(m.get("pods"), f"{where}: pods").items():
         if "/" not in str(pod):
@@ -500,6 +507,21 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     _check_keys(runtime, ("notReady", "down", "hang"), f"{where}: runtime")
     sc.runtime_not_ready = _windows(runtime.get("notReady"), f"{where}: runtime: notReady")
     sc.runtime_down = _windows(runtime.get("down"), f"{where}: runtime: down")
+    network = _mapping(m.get("network"), f"{where}: network")
+    _check_keys(network, ("ipFamilies",), f"{where}: network")
+    if "ipFamilies" in network:
+        families = network["ipFamilies"]
+        if (
+            not isinstance(families, list)
+            or not 1 <= len(families) <= 2
+            or any(f not in ("IPv4", "IPv6") for f in families)
+            or len(set(families)) != len(families)
+        ):
+            raise ScenarioError(
+                f"{where}: network: ipFamilies: expected [IPv4], [IPv6] or both, in the order "
+                "the pod's IPs are reported"
+            )
+        sc.ip_families = list(families)
     sc.runtime_hangs = _hangs(runtime.get("hang"), f"{where}: runtime: hang")
     return sc
 

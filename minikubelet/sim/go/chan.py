@@ -308,6 +308,12 @@ class SendChan(_ChanBase[T]):
         """
         return self._h.send(v)
 
+    def try_send(self, v: T) -> bool:
+        """Send if that would not block; False otherwise. Go: `select { case ch <- v: return
+        true; default: return false }`, for code that cannot await (a callback, a plain
+        method of a simulated server)."""
+        return self._h.try_send(v)
+
     def close(self) -> None:
         """Close the channel. Go: `close(ch)`.
 

@@ -27,20 +27,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import gc
 import inspect
 import os
 import random
 import selectors
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any, Literal, TypeVar
 
 from . import tracing
 from .clock import Clock, RealClock, Time, VirtualClock, format_time
+from .collector import collector_paced_for_a_run
 from .panic import WAIT_REASONS, BlockedGoroutine, DeadlockError
 
 R = TypeVar("R")
@@ -514,29 +514,8 @@ def run(
     stopped by `until`); raises a goroutine's exception or a
     `DeadlockError`. Every goroutine has finished when it returns.
     """
-    with _collector_paced_for_a_run():
+    with collector_paced_for_a_run():
         return Runtime(seed=seed, clock=clock).run(main, *args, until=until)
-
-
-@contextlib.contextmanager
-def _collector_paced_for_a_run() -> Iterator[None]:
-    """Ours: Python's cyclic garbage collector tuned for the length of a run.
-
-    Everything that exists when the run starts (the port's modules, the pods a caller built) is
-    frozen out of collection, and the youngest generation is collected every 10,000 new objects
-    instead of every 700. A run makes many short-lived objects and few reference cycles; with the
-    defaults the collector walked every long-lived object again and again, reclaiming nothing,
-    and that cost grew faster than the number of pods. (Go's own collector is paced by heap growth
-    instead, GOGC.) The settings before the run are put back after it.
-    """
-    thresholds = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
 
 
 def go(fn: Callable[..., Any], *args: Any, name: str | None = None) -> Goroutine:

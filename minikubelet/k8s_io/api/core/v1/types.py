@@ -210,6 +210,20 @@ class TolerationOperator(StrEnum):
     EQUAL = "Equal"
 
 
+class NodeSelectorOperator(StrEnum):
+    """How a node selector requirement compares a node's label (or field) with its values.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeSelectorOperator
+    """
+
+    IN = "In"
+    NOT_IN = "NotIn"
+    EXISTS = "Exists"
+    DOES_NOT_EXIST = "DoesNotExist"
+    GT = "Gt"
+    LT = "Lt"
+
+
 class TaintEffect(StrEnum):
     """What a taint does to pods that do not tolerate it.
 
@@ -256,6 +270,12 @@ PodQOSBurstable = PodQOSClass.BURSTABLE
 PodQOSBestEffort = PodQOSClass.BEST_EFFORT
 TolerationOpExists = TolerationOperator.EXISTS
 TolerationOpEqual = TolerationOperator.EQUAL
+NodeSelectorOpIn = NodeSelectorOperator.IN
+NodeSelectorOpNotIn = NodeSelectorOperator.NOT_IN
+NodeSelectorOpExists = NodeSelectorOperator.EXISTS
+NodeSelectorOpDoesNotExist = NodeSelectorOperator.DOES_NOT_EXIST
+NodeSelectorOpGt = NodeSelectorOperator.GT
+NodeSelectorOpLt = NodeSelectorOperator.LT
 TaintEffectNoSchedule = TaintEffect.NO_SCHEDULE
 TaintEffectPreferNoSchedule = TaintEffect.PREFER_NO_SCHEDULE
 TaintEffectNoExecute = TaintEffect.NO_EXECUTE
@@ -544,6 +564,103 @@ class Toleration:
 
 
 @dataclass(slots=True, kw_only=True)
+class Sysctl:
+    """A kernel parameter to set in the pod's namespaces.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Sysctl
+    """
+
+    name: str = ""
+    value: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class PodSecurityContext:
+    """Security settings for the whole pod.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PodSecurityContext
+
+    Only ``sysctls`` is kept: kubelet's sysctl admit handler reads it. The user, group, SELinux
+    and seccomp settings go to the runtime, which is simulated, so a manifest's are ignored.
+    """
+
+    sysctls: list[Sysctl] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeSelectorRequirement:
+    """One condition on a node's label (``matchExpressions``) or field (``matchFields``).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeSelectorRequirement
+
+    ``operator`` is required (validation says so when it is ``None``).
+    """
+
+    key: str = ""
+    operator: NodeSelectorOperator | None = None
+    values: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeSelectorTerm:
+    """Requirements that must all hold; an empty term matches no node.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeSelectorTerm
+    """
+
+    match_expressions: list[NodeSelectorRequirement] = field(default_factory=list)
+    match_fields: list[NodeSelectorRequirement] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeSelector:
+    """Terms of which at least one must hold.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeSelector
+    """
+
+    node_selector_terms: list[NodeSelectorTerm] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class PreferredSchedulingTerm:
+    """A term the scheduler prefers, with its weight; kubelet does not read it.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type PreferredSchedulingTerm
+    """
+
+    weight: int32 = 0
+    preference: NodeSelectorTerm = field(default_factory=NodeSelectorTerm)
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeAffinity:
+    """Which nodes the pod may run on (required) and prefers (preferred).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeAffinity
+    """
+
+    required_during_scheduling_ignored_during_execution: NodeSelector | None = None
+    preferred_during_scheduling_ignored_during_execution: list[PreferredSchedulingTerm] = field(
+        default_factory=list
+    )
+
+
+@dataclass(slots=True, kw_only=True)
+class Affinity:
+    """The pod's scheduling constraints.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Affinity
+
+    Only ``nodeAffinity`` is kept: kubelet's admission reads it. Go's ``podAffinity`` and
+    ``podAntiAffinity`` are for the scheduler alone, so a manifest's are ignored, as unknown
+    fields are.
+    """
+
+    node_affinity: NodeAffinity | None = None
+
+
+@dataclass(slots=True, kw_only=True)
 class PodSpec:
     """What a pod should run, and how.
 
@@ -557,14 +674,17 @@ class PodSpec:
     termination_grace_period_seconds: int64 | None = DefaultTerminationGracePeriodSeconds
     active_deadline_seconds: int64 | None = None
     dns_policy: DNSPolicy = DNSPolicy.CLUSTER_FIRST
+    node_selector: dict[str, str] = field(default_factory=dict)
     service_account_name: str = ""
     node_name: str = ""
     host_network: bool = False
     host_pid: bool = False
     host_ipc: bool = False
+    security_context: PodSecurityContext | None = None
     image_pull_secrets: list[LocalObjectReference] = field(default_factory=list)
     hostname: str = ""
     subdomain: str = ""
+    affinity: Affinity | None = None
     tolerations: list[Toleration] = field(default_factory=list)
     priority_class_name: str = ""
     priority: int32 | None = None
@@ -708,20 +828,47 @@ class Pod:
 # --- Node ----------------------------------------------------------------------------------
 
 
+#: The address other nodes reach this one at. Go: NodeInternalIP
+NodeInternalIP = "InternalIP"
+#: An address reachable from outside the cluster. Go: NodeExternalIP
+NodeExternalIP = "ExternalIP"
+#: The node's hostname, as an address. Go: NodeHostName
+NodeHostName = "Hostname"
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeAddress:
+    """One of a node's addresses and its kind (``InternalIP``, ``Hostname`` …).
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeAddress
+    """
+
+    type: str
+    address: str
+
+
+@dataclass(slots=True, kw_only=True)
+class NodeSpec:
+    """Go: staging/src/k8s.io/api/core/v1/types.go type NodeSpec"""
+
+    unschedulable: bool = False
+
+
 @dataclass(slots=True, kw_only=True)
 class NodeStatus:
-    """What a node has: its total capacity and what of it pods may use.
+    """What a node has: its total capacity, what of it pods may use, its addresses.
 
     Go: staging/src/k8s.io/api/core/v1/types.go type NodeStatus
     """
 
     capacity: ResourceList = field(default_factory=dict)
     allocatable: ResourceList = field(default_factory=dict)
+    addresses: list[NodeAddress] = field(default_factory=list)
 
 
 @dataclass(slots=True, kw_only=True)
 class Node:
-    """A node: its name and labels, and its resources.
+    """A node: its name and labels, its spec, its resources and addresses.
 
     Go: staging/src/k8s.io/api/core/v1/types.go type Node
     """
@@ -729,6 +876,7 @@ class Node:
     api_version: str = "v1"
     kind: str = "Node"
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
+    spec: NodeSpec = field(default_factory=NodeSpec)
     status: NodeStatus = field(default_factory=NodeStatus)
 
 

@@ -69,7 +69,8 @@ class PodInfo:
 
     Go: pkg/scheduler/framework/types.go type PodInfo
 
-    Go also keeps the pod's (anti-)affinity terms; minikubelet.k8s_io.api.core.v1 has no affinity.
+    Go also keeps the pod's inter-pod (anti-)affinity terms, for the scheduler; the API subset
+    here has node affinity only, which admission reads from the pod itself.
     """
 
     pod: Pod

@@ -15,6 +15,11 @@ from minikubelet.k8s_io.api.core.v1 import (
     ExecAction,
     Handler,
     HTTPGetAction,
+    NodeAffinity,
+    NodeSelector,
+    NodeSelectorOperator,
+    NodeSelectorRequirement,
+    NodeSelectorTerm,
     ObjectMeta,
     Pod,
     PodSpec,
@@ -26,6 +31,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceHugePagesPrefix,
     ResourceMemory,
     ResourceRequirements,
+    Sysctl,
     TaintEffect,
     Toleration,
     TolerationOperator,
@@ -83,7 +89,9 @@ def dns1123_subdomain_problem(value: str) -> Bilingual | None:
     return None
 
 
-def _qualified_name_problem(value: str, what: tuple[str, str] = ("key", "键")) -> Bilingual | None:
+def qualified_name_problem(value: str, what: tuple[str, str] = ("key", "键")) -> Bilingual | None:
+    """What is wrong with a label or annotation key, if anything (Go: IsQualifiedName, in
+    k8s.io/apimachinery/pkg/util/validation; the message is ours)."""
     prefix, slash, name = value.rpartition("/")
     if slash and (not prefix or dns1123_subdomain_problem(prefix)):
         return both(
@@ -98,6 +106,20 @@ def _qualified_name_problem(value: str, what: tuple[str, str] = ("key", "键")) 
             f"{what[1]} {json.dumps(value)} 不合法：名称部分只能由字母、数字、'-'、'_' 和 '.' 组成，"
             "以字母或数字开头和结尾，最多 63 个字符；前面可以加一个 DNS 子域名前缀和 '/'"
             "（例如 'example.com/my-key'）",
+        )
+    return None
+
+
+def label_value_problem(value: str) -> Bilingual | None:
+    """What is wrong with a label value, if anything (Go: IsValidLabelValue, in
+    k8s.io/apimachinery/pkg/util/validation; the message is ours)."""
+    if len(value) > 63 or not _LABEL_VALUE_RE.fullmatch(value):
+        return both(
+            f"invalid label value {json.dumps(value)}: must be empty or at most 63 "
+            "characters of letters, digits, '-', '_' and '.', starting and ending with "
+            "a letter or digit",
+            f"标签值 {json.dumps(value)} 不合法：可以为空；否则只能由字母、数字、'-'、'_' "
+            "和 '.' 组成，以字母或数字开头和结尾，最多 63 个字符",
         )
     return None
 
@@ -128,6 +150,22 @@ def _port_number_problem(value: int) -> Bilingual | None:
             f"端口 {value} 不合法：必须在 1 到 65535 之间",
         )
     return None
+
+
+#: One part of a sysctl name. Go: SysctlSegmentFmt
+SysctlSegmentFmt = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+#: A sysctl name: parts joined by dots. Go: SysctlFmt
+SysctlFmt = "(" + SysctlSegmentFmt + "\\.)*" + SysctlSegmentFmt
+#: Go: SysctlMaxLength
+SysctlMaxLength = 253
+_SYSCTL_RE = re.compile(SysctlFmt)
+
+
+def is_valid_sysctl_name(name: str) -> bool:
+    """Go: pkg/apis/core/validation/validation.go IsValidSysctlName"""
+    if len(name) > SysctlMaxLength:
+        return False
+    return _SYSCTL_RE.fullmatch(name) is not None
 
 
 def validate_pod_create(pod: Pod, problems: Problems, path: str = "") -> None:
@@ -186,25 +224,11 @@ class _Validator:
             self.add(field_path(path, "namespace"), problem)
         if meta.generation < 0:
             self.add(field_path(path, "generation"), _negative(meta.generation))
-        for key, value in meta.labels.items():
-            where = key_path(field_path(path, "labels"), key)
-            if problem := _qualified_name_problem(key):
-                self.add(where, problem)
-            if len(value) > 63 or not _LABEL_VALUE_RE.fullmatch(value):
-                self.add(
-                    where,
-                    both(
-                        f"invalid label value {json.dumps(value)}: must be empty or at most 63 "
-                        "characters of letters, digits, '-', '_' and '.', starting and ending "
-                        "with a letter or digit",
-                        f"标签值 {json.dumps(value)} 不合法：可以为空；否则只能由字母、数字、'-'、'_' "
-                        "和 '.' 组成，以字母或数字开头和结尾，最多 63 个字符",
-                    ),
-                )
+        self.labels(meta.labels, field_path(path, "labels"))
         total = 0
         for key, value in meta.annotations.items():
             total += len(key) + len(value)
-            if problem := _qualified_name_problem(key.lower()):
+            if problem := qualified_name_problem(key.lower()):
                 self.add(key_path(field_path(path, "annotations"), key), problem)
         if total > _TOTAL_ANNOTATION_SIZE_LIMIT:
             self.add(
@@ -216,10 +240,21 @@ class _Validator:
                 ),
             )
 
+    def labels(self, labels: dict[str, str], path: str) -> None:
+        """The keys and values of a label map (Go's ValidateLabels, in
+        k8s.io/apimachinery/pkg/apis/meta/v1/validation)."""
+        for key, value in labels.items():
+            where = key_path(path, key)
+            if problem := qualified_name_problem(key):
+                self.add(where, problem)
+            if problem := label_value_problem(value):
+                self.add(where, problem)
+
     def pod_spec(self, spec: PodSpec, path: str) -> None:
         volume_names = self.volumes(spec.volumes, field_path(path, "volumes"))
         self.containers(spec.containers, volume_names, field_path(path, "containers"), init=False)
         self.init_containers(spec, volume_names, field_path(path, "initContainers"))
+        self.labels(spec.node_selector, field_path(path, "nodeSelector"))
         for field_name, value in (
             ("serviceAccountName", spec.service_account_name),
             ("nodeName", spec.node_name),
@@ -239,6 +274,16 @@ class _Validator:
         for field_name, value in (("hostname", spec.hostname), ("subdomain", spec.subdomain)):
             if value and (problem := _dns1123_label_problem(value)):
                 self.add(field_path(path, field_name), problem)
+        if spec.security_context is not None:
+            self.sysctls(
+                spec.security_context.sysctls,
+                field_path(field_path(path, "securityContext"), "sysctls"),
+            )
+        if spec.affinity is not None and spec.affinity.node_affinity is not None:
+            self.node_affinity(
+                spec.affinity.node_affinity,
+                field_path(field_path(path, "affinity"), "nodeAffinity"),
+            )
         for i, toleration in enumerate(spec.tolerations):
             self.toleration(toleration, index_path(field_path(path, "tolerations"), i))
         if spec.priority_class_name and (
@@ -498,7 +543,7 @@ class _Validator:
                 ),
             )
             return False
-        if problem := _qualified_name_problem(name, ("resource name", "资源名称")):
+        if problem := qualified_name_problem(name, ("resource name", "资源名称")):
             self.add(path, problem)
             return False
         if not _is_native(name) and not _is_extended(name):
@@ -575,8 +620,121 @@ class _Validator:
                 ),
             )
 
+    def sysctls(self, sysctls: list[Sysctl], path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go validateSysctls"""
+        names: set[str] = set()
+        for i, s in enumerate(sysctls):
+            where = field_path(index_path(path, i), "name")
+            if len(s.name) == 0:
+                self.add(where, "required")
+            elif not is_valid_sysctl_name(s.name):
+                self.add(
+                    where,
+                    f"invalid value {json.dumps(s.name)}: must have at most {SysctlMaxLength} "
+                    f"characters and match regex {SysctlFmt}",
+                )
+            elif s.name in names:
+                self.add(where, f"duplicate value {json.dumps(s.name)}")
+            names.add(s.name)
+
+    def node_affinity(self, na: NodeAffinity, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go validateNodeAffinity"""
+        if na.required_during_scheduling_ignored_during_execution is not None:
+            self.node_selector(
+                na.required_during_scheduling_ignored_during_execution,
+                field_path(path, "requiredDuringSchedulingIgnoredDuringExecution"),
+            )
+        preferred = field_path(path, "preferredDuringSchedulingIgnoredDuringExecution")
+        for i, term in enumerate(na.preferred_during_scheduling_ignored_during_execution):
+            if not 1 <= term.weight <= 100:
+                self.add(
+                    field_path(index_path(preferred, i), "weight"),
+                    f"invalid value {term.weight}: must be in the range 1-100",
+                )
+            self.node_selector_term(
+                term.preference, field_path(index_path(preferred, i), "preference")
+            )
+
+    def node_selector(self, selector: NodeSelector, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateNodeSelector"""
+        terms = field_path(path, "nodeSelectorTerms")
+        if not selector.node_selector_terms:
+            self.add(terms, "required: must have at least one node selector term")
+            return
+        for i, term in enumerate(selector.node_selector_terms):
+            self.node_selector_term(term, index_path(terms, i))
+
+    def node_selector_term(self, term: NodeSelectorTerm, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateNodeSelectorTerm"""
+        for j, req in enumerate(term.match_expressions):
+            self.node_selector_requirement(req, index_path(field_path(path, "matchExpressions"), j))
+        for j, req in enumerate(term.match_fields):
+            self.node_field_selector_requirement(
+                req, index_path(field_path(path, "matchFields"), j)
+            )
+
+    def node_selector_requirement(self, req: NodeSelectorRequirement, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateNodeSelectorRequirement"""
+        op = req.operator
+        # Go: case core.NodeSelectorOpIn, core.NodeSelectorOpNotIn:
+        if op in (NodeSelectorOperator.IN, NodeSelectorOperator.NOT_IN):
+            if not req.values:
+                self.add(
+                    field_path(path, "values"),
+                    "required: must be specified when `operator` is 'In' or 'NotIn'",
+                )
+        # Go: case core.NodeSelectorOpExists, core.NodeSelectorOpDoesNotExist:
+        elif op in (NodeSelectorOperator.EXISTS, NodeSelectorOperator.DOES_NOT_EXIST):
+            if req.values:
+                self.add(
+                    field_path(path, "values"),
+                    "forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                )
+        # Go: case core.NodeSelectorOpGt, core.NodeSelectorOpLt:
+        elif op in (NodeSelectorOperator.GT, NodeSelectorOperator.LT):
+            if len(req.values) != 1:
+                self.add(
+                    field_path(path, "values"),
+                    "required: must be specified single value when `operator` is 'Lt' or 'Gt'",
+                )
+        # Go: default:
+        else:
+            self.add(
+                field_path(path, "operator"),
+                f"invalid value {json.dumps(op or '')}: not a valid selector operator",
+            )
+        if problem := qualified_name_problem(req.key):
+            self.add(field_path(path, "key"), problem)
+
+    def node_field_selector_requirement(self, req: NodeSelectorRequirement, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateNodeFieldSelectorRequirement"""
+        # Go: case core.NodeSelectorOpIn, core.NodeSelectorOpNotIn:
+        if req.operator in (NodeSelectorOperator.IN, NodeSelectorOperator.NOT_IN):
+            if len(req.values) != 1:
+                self.add(
+                    field_path(path, "values"),
+                    "required: must be only one value when `operator` is 'In' or 'NotIn' for "
+                    "node field selector",
+                )
+        # Go: default:
+        else:
+            self.add(
+                field_path(path, "operator"),
+                f"invalid value {json.dumps(req.operator or '')}: not a valid selector operator",
+            )
+        # The only node field a selector may name is the node's name.
+        if req.key != "metadata.name":
+            self.add(
+                field_path(path, "key"),
+                f"invalid value {json.dumps(req.key)}: not a valid field selector key",
+            )
+        else:
+            for i, v in enumerate(req.values):
+                if problem := _dns1123_subdomain_problem(v):
+                    self.add(index_path(field_path(path, "values"), i), problem)
+
     def toleration(self, toleration: Toleration, path: str) -> None:
-        if toleration.key and (problem := _qualified_name_problem(toleration.key)):
+        if toleration.key and (problem := qualified_name_problem(toleration.key)):
             self.add(field_path(path, "key"), problem)
         if not toleration.key and toleration.operator is not TolerationOperator.EXISTS:
             self.add(

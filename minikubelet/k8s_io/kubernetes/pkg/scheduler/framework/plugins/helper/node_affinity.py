@@ -1,36 +1,58 @@
-"""Does the node match the pod's ``nodeSelector`` (and node affinity)?
+"""Does the node match the pod's ``nodeSelector`` and required node affinity?
 
 Go: pkg/scheduler/framework/plugins/helper/node_affinity.go
 
-A ``nodeSelector`` matches when the node has every one of its labels with the same value.
-Node affinity is not checked: [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] has
-no ``Affinity`` type (and its ``NodeSelectorTerm`` matching, in k8s.io/component-helpers, is not
-ported), so a pod's affinity, if the api ever carries one, is accepted as matching.
+A ``nodeSelector`` matches when the node has every one of its labels with the same value. Node
+affinity matches when its ``requiredDuringSchedulingIgnoredDuringExecution`` selector does: at
+least one of its terms, each term needing all of its expressions
+([`minikubelet.k8s_io.component_helpers.scheduling.corev1.nodeaffinity.nodeaffinity`][minikubelet.k8s_io.component_helpers.scheduling.corev1.nodeaffinity.nodeaffinity]).
+The preferred terms are the scheduler's business: they never stop a pod.
 """
 
 from __future__ import annotations
 
-from minikubelet.k8s_io.api.core.v1 import Node, Pod
+from minikubelet.k8s_io.api.core.v1 import Node, NodeAffinity, NodeSelector, Pod
+from minikubelet.k8s_io.apimachinery.pkg.labels.selector import selector_from_set
+from minikubelet.k8s_io.component_helpers.scheduling.corev1.helpers import (
+    match_node_selector_terms,
+)
 
-__all__ = ["pod_matches_node_selector_and_affinity_terms"]
+__all__ = ["node_matches_node_affinity", "pod_matches_node_selector_and_affinity_terms"]
 
 
 def pod_matches_node_selector_and_affinity_terms(pod: Pod, node: Node) -> bool:
-    """Whether the node's labels satisfy the pod's ``nodeSelector`` (node affinity: see the
-    module docstring).
+    """Whether the node's labels satisfy the pod's ``nodeSelector`` and its node affinity.
 
     Go: pkg/scheduler/framework/plugins/helper/node_affinity.go PodMatchesNodeSelectorAndAffinityTerms
     """
-    # minikubelet.k8s_io.api.core.v1's PodSpec has no node_selector yet: read it if it is there.
-    node_selector: dict[str, str] = getattr(pod.spec, "node_selector", None) or {}
-    if len(node_selector) > 0:
-        # Go: labels.SelectorFromSet(...).Matches(labels.Set(node.Labels)): every key present,
-        # with an equal value.
-        node_labels = node.metadata.labels or {}
-        if not all(k in node_labels and node_labels[k] == v for k, v in node_selector.items()):
+    if len(pod.spec.node_selector) > 0:
+        selector = selector_from_set(pod.spec.node_selector)
+        if not selector.matches(dict(node.metadata.labels or {})):
             return False
-    if getattr(pod.spec, "affinity", None) is None:
+    if pod.spec.affinity is None:
         return True
-    # Go: return NodeMatchesNodeAffinity(pod.Spec.Affinity.NodeAffinity, node) -- not ported
-    # (see the module docstring).
-    return True
+    return node_matches_node_affinity(pod.spec.affinity.node_affinity, node)
+
+
+def node_matches_node_affinity(affinity: NodeAffinity | None, node: Node) -> bool:
+    """No affinity matches every node; otherwise its required selector must match.
+
+    Go: pkg/scheduler/framework/plugins/helper/node_affinity.go NodeMatchesNodeAffinity
+
+    Go keeps a commented-out check of ``RequiredDuringSchedulingRequiredDuringExecution``, a
+    field the API does not have; there is nothing to port.
+    """
+    if affinity is None:
+        return True
+    required = affinity.required_during_scheduling_ignored_during_execution
+    return required is None or node_matches_node_selector(node, required)
+
+
+def node_matches_node_selector(node: Node, node_selector: NodeSelector) -> bool:
+    """At least one term matches; a term that cannot be read matches nothing (its problems are
+    dropped, as Go drops them).
+
+    Go: pkg/scheduler/framework/plugins/helper/node_affinity.go nodeMatchesNodeSelector
+    """
+    matches, _ = match_node_selector_terms(node, node_selector)
+    return matches

@@ -1,0 +1,1 @@
+"""k8s.io/component-helpers: helpers shared by Kubernetes components."""

@@ -1,0 +1,1 @@
+"""Preempting other pods so that a critical pod can be admitted (pkg/kubelet/preemption)."""

@@ -1,0 +1,1 @@
+"""Which sysctls a pod may set (pkg/kubelet/sysctl)."""
