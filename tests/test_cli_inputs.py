@@ -65,8 +65,8 @@ def test_a_duration_that_is_not_a_number_of_seconds_is_refused(manifests, tmp_pa
             '--node-cpu: invalid quantity "banana": expected a number and an optional suffix',
         ),
         (["--node-memory=-1Gi"], "--node-memory: '-1Gi' is negative"),
-        (["--node-name", "My_Node"], "--node-name: 'My_Node' is not a valid node name: "),
-        (["--node-name", " "], "--node-name: empty hostname is invalid"),
+        (["--node-name", "My_Node"], "--hostname-override: 'My_Node' is not a valid node name: "),
+        (["--node-name", " "], "empty hostname is invalid"),
         (
             ["--max-pods", "2147483648"],
             'invalid argument "2147483648" for "--max-pods" flag: strconv.ParseInt: parsing '

@@ -37,6 +37,7 @@ Differences from Go:
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Container
 from dataclasses import dataclass, field

@@ -96,7 +96,7 @@ def test_link_only_mapping_missing_from_the_lock_fails(tmp_path, port_root):
     index = _build(path, root=port_root)
     (p,) = index.errors
     assert p.code == "unresolved-symbol" and "link-only" in p.message
-    assert (p.file, p.line) == ("port/kubelet.py", 90)
+    assert (p.file, p.line) == ("port/kubelet.py", 88)
 
 
 def test_check_reports_drift_when_a_go_symbol_is_renamed(tmp_path, k8s_copy):

@@ -730,7 +730,7 @@ class _Validator:
             )
         else:
             for i, v in enumerate(req.values):
-                if problem := _dns1123_subdomain_problem(v):
+                if problem := dns1123_subdomain_problem(v):
                     self.add(index_path(field_path(path, "values"), i), problem)
 
     def toleration(self, toleration: Toleration, path: str) -> None:
