@@ -626,15 +626,24 @@ class _Validator:
         for i, s in enumerate(sysctls):
             where = field_path(index_path(path, i), "name")
             if len(s.name) == 0:
-                self.add(where, "required")
+                self.add(where, REQUIRED)
             elif not is_valid_sysctl_name(s.name):
                 self.add(
                     where,
-                    f"invalid value {json.dumps(s.name)}: must have at most {SysctlMaxLength} "
-                    f"characters and match regex {SysctlFmt}",
+                    both(
+                        f"invalid value {json.dumps(s.name)}: must have at most "
+                        f"{SysctlMaxLength} characters and match regex {SysctlFmt}",
+                        f"取值 {json.dumps(s.name)} 不合法：最多 {SysctlMaxLength} 个字符，"
+                        f"并且要匹配正则表达式 {SysctlFmt}",
+                    ),
                 )
             elif s.name in names:
-                self.add(where, f"duplicate value {json.dumps(s.name)}")
+                self.add(
+                    where,
+                    both(
+                        f"duplicate value {json.dumps(s.name)}", f"重复的取值 {json.dumps(s.name)}"
+                    ),
+                )
             names.add(s.name)
 
     def node_affinity(self, na: NodeAffinity, path: str) -> None:
@@ -649,7 +658,10 @@ class _Validator:
             if not 1 <= term.weight <= 100:
                 self.add(
                     field_path(index_path(preferred, i), "weight"),
-                    f"invalid value {term.weight}: must be in the range 1-100",
+                    both(
+                        f"invalid value {term.weight}: must be in the range 1-100",
+                        f"取值 {term.weight} 不合法：必须在 1 到 100 之间",
+                    ),
                 )
             self.node_selector_term(
                 term.preference, field_path(index_path(preferred, i), "preference")
@@ -659,7 +671,13 @@ class _Validator:
         """Go: pkg/apis/core/validation/validation.go ValidateNodeSelector"""
         terms = field_path(path, "nodeSelectorTerms")
         if not selector.node_selector_terms:
-            self.add(terms, "required: must have at least one node selector term")
+            self.add(
+                terms,
+                both(
+                    "required: must have at least one node selector term",
+                    "必填：至少要有一个节点选择条件（node selector term）",
+                ),
+            )
             return
         for i, term in enumerate(selector.node_selector_terms):
             self.node_selector_term(term, index_path(terms, i))
@@ -681,27 +699,40 @@ class _Validator:
             if not req.values:
                 self.add(
                     field_path(path, "values"),
-                    "required: must be specified when `operator` is 'In' or 'NotIn'",
+                    both(
+                        "required: must be specified when `operator` is 'In' or 'NotIn'",
+                        "必填：`operator` 为 'In' 或 'NotIn' 时必须给出取值",
+                    ),
                 )
         # Go: case core.NodeSelectorOpExists, core.NodeSelectorOpDoesNotExist:
         elif op in (NodeSelectorOperator.EXISTS, NodeSelectorOperator.DOES_NOT_EXIST):
             if req.values:
                 self.add(
                     field_path(path, "values"),
-                    "forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                    both(
+                        "forbidden: may not be specified when `operator` is 'Exists' or "
+                        "'DoesNotExist'",
+                        "禁止：`operator` 为 'Exists' 或 'DoesNotExist' 时不能给出取值",
+                    ),
                 )
         # Go: case core.NodeSelectorOpGt, core.NodeSelectorOpLt:
         elif op in (NodeSelectorOperator.GT, NodeSelectorOperator.LT):
             if len(req.values) != 1:
                 self.add(
                     field_path(path, "values"),
-                    "required: must be specified single value when `operator` is 'Lt' or 'Gt'",
+                    both(
+                        "required: must be specified single value when `operator` is 'Lt' or 'Gt'",
+                        "必填：`operator` 为 'Lt' 或 'Gt' 时必须给出且只给出一个取值",
+                    ),
                 )
         # Go: default:
         else:
             self.add(
                 field_path(path, "operator"),
-                f"invalid value {json.dumps(op or '')}: not a valid selector operator",
+                both(
+                    f"invalid value {json.dumps(op or '')}: not a valid selector operator",
+                    f"取值 {json.dumps(op or '')} 不合法：不是有效的选择算符（operator）",
+                ),
             )
         if problem := qualified_name_problem(req.key):
             self.add(field_path(path, "key"), problem)
@@ -713,20 +744,29 @@ class _Validator:
             if len(req.values) != 1:
                 self.add(
                     field_path(path, "values"),
-                    "required: must be only one value when `operator` is 'In' or 'NotIn' for "
-                    "node field selector",
+                    both(
+                        "required: must be only one value when `operator` is 'In' or 'NotIn' "
+                        "for node field selector",
+                        "必填：节点字段选择器的 `operator` 为 'In' 或 'NotIn' 时只能有一个取值",
+                    ),
                 )
         # Go: default:
         else:
             self.add(
                 field_path(path, "operator"),
-                f"invalid value {json.dumps(req.operator or '')}: not a valid selector operator",
+                both(
+                    f"invalid value {json.dumps(req.operator or '')}: not a valid selector operator",
+                    f"取值 {json.dumps(req.operator or '')} 不合法：不是有效的选择算符（operator）",
+                ),
             )
         # The only node field a selector may name is the node's name.
         if req.key != "metadata.name":
             self.add(
                 field_path(path, "key"),
-                f"invalid value {json.dumps(req.key)}: not a valid field selector key",
+                both(
+                    f"invalid value {json.dumps(req.key)}: not a valid field selector key",
+                    f"取值 {json.dumps(req.key)} 不合法：不是有效的字段选择器键",
+                ),
             )
         else:
             for i, v in enumerate(req.values):
