@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import ROOT
 from tools.site import diagrams
 from tools.site.diagrams import Diagram, DiagramError, find, render, stale, write_all
 
@@ -149,6 +151,8 @@ def test_the_command_line_checks_and_renders(tree, monkeypatch, capsys):
     assert diagrams.main(["--check"]) == 0
     assert "2 SVGs, each current" in capsys.readouterr().out
     assert Path(out / "flow.en.svg").is_file()
+
+
 def test_every_chapter_shows_a_diagram_in_its_own_language():
     """Each chapter page embeds at least one diagram, the same ones in both languages, and each
     exists in both (the page names ``assets/diagrams/<name>.svg``; the build picks the language).
@@ -166,5 +170,3 @@ def test_every_chapter_shows_a_diagram_in_its_own_language():
         for name in names:
             for lang in diagrams.LANGUAGES:
                 assert f"{name}.{lang}.svg" in svgs, f"{page.name}: no {name}.{lang}.svg"
-
-

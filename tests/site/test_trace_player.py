@@ -195,9 +195,9 @@ def test_at_390_px_one_pane_at_a_time(page, site_server, lang):
             "chapters/04-handle-pod-additions/",
             "admission",
             [
-                "send create default/nginx-minikubelet on podUpdates nginx-minikubelet",
+                "send create shop/big on podUpdates big",
                 'log: "Predicate failed on Pod"',
-                "status of default/web-with-setup-minikubelet: Failed OutOfpods",
+                "status of shop/small: Failed OutOfpods",
             ],
         ),
         (

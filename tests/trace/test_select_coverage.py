@@ -20,10 +20,12 @@ import pytest
 
 from minikubelet.container.cache import new_cache
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
+from minikubelet.container.runtime import ContainerID, PodStatus, State, Status
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.apimachinery.pkg.util.wait import wait
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.pleg.generic import new_generic_pleg
+from minikubelet.pod_container_deletor import PodContainerDeletor
 from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, kill_pod_now
 from minikubelet.sim import cli, go, klog
 from minikubelet.sim.go import Second
@@ -205,6 +207,19 @@ def full_status_channel(_: Path) -> None:
     go.run(main)
 
 
+def full_container_deletor(_: Path) -> None:
+    """More dead containers to remove than the deletor's queue holds: the rest are not asked."""
+    exited = [
+        Status(id=ContainerID("fake", f"c{i}"), name="app", state=State.EXITED) for i in range(3)
+    ]
+
+    async def main() -> None:
+        deletor = PodContainerDeletor(worker=go.Chan[ContainerID](1), containers_to_keep=0)
+        await deletor.delete_containers_in_pod("", PodStatus(container_statuses=exited), True)
+
+    go.run(main)
+
+
 def probe_workers(_: Path) -> None:
     """A manual trigger while one is pending (default), and a worker stopped thrice."""
 
@@ -248,6 +263,7 @@ DRIVERS = [
     kill_pod_now_both_ways,
     full_pleg_channel,
     full_status_channel,
+    full_container_deletor,
     probe_workers,
     backoff_until_stopped,
 ]
