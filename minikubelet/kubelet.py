@@ -1157,9 +1157,9 @@ def new_main_kubelet(
     ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1),
     ``allowed_unsafe_sysctls`` is ``--allowed-unsafe-sysctls``.
     ``machine_info`` stands for what cAdvisor measures. ``kube_client`` is the API server
-    (Go's ``kubeDeps.KubeClient``), None to run without one. With ``max_per_pod_container_count``,
-    ``minimum_gc_age`` and ``max_container_count`` make the container garbage collector's policy,
-    with the defaults of kubelet's flags (see
+    (Go's ``kubeDeps.KubeClient``), None to run without one. ``minimum_gc_age`` and
+    ``max_container_count``, with ``max_per_pod_container_count``, make the container garbage
+    collector's policy, with the defaults of kubelet's flags (see
     [`GCPolicy`][minikubelet.container.container_gc.GCPolicy]); raises ``ValueError`` for a
     negative ``minimum_gc_age``.
 
