@@ -10,7 +10,8 @@ reads single keys::
 
 Without a terminal (CI, an editor's task panel, ``--plain``) it prints each outcome in turn,
 moves on to the next exercise by itself after a pass, and reads the same letters as lines
-from standard input when there is one.
+from standard input when there is one; when that input ends (``</dev/null``, a pipe that
+closes), the session ends as ``q`` would.
 
 Every event goes through one queue: saves (watchfiles, in a thread), keys (a thread that reads
 standard input and pauses while a check runs, so that ``pdb`` in a check gets the keyboard) and,
@@ -50,7 +51,7 @@ from walkthrough.runner import (
 from walkthrough.text import columns, display_path
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"
-Event = tuple[str, Any]  # ("saved", Path) | ("key", str) | ("line", str)
+Event = tuple[str, Any]  # ("saved", Path) | ("key", str) | ("line", str) | ("eof", None)
 
 
 def progress_bar(done: int, total: int, width: int, lang: str) -> str:
@@ -146,6 +147,15 @@ class Watch:
                 self.listing = False
                 self.run_check()
             return True
+        if kind == "eof":  # nothing more can be typed: end rather than linger unseen
+            self.out.write(
+                self.t(
+                    f"\nStandard input closed: watch ends. `{PROG} watch` takes you back "
+                    "where you were.\n",
+                    f"\n标准输入已关闭，watch 结束。运行 `{PROG} watch` 会回到你现在的位置。\n",
+                )
+            )
+            return False
         if kind == "line":
             value = value.strip()
             if value.isdigit():
@@ -370,13 +380,16 @@ def _read_keys(events: queue.Queue[Event], paused: threading.Event, stop: thread
         if paused.is_set():
             stop.wait(0.05)
             continue
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        if ready and not paused.is_set():
-            data = os.read(fd, 32)
-            if not data:
-                return
-            for ch in data.decode("utf-8", errors="ignore"):
-                events.put(("key", ch))
+        try:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            data = os.read(fd, 32) if ready and not paused.is_set() else None
+        except (OSError, ValueError):  # the terminal went away (EIO after a hang-up)
+            data = b""
+        if data == b"":
+            events.put(("eof", None))
+            return
+        for ch in (data or b"").decode("utf-8", errors="ignore"):
+            events.put(("key", ch))
 
 
 def _read_lines(events: queue.Queue[Event], stream: TextIO) -> None:
@@ -384,7 +397,8 @@ def _read_lines(events: queue.Queue[Event], stream: TextIO) -> None:
         for line in stream:
             events.put(("line", line))
     except (OSError, ValueError):
-        return
+        pass
+    events.put(("eof", None))
 
 
 def _watch_saves(ws: Workspace, events: queue.Queue[Event], stop: threading.Event) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from tests.walkthrough.conftest import solve
 from walkthrough.catalog import PACKAGE_DIR, find
-from walkthrough.runner import Workspace
+from walkthrough.runner import PROG, Workspace
 from walkthrough.watch import cmd_watch, progress_bar
 
 ROOT = PACKAGE_DIR.parent
@@ -85,6 +85,58 @@ def test_keys_hint_list_next_and_check_again(workspace: Workspace) -> None:
 def test_watch_can_be_quit_in_chinese(workspace: Workspace) -> None:
     out = watch(workspace, [("line", "q\n")], lang="zh")
     assert "进度：[" in out and "当前练习：" in out and "下次见" in out
+
+
+def _copy_chapters(tmp_path: Path) -> tuple[Workspace, dict[str, str]]:
+    """A learner's copy of the chapters and the environment that points the CLI at it."""
+    root = tmp_path / "walkthrough"
+    for chapter in sorted(PACKAGE_DIR.glob("ch[0-9][0-9]")):
+        shutil.copytree(
+            chapter,
+            root / chapter.name,
+            ignore=shutil.ignore_patterns("__pycache__", "exercise.py"),
+        )
+    env = {
+        **os.environ,
+        "MINIKUBELET_WALKTHROUGH_DIR": str(root),
+        "MINIKUBELET_WALKTHROUGH_PROGRESS": str(tmp_path / "p.json"),
+        "COLUMNS": "100",
+    }
+    return Workspace(root=root, progress_path=tmp_path / "p.json"), env
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "said"),
+    [
+        ("en", None, "Standard input closed: watch ends. `{prog} watch` takes you back where"),
+        ("zh", "h\n", "标准输入已关闭，watch 结束。运行 `{prog} watch` 会回到你现在的位置。"),
+    ],
+)
+def test_plain_watch_ends_when_its_standard_input_ends(
+    tmp_path: Path, lang: str, typed: str | None, said: str
+) -> None:
+    _ws, env = _copy_chapters(tmp_path)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "walkthrough", "watch", "--plain", "--lang", lang],
+        stdin=subprocess.DEVNULL if typed is None else subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+        text=True,
+        encoding="utf-8",
+    )
+    try:  # a bound for a loaded machine: a lingering watch never ends by itself
+        out, err = process.communicate(typed, timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert err == "" and out.count(said.format(prog=PROG)) == 1, out[-2000:]
+    assert out.rstrip().endswith("。" if lang == "zh" else "where you were.")
+    if typed:  # what was typed before the end still counts
+        assert "提示 1/" in out
 
 
 def _read_until(fd: int, pattern: str, timeout: float = 60.0) -> str:
