@@ -106,6 +106,47 @@ def test_chapter_pages_fit_the_screen_and_show_their_diagrams(page, site_server,
     assert not page.watch.foreign(), page.watch.foreign()
 
 
+#: Where a line of a Markdown table's text breaks between two letters or digits of one word: each
+#: such break as "…before|after…". Breaks at spaces, after hyphens and between Chinese characters
+#: are where lines may break; every other one cuts a word or an identifier in two. (Side-by-side
+#: views are tables with a class: their code lines wrap by design.)
+MID_WORD_BREAKS = """() => {
+  const word = /[A-Za-z0-9_]/, found = [];
+  for (const table of document.querySelectorAll('article table:not([class])')) {
+    const walk = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const text = node.textContent, range = document.createRange();
+      let top = null;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rects = range.getClientRects();
+        if (!rects.length) continue;
+        if (top !== null && rects[0].top > top + 1 && word.test(text[i - 1]) && word.test(text[i]))
+          found.push(text.slice(Math.max(0, i - 16), i) + '|' + text.slice(i, i + 16));
+        top = rects[0].top;
+      }
+    }
+  }
+  return found;
+}"""
+PAGES = [p.with_suffix("").as_posix().removesuffix("index") for p in english_pages()]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390px", "1440px"])
+def test_tables_keep_words_whole_and_scroll_in_their_own_box(page, site_server, lang, size):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    prefix = "zh/" if lang == "zh" else ""
+    for path in PAGES:
+        url = prefix + (path + "/" if path else "")
+        page.goto(site_server.url + url)
+        assert page.evaluate(MID_WORD_BREAKS) == [], f"{url}: words cut at {size[0]}px"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size[0] + 1, f"{url} is {width}px wide at {size[0]}px"
+    assert not page.watch.errors, page.watch.errors
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_language_switch_keeps_the_section(page, site_server, lang):
     here, there = ("", "zh/") if lang == "en" else ("zh/", "")
