@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from minikubelet.sim import go
 from minikubelet.sim.go import Chan, Panic, Second, recv, select
+from minikubelet.sim.go.clock import time_string
 
 
 def elapsed() -> float:
@@ -251,3 +252,12 @@ def test_ticker_matches_a_model_of_go_for_any_reader_speed(period, work):
             k += 1
         now = end
     assert got == expected
+
+
+def test_time_string_reads_as_go_prints_a_time():
+    """Go's time.Time.String in UTC: the fraction without trailing zeros, none when whole."""
+    assert time_string(None) == "0001-01-01 00:00:00 +0000 UTC"  # Go's zero time
+    assert time_string(1626307201.0) == "2021-07-15 00:00:01 +0000 UTC"
+    assert time_string(1626307201.5) == "2021-07-15 00:00:01.5 +0000 UTC"
+    assert time_string(1626307201.000123) == "2021-07-15 00:00:01.000123 +0000 UTC"
+    assert time_string(1626307201.9999999) == "2021-07-15 00:00:02 +0000 UTC"

@@ -192,6 +192,23 @@ def format_time(t: float | Time) -> str:
     return datetime.fromtimestamp(float(t), UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def time_string(t: float | None) -> str:
+    """``t`` as Go's ``time.Time.String`` prints it: ``2021-07-15 00:00:01.5 +0000 UTC``.
+
+    ``None`` is Go's zero time, ``0001-01-01 00:00:00 +0000 UTC``. The fraction of a second
+    loses its trailing zeros, as Go's ``.999999999`` layout does; the port's times carry
+    microseconds, not Go's nanoseconds. The zone is UTC and there is no monotonic reading
+    (``m=+…``): how kubelet prints a time it read from the API server or the container runtime on a
+    node whose local zone is UTC.
+    """
+    if t is None:
+        return "0001-01-01 00:00:00 +0000 UTC"
+    seconds, micros = divmod(round(float(t) * 1_000_000), 1_000_000)
+    moment = datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S")
+    fraction = f".{micros:06d}".rstrip("0").rstrip(".")
+    return f"{moment}{fraction} +0000 UTC"
+
+
 def now() -> Time:
     """The current time on the running runtime's clock. Go: `time.Now()`."""
     from .runtime import current_runtime

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from minikubelet.k8s_io.api.core.v1 import generated_pb
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time import Time
@@ -803,6 +804,13 @@ class PodStatus:
     init_container_statuses: list[ContainerStatus] = field(default_factory=list)
     container_statuses: list[ContainerStatus] = field(default_factory=list)
     qos_class: PodQOSClass | None = None
+
+    #: A Go Stringer: klog prints a status by its ``String()`` (kubelet logs ``*v1.PodStatus``).
+    go_stringer = True
+
+    def __str__(self) -> str:
+        """What the generated ``String()`` gives (see [`pod_status_string`][minikubelet.k8s_io.api.core.v1.generated_pb.pod_status_string])."""
+        return generated_pb.pod_status_string(self)
 
 
 # --- Pod -----------------------------------------------------------------------------------
