@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 from pathlib import Path
@@ -198,7 +199,11 @@ def main(
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # `list | head`: the reader has gone, and that is fine
+    except OSError as err:
+        # `list | head`, or the terminal of a `watch` hung up (EIO): the reader has gone, and
+        # that is fine. Any other error is not ours to hide.
+        if not isinstance(err, BrokenPipeError) and err.errno != errno.EIO:
+            raise
         with contextlib.suppress(OSError):  # no "Exception ignored … BrokenPipeError" at exit
             sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
         return 0

@@ -353,8 +353,11 @@ def _cbreak(fd: int) -> Iterator[None]:
     try:
         yield
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, before)
         _saved_modes.pop()
+        with contextlib.suppress(
+            termios.error, OSError
+        ):  # the terminal hung up: nothing to restore
+            termios.tcsetattr(fd, termios.TCSADRAIN, before)
 
 
 @contextlib.contextmanager
@@ -367,11 +370,13 @@ def _cooked_terminal() -> Iterator[None]:
     import tty
 
     fd, before = _saved_modes[-1]
-    termios.tcsetattr(fd, termios.TCSADRAIN, before)
+    with contextlib.suppress(termios.error, OSError):
+        termios.tcsetattr(fd, termios.TCSADRAIN, before)
     try:
         yield
     finally:
-        tty.setcbreak(fd)
+        with contextlib.suppress(termios.error, OSError):
+            tty.setcbreak(fd)
 
 
 def _read_keys(events: queue.Queue[Event], paused: threading.Event, stop: threading.Event) -> None:

@@ -161,21 +161,8 @@ def _read_until(fd: int, pattern: str, timeout: float = 60.0) -> str:
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_watch_in_a_terminal_follows_saves_and_keys(tmp_path: Path) -> None:
-    root = tmp_path / "walkthrough"
-    for chapter in sorted(PACKAGE_DIR.glob("ch[0-9][0-9]")):
-        shutil.copytree(
-            chapter,
-            root / chapter.name,
-            ignore=shutil.ignore_patterns("__pycache__", "exercise.py"),
-        )
-    ws = Workspace(root=root, progress_path=tmp_path / "p.json")
-    env = {
-        **os.environ,
-        "MINIKUBELET_WALKTHROUGH_DIR": str(root),
-        "MINIKUBELET_WALKTHROUGH_PROGRESS": str(tmp_path / "p.json"),
-        "MINIKUBELET_LANG": "en",
-        "COLUMNS": "100",
-    }
+    ws, env = _copy_chapters(tmp_path)
+    env["MINIKUBELET_LANG"] = "en"
     main, child = os.openpty()
     process = subprocess.Popen(
         [sys.executable, "-m", "walkthrough", "watch"],
@@ -206,3 +193,34 @@ def test_watch_in_a_terminal_follows_saves_and_keys(tmp_path: Path) -> None:
             process.wait()
         os.close(main)
     assert ws.progress().is_done("ch01/merge-set")
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_watch_ends_quietly_when_its_terminal_hangs_up(tmp_path: Path) -> None:
+    _ws, env = _copy_chapters(tmp_path)
+    env["MINIKUBELET_LANG"] = "en"
+    main, child = os.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "walkthrough", "watch"],
+        stdin=child,
+        stdout=child,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    os.close(child)
+    try:
+        _read_until(main, r"q:quit")
+        os.write(main, b"\x04")  # Ctrl+D is a key like any other here, not the end
+        os.write(main, b"h")
+        _read_until(main, r"Hint 1 of.*q:quit")
+    finally:
+        os.close(main)  # the terminal window is closed
+    try:
+        _out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0 and err == b"", err.decode(errors="replace")[-2000:]
