@@ -354,9 +354,8 @@ def _cbreak(fd: int) -> Iterator[None]:
         yield
     finally:
         _saved_modes.pop()
-        with contextlib.suppress(
-            termios.error, OSError
-        ):  # the terminal hung up: nothing to restore
+        # A terminal that hung up has no modes to restore.
+        with contextlib.suppress(termios.error, OSError):
             termios.tcsetattr(fd, termios.TCSADRAIN, before)
 
 
