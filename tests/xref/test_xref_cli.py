@@ -39,7 +39,7 @@ def test_lock_then_check_then_link_only(capsys, tmp_path):
     code, out, _ = _run(capsys, "check", *COMMON, *src)
     assert code == 1 and "lock-missing" in out and "check: FAILED" in out
     code, out, _ = _run(capsys, "lock", *COMMON, *src)
-    assert code == 0 and "wrote 3 files and 12 symbols read from v1.21.3" in out
+    assert code == 0 and "wrote 3 files and 14 symbols read from v1.21.3" in out
     code, out, _ = _run(capsys, "check", *COMMON, *src)
     assert code == 0 and out.strip().endswith("check: ok")
     code, out, _ = _run(capsys, "index", *COMMON, "--lock", lock, "--offline", "--json")

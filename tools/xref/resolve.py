@@ -12,7 +12,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from .comments import go_units
-from .go_index import KIND_FUNC, KIND_METHOD, GoCase, GoFile, GoStmt, statements
+from .go_index import KIND_FUNC, KIND_METHOD, KIND_TYPE, GoCase, GoFile, GoStmt, fields, statements
 from .hashes import git_blob_sha, sha256
 from .lock import Lock, LockFile, LockSymbol
 from .paths import TAG, permalink
@@ -43,6 +43,7 @@ class SourceLookup:
     def __init__(self, files: dict[str, tuple[GoFile, bytes]], version: str, where: str):
         self.files, self.version, self.where = files, version, where
         self._statements: dict[tuple[str, str], list[GoStmt]] = {}
+        self._fields: dict[tuple[str, str], list[GoStmt]] = {}
 
     def has_file(self, path: str) -> bool:
         return path in self.files
@@ -83,6 +84,14 @@ class SourceLookup:
             self._statements[key] = statements(facts.text, facts.start) if facts else []
         return self._statements[key]
 
+    def fields(self, path: str, name: str) -> list[GoStmt]:
+        """The fields of a struct type (parsed on demand), to link a class's attributes to."""
+        key = (path, name)
+        if key not in self._fields:
+            facts = self.symbol(path, name)
+            self._fields[key] = fields(facts.text, facts.start) if facts and facts.text else []
+        return self._fields[key]
+
     def file_fact(self, path: str) -> LockFile:
         gofile, data = self.files[path]
         return LockFile(
@@ -120,6 +129,10 @@ class LockLookup:
         s = self.lock.symbols.get((path, name))
         return list(s.blocks) if s is not None else []
 
+    def fields(self, path: str, name: str) -> list[GoStmt]:
+        """The struct fields the port links, as the lock recorded them (a type's blocks)."""
+        return self.statements(path, name)
+
 
 @dataclass
 class Block:
@@ -132,7 +145,7 @@ class Block:
     py_end: int
     go_start: int
     go_end: int
-    go_kind: str  # select | switch | typeswitch | stmt
+    go_kind: str  # select | switch | typeswitch | stmt | field
     permalink: str
     reason: str = ""
     go_lead: int = 0  # a statement's first line with the comment above it (else go_start)
@@ -294,6 +307,31 @@ def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Pr
     )
 
 
+def _key(name: str) -> str:
+    """What a Go field and a Python attribute are matched by: ``SandboxID`` and ``sandbox_id``
+    (``_sandbox_id``) are both ``sandboxid``."""
+    return name.lstrip("_").replace("_", "").lower()
+
+
+def _link_fields(out: Mapping, d: PyDef, go_fields: list[GoStmt], tag: str) -> None:
+    """Link each field of a Go struct to the attribute of `d` that has its name (`_key`): the
+    port keeps Go's names, so the name is the anchor.  A name that two fields (or two
+    attributes) share links nothing; a field or an attribute without a twin stays unlinked."""
+    go_by: dict[str, list[GoStmt]] = {}
+    for g in go_fields:
+        go_by.setdefault(_key(g.text), []).append(g)
+    py_by: dict[str, list] = {}
+    for f in d.fields:
+        py_by.setdefault(_key(f.name), []).append(f)
+    for key, gos in go_by.items():
+        pys = py_by.get(key, [])
+        if len(gos) == 1 and len(pys) == 1:
+            g, p = gos[0], pys[0]
+            link = permalink(out.go_path, g.start, g.end, tag=tag)
+            out.blocks.append(Block(g.text, "ported", p.line, p.start, p.end, g.start, g.end,
+                                    "field", link, "", g.lead))  # fmt: skip
+
+
 def _extend_runs(stmts: list[GoStmt], placed: dict[int, Block], path: str, tag: str) -> None:
     """An anchored statement's Go block runs on over the statements after it in its list, up to
     the next anchored one: like its Python twin, which runs to the next anchor."""
@@ -389,6 +427,8 @@ def resolve(
                     FidelityOmission(o.what, o.reason, d.file, o.line) for o in d.omissions
                 )
                 resolved_funcs.append((out, facts))
+            elif facts.kind == KIND_TYPE and d.fields:
+                _link_fields(out, d, lookup.fields(m.go_path, facts.symbol), tag)
         def_funcs.append((d, resolved_funcs))
 
     # Block anchors, in order of occurrence, against the cases of the enclosing def's function(s)
@@ -537,9 +577,12 @@ def make_lock(py: PyIndex, lookup: SourceLookup, mappings: list[Mapping], tag: s
 
 
 def _stmt_blocks(m: Mapping, also: tuple[GoStmt, ...] = ()) -> tuple[GoStmt, ...]:
-    """The statements `m`'s anchors name, as facts for the lock (with those in `also`)."""
+    """The statements `m`'s anchors name and the struct fields it links, as facts for the lock
+    (with those in `also`)."""
     found = {
-        GoStmt(b.case, b.go_lead, b.go_start, b.go_end) for b in m.blocks if b.go_kind == "stmt"
+        GoStmt(b.case, b.go_lead, b.go_start, b.go_end)
+        for b in m.blocks
+        if b.go_kind in ("stmt", "field")
     }
     return tuple(sorted(found | set(also), key=lambda s: (s.start, s.text)))
 
@@ -629,9 +672,10 @@ def drift(lock: Lock, lookup: SourceLookup, mappings: list[Mapping], lock_name: 
         s = lock.symbols.get(key)
         if s is not None and now != set(s.blocks):
             moved = sorted(f"'{b.text}' L{b.start}" for b in now - set(s.blocks))
+            what = "fields the port links" if s.kind == KIND_TYPE else "statements the port anchors"
             err(
                 "drift-blocks",
-                f"{key[1]} in {key[0]}: the statements the port anchors are not where the lock "
+                f"{key[1]} in {key[0]}: the {what} are not where the lock "
                 f"says in {version} ({', '.join(moved) or 'fewer anchors'}): run "
                 "'python -m tools.xref lock'",
             )
