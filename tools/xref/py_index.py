@@ -76,16 +76,6 @@ class PyAnchor:
 
 
 @dataclass
-class PyOmission:
-    """A ``# Go omitted: <what> -- <reason>`` comment that names no case: a statement, a call, a
-    handler of the mapped Go function left out of the port. It is listed in the fidelity report."""
-
-    line: int
-    what: str
-    reason: str
-
-
-@dataclass
 class PyField:
     """An attribute of a class: a field of its body (``kill_pod: bool = False``) or an
     assignment to ``self.<name>`` directly in its ``__init__``.  Linked to the Go struct field
@@ -118,7 +108,6 @@ class PyDef:
     end: int
     mappings: list[PyMapping]
     anchors: list[PyAnchor] = field(default_factory=list)
-    omissions: list[PyOmission] = field(default_factory=list)
     fields: list[PyField] = field(default_factory=list)  # a class's attributes, in order
 
 
@@ -473,8 +462,6 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
         if omitted:
             start = end = line
             kind = "omitted" if is_case else "omitted-statement"
-            if not is_case:  # listed by `report` under its function, with the reason
-                owner[1].omissions.append(PyOmission(line, case, reason))
         elif is_case:
             start, end = line, _covered(root, lines, line, owner[1].end)
             kind = "anchor"

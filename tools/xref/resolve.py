@@ -255,11 +255,14 @@ def _missing_symbol_hint(name: str, names: list[str]) -> str:
     return ("; " + "; ".join(hints)) if hints else ""
 
 
-def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Problem | None:
+def _place_statement(
+    a, d: PyDef, resolved_funcs, lookup, taken, omissions, tag: str
+) -> Problem | None:
     """Resolve one statement anchor (``# Go: <statement>``, ``# Go omitted: <statement> --
     <reason>``) to the first statement of the enclosing def's Go function(s) that its text
     starts, and that no earlier anchor took.  A ``# Go:`` comment that starts no statement is a
-    remark; one whose statements are all taken is said (a warning); an omission must resolve."""
+    remark; one whose statements are all taken is said (a warning); an omission must resolve,
+    and is then listed in `omissions` under its function (what ``report`` shows)."""
     seen = 0
     for out, facts in resolved_funcs:
         key = (out.go_path, facts.symbol)
@@ -275,6 +278,10 @@ def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Pr
                           a.reason, st.lead)  # fmt: skip
             taken[key][i] = block
             out.blocks.append(block)
+            if a.kind == "omitted-statement":
+                omissions.setdefault(key, []).append(
+                    FidelityOmission(a.case, a.reason, d.file, a.line)
+                )
             return None
     if a.kind == "statement" and not seen:
         return None  # a '# Go:' remark that names no statement is prose
@@ -423,9 +430,6 @@ def resolve(
                 key = (m.go_path, facts.symbol)
                 funcs[key] = facts
                 mapped_at.setdefault(key, []).append((d.file, m.line))
-                omissions.setdefault(key, []).extend(
-                    FidelityOmission(o.what, o.reason, d.file, o.line) for o in d.omissions
-                )
                 resolved_funcs.append((out, facts))
             elif facts.kind == KIND_TYPE and d.fields:
                 _link_fields(out, d, lookup.fields(m.go_path, facts.symbol), tag)
@@ -451,7 +455,9 @@ def resolve(
             continue  # its mapping did not resolve: already reported
         for a in d.anchors:
             if a.kind in ("statement", "omitted-statement"):
-                problem = _place_statement(a, d, resolved_funcs, lookup, taken_stmts, tag)
+                problem = _place_statement(
+                    a, d, resolved_funcs, lookup, taken_stmts, omissions, tag
+                )
                 if problem is not None:
                     problems.append(problem)
                 continue
