@@ -164,3 +164,52 @@ def test_a_bad_scenario_is_refused_in_the_users_language(manifests, tmp_path):
     )
     done = run("--manifests", manifests, "--scenario", "/dev/zero", lang="zh")
     assert done.stderr == f"minikubelet: /dev/zero：文件太大：超过 {10 << 20} 字节\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "en", "zh"),
+    [
+        (
+            ["--seed", "x"],
+            "minikubelet run: error: argument --seed: invalid int value: 'x'",
+            "minikubelet run：错误：参数 --seed：int 值无效：'x'",
+        ),
+        (
+            ["--clock", "wall"],
+            "minikubelet run: error: argument --clock: invalid choice: 'wall'",
+            "minikubelet run：错误：参数 --clock：取值无效：'wall'",
+        ),
+        (
+            ["--until", "0s"],
+            "minikubelet run: error: argument --until: '0s' is not a positive duration",
+            "minikubelet run：错误：参数 --until：'0s' 不是一个正的时长",
+        ),
+    ],
+)
+def test_argparse_refuses_in_the_users_language(manifests, args, en, zh):
+    for lang, said in (("zh", zh), ("en", en)):
+        done = run("--manifests", manifests, *args, lang=lang)
+        assert done.returncode == 2
+        assert said in done.stderr
+        usage = "用法：" if lang == "zh" else "usage: "
+        assert done.stderr.startswith(usage)
+
+
+def test_the_help_is_all_in_chinese_for_a_chinese_user():
+    done = subprocess.run(
+        [sys.executable, "-m", "minikubelet.sim.cli", "--lang", "zh", "run", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.startswith("用法：minikubelet run")
+    assert "显示本帮助后退出" in done.stdout
+    for english in ("usage:", "options:", "show this help"):
+        assert english not in done.stdout
+
+
+def test_a_file_that_cannot_be_read_is_refused_with_the_reason_in_the_users_language(tmp_path):
+    done = run("--api-script", str(tmp_path), lang="zh")
+    assert done.returncode == 2
+    assert done.stderr == f"minikubelet: {tmp_path}：无法读取：这是一个目录\n"

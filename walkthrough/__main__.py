@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from minikubelet.sim.i18n import language, text
+from minikubelet.sim.argparse_messages import speak
+from minikubelet.sim.i18n import language_of, text
 from walkthrough.catalog import PACKAGE_DIR, CatalogError
 from walkthrough.runner import (
     Workspace,
@@ -37,6 +38,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     def t(en: str, zh: str) -> str:
         return text(en, zh, lang)
 
+    speak(lang)
     lang_help = t(
         "language of messages (default: from MINIKUBELET_LANG or the locale)",
         "输出语言（默认读取 MINIKUBELET_LANG 或系统 locale）",
@@ -162,10 +164,7 @@ def main(
     argv = sys.argv[1:] if argv is None else argv
     out = out if out is not None else sys.stdout
     ws = ws if ws is not None else Workspace(Path(os.environ.get(ROOT_ENV) or PACKAGE_DIR))
-    pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--lang", choices=["en", "zh"])
-    known, _ = pre.parse_known_args(argv)
-    lang = language(known.lang)
+    lang = language_of(argv)
     parser = build_parser(lang)
     args = parser.parse_args(argv)
     try:

@@ -286,11 +286,7 @@ def discover(root: Path | None = None) -> list[Chapter]:
         if not match or not (folder / "chapter.yaml").is_file():
             continue
         meta = _load_yaml(folder / "chapter.yaml")
-        chapter = Chapter(
-            number=int(match.group(1)),
-            dir=folder,
-            title=_bilingual(meta.get("title"), f"{folder / 'chapter.yaml'}: title"),
-        )
+        chapter = Chapter(number=int(match.group(1)), dir=folder, title=chapter_title(meta, folder))
         names = meta.get("exercises") or []
         if not isinstance(names, list):
             raise CatalogError(f"{folder / 'chapter.yaml'}: exercises: a list of names")
@@ -304,6 +300,14 @@ def discover(root: Path | None = None) -> list[Chapter]:
             )
         seen[exercise.name] = exercise.key
     return chapters
+
+
+def chapter_title(meta: dict[str, Any] | None, folder: Path) -> dict[str, str]:
+    """A chapter's title in both languages, from its ``chapter.yaml`` (read now if ``meta`` is
+    None)."""
+    if meta is None:
+        meta = _load_yaml(folder / "chapter.yaml")
+    return _bilingual(meta.get("title"), f"{folder / 'chapter.yaml'}: title")
 
 
 def all_exercises(chapters: list[Chapter]) -> list[Exercise]:

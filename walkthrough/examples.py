@@ -30,11 +30,14 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.sim import go, klog
+from minikubelet.sim.argparse_messages import speak
+from minikubelet.sim.cli import duration_arg
 from minikubelet.sim.go.duration import parse_duration
-from minikubelet.sim.i18n import language, text
+from minikubelet.sim.i18n import language_of, text
 from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.phase_reporter import PhaseReporter
 from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
+from walkthrough.catalog import CatalogError, chapter_title
 
 
 @dataclass(frozen=True)
@@ -219,28 +222,54 @@ def example_main(
     until: str = "10s",
 ) -> int:
     """The command line every example shares; ``run(args, lang)`` runs the scenario."""
+    argv = sys.argv[1:] if argv is None else argv
+    lang = language_of(argv)
+
+    def t(en: str, zh: str) -> str:
+        return text(en, zh, lang)
+
+    folder = Path(inspect.getfile(run)).parent
+    try:
+        title = chapter_title(None, folder)["zh"]
+    except CatalogError:
+        title = ""
+    number = folder.name.removeprefix("ch").lstrip("0")
+    speak(lang)
     parser = argparse.ArgumentParser(
-        description=doc.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        prog=f"python walkthrough/{folder.name}/example.py",
+        description=t(doc.splitlines()[0], f"第 {number} 章示例：{title}"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--lang", choices=["en", "zh"])
-    parser.add_argument("--seed", type=int, default=1, help="seed of every random choice")
-    parser.add_argument("--until", default=until, help=f"virtual time to run (default {until})")
-    parser.add_argument("-v", dest="verbosity", type=int, default=2, help="klog verbosity")
     parser.add_argument(
-        "--breakpoints", action="store_true", help="print the good places to stop and exit"
+        "--lang", choices=["en", "zh"], help=t("language of the output", "输出语言")
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help=t("seed of every random choice", "所有随机选择的种子")
+    )
+    parser.add_argument(
+        "--until",
+        type=duration_arg(lang),
+        default=parse_duration(until),
+        help=t(f"virtual time to run (default {until})", f"运行的虚拟时长（默认 {until}）"),
+    )
+    parser.add_argument(
+        "-v", dest="verbosity", type=int, default=2, help=t("klog verbosity", "klog 日志级别")
+    )
+    parser.add_argument(
+        "--breakpoints",
+        action="store_true",
+        help=t("print the good places to stop and exit", "列出值得停下来的位置后退出"),
     )
     parser.add_argument(
         "--break",
         dest="stop_at",
         choices=[s.name for s in spots],
-        help="run under pdb, stopped at this spot",
+        help=t("run under pdb, stopped at this spot", "在 pdb 中运行，停在这个位置"),
     )
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    lang = language(args.lang)
+    args = parser.parse_args(argv)
     if args.breakpoints:
         print_spots(spots, lang, sys.stdout)
         return 0
-    args.until = parse_duration(args.until)
     klog.configure(verbosity=args.verbosity, out=sys.stdout)
     try:
         if args.stop_at:

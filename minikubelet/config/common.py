@@ -19,6 +19,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     Toleration,
     TolerationOperator,
 )
+from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.helper.helpers import (
     add_or_update_toleration_in_pod,
 )
@@ -28,6 +29,17 @@ from minikubelet.types import ConfigHashAnnotationKey, NamespaceDefault
 
 #: The largest manifest kubelet reads (10 MiB). Go: maxConfigLength
 maxConfigLength = 10 * 1 << 20
+
+_DecodeKey = tuple[str, bool, str, bool]
+_Decoded = tuple[list[Pod], list[ManifestError]]
+
+#: Ours, not kubelet's: for each source (a manifest file or a URL, with the node and the way it
+#: was read), the text last decoded from it and what that gave. See [`try_decode_pods`][].
+_last_decoded: dict[_DecodeKey, tuple[str | bytes, _Decoded]] = {}
+
+#: How many sources [`_last_decoded`][] remembers before it starts over (a directory of more
+#: manifests than this is decoded afresh on every read, as kubelet does).
+_MAX_REMEMBERED = 10_000
 
 
 def generate_pod_name(name: str, node_name: str) -> str:
@@ -104,9 +116,27 @@ def try_decode_pods(
     Go decodes, then applies [`apply_defaults`][] (its ``defaultFn``), then validates; the
     loader does the same with ``default_fn``. With ``allow_pod_list`` a ``PodList`` is taken
     too, as the HTTP source takes it (Go's ``tryDecodePodList``).
+
+    Not in Go: kubelet decodes every manifest again on each read (every 20 s for a file), which
+    costs Go microseconds and Python about a millisecond a pod. The same text from the same
+    source on the same node always decodes to the same pods, so when a source gives back the
+    text it gave last time, the port hands out fresh copies of the pods it made then. Only
+    below ``-v=5``: from 5 up, [`apply_defaults`][] logs each read, so everything runs again.
     """
+    key = (source, is_file, node_name, allow_pod_list)
+    remember = not klog.v(5).enabled
+    if remember:
+        last = _last_decoded.get(key)
+        if last is not None and last[0] == text:
+            pods, errors = last[1]
+            return [deep_copy(pod) for pod in pods], list(errors)
 
     def default_fn(pod: Pod) -> None:
         apply_defaults(pod, source, is_file, node_name)
 
-    return load_pods(text, source, allow_pod_list=allow_pod_list, default_fn=default_fn)
+    pods, errors = load_pods(text, source, allow_pod_list=allow_pod_list, default_fn=default_fn)
+    if remember:
+        if len(_last_decoded) >= _MAX_REMEMBERED:
+            _last_decoded.clear()
+        _last_decoded[key] = (text, ([deep_copy(pod) for pod in pods], list(errors)))
+    return pods, errors

@@ -14,26 +14,38 @@ import ipaddress
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from minikubelet import KUBERNETES_VERSION, __version__
-from minikubelet.sim.i18n import in_language, language, text
+from minikubelet.sim.argparse_messages import speak
+from minikubelet.sim.i18n import in_language, language_of, os_error, text
 
 # `--version` and `--help` import nothing more than the lines above: the port (and asyncio
 # under it) is imported by `run` only, so that they answer at once.
 
 
-def duration_arg(value: str) -> float:
-    """An argparse type for Go durations (``30s``, ``2m``)."""
-    from minikubelet.sim.go.duration import parse_duration
+def duration_arg(lang: str) -> Callable[[str], float]:
+    """An argparse type for Go durations (``30s``, ``2m``) that refuses others in ``lang``."""
 
-    try:
-        seconds = parse_duration(value)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-    if seconds <= 0:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a positive duration")
-    return seconds
+    def parse(value: str) -> float:
+        from minikubelet.sim.go.duration import parse_duration
+
+        try:
+            seconds = parse_duration(value)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+        if seconds <= 0:
+            raise argparse.ArgumentTypeError(
+                text(
+                    f"{value!r} is not a positive duration",
+                    f"{value!r} 不是一个正的时长",
+                    lang,
+                )
+            )
+        return seconds
+
+    return parse
 
 
 def build_parser(lang: str) -> argparse.ArgumentParser:
@@ -42,6 +54,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     def t(en: str, zh: str) -> str:
         return text(en, zh, lang)
 
+    speak(lang)
     parser = argparse.ArgumentParser(
         prog="minikubelet",
         description=t(
@@ -180,7 +193,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--until",
-        type=duration_arg,
+        type=duration_arg(lang),
         default=30.0,
         metavar="DURATION",
         help=t(
@@ -231,10 +244,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 def _main(argv: list[str] | None, out: TextIO | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = out if out is not None else sys.stdout
-    pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--lang", choices=["en", "zh"])
-    known, _ = pre.parse_known_args(argv)
-    lang = language(known.lang)
+    lang = language_of(argv)
     parser = build_parser(lang)
     args = parser.parse_args(argv)
     args.argv = argv
@@ -414,7 +424,15 @@ def write_trace(rec: Any, args: argparse.Namespace, lang: str) -> int:
     try:
         trace.write(recorded, args.trace)
     except OSError as err:
-        print(f"minikubelet: {err}", file=sys.stderr)
+        reason = os_error(err)
+        print(
+            text(
+                f"minikubelet: cannot write the trace to {args.trace}: {reason}",
+                f"minikubelet: 无法把 trace 写到 {args.trace}：{reason.zh}",
+                lang,
+            ),
+            file=sys.stderr,
+        )
         return 2
     steps = len(recorded["steps"])
     print(

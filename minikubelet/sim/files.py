@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from minikubelet.sim.i18n import both
+from minikubelet.sim.i18n import both, os_error
 
 
 class FileReadError(ValueError):
@@ -34,8 +34,8 @@ def read_at_most(path: str | os.PathLike[str], limit: int) -> bytes:
         with Path(path).open("rb") as stream:
             data = stream.read(limit + 1)
     except OSError as err:
-        reason = err.strerror or str(err)
-        raise FileReadError(both(f"cannot read: {reason}", f"无法读取：{reason}")) from None
+        reason = os_error(err)
+        raise FileReadError(both(f"cannot read: {reason}", f"无法读取：{reason.zh}")) from None
     if len(data) > limit:
         raise FileTooLarge(limit)
     return data

@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 
 from minikubelet.kubelet import Kubelet
 from walkthrough.catalog import PACKAGE_DIR
@@ -105,6 +106,29 @@ def test_each_example_names_its_breakpoints(chapter: str, capsys) -> None:
         assert spot.zh in out
     source = Path(module.__file__).read_text()
     assert "# BREAKPOINT:" in source
+
+
+@pytest.mark.parametrize("until", ["banana", "0s"])
+def test_an_example_refuses_a_bad_duration_without_a_traceback(until: str, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        example("ch05").main(["--until", until, "--lang", "en"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "python walkthrough/ch05/example.py: error: argument --until: " in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_an_examples_help_speaks_chinese_to_a_chinese_reader(chapter: str, capsys) -> None:
+    with pytest.raises(SystemExit) as exited:
+        example(chapter).main(["--help", "--lang", "zh"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    number = int(chapter.removeprefix("ch"))
+    title = yaml.safe_load((PACKAGE_DIR / chapter / "chapter.yaml").read_text())["title"]["zh"]
+    assert f"第 {number} 章示例：{title}" in out
+    assert out.startswith("用法：")
+    assert "seed of every" not in out and "show this help" not in out
 
 
 def test_the_first_statement_skips_the_docstring() -> None:
