@@ -1,4 +1,5 @@
-"""Struct fields: a class that ports a Go struct links each attribute to the Go field of its name."""
+"""Struct fields: a class that ports a Go struct links each attribute to the Go field of its
+name."""
 
 from __future__ import annotations
 

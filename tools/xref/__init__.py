@@ -133,9 +133,9 @@ require_source=False, …) -> Index`` (`tools.xref.index`).  ``Index.mappings`` 
 `Mapping` (``py_file``, ``py_qualname``, ``py_start``/``py_end``, ``py_line``, ``go_path``,
 ``go_symbol``, ``go_kind``, ``go_start``/``go_end``, ``permalink``, ``file_permalink``,
 ``verified``, ``read_from``, ``blocks`` — each a `Block` with the case text (a statement's
-anchor, a struct field's name), Go and Python lines and a permalink —, ``go_text`` when the source is at hand).  ``Index.fidelity``,
-``Index.problems``, ``Index.mode`` (``source`` or ``link-only``), ``Index.go_source(path)``,
-``Index.to_json()``.
+anchor, a struct field's name), Go and Python lines and a permalink —, ``go_text`` when the
+source is at hand).  ``Index.fidelity``, ``Index.problems``, ``Index.mode`` (``source`` or
+``link-only``), ``Index.go_source(path)``, ``Index.to_json()``.
 """
 
 from __future__ import annotations

@@ -141,8 +141,9 @@ def _summary(index: Index) -> str:
     where = index.source.describe() if index.source else "the lock (link-only)"
     return (
         f"{resolved}/{len(index.mappings)} mappings resolved against {where}; {blocks} block "
-        f"anchors; {fields} struct fields linked; cases of {len(index.fidelity)} mapped Go functions: {ported} ported, "
-        f"{omitted} omitted, {missing} missing; {copied} lines repeat a Go comment; "
+        f"anchors; {fields} struct fields linked; cases of {len(index.fidelity)} mapped Go "
+        f"functions: {ported} ported, {omitted} omitted, {missing} missing; {copied} lines "
+        f"repeat a Go comment; "
         f"{len(index.errors)} errors"
     )
 

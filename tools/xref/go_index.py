@@ -216,9 +216,9 @@ class GoStmt(NamedTuple):
     struct (`fields`), linked to the port's attribute of the same name.
 
     `text` is the statement's first line from its first token, whitespace normalised (Go
-    comments dropped), or the field's name; `lead` the first line of the ``//`` comment right above it, if any;
-    `group` tells the statements of one list (a block, a case) apart from those of another
-    (-1 when unknown: facts from the lock).
+    comments dropped), or the field's name; `lead` the first line of the ``//`` comment right
+    above it, if any; `group` tells the statements of one list (a block, a case) apart from
+    those of another (-1 when unknown: facts from the lock).
     """
 
     text: str
