@@ -7,8 +7,9 @@ Two runs, each under the virtual clock, so every figure is CPU time spent comput
   runtime keeps one dead container, so the cost per hour stays flat; without it every restart
   left one more behind and each hour cost more than the one before.
 * **full node**: 110 static pods (kubelet's default ``--max-pods``) from a manifest directory,
-  one in ten crash-looping, for ``--hours`` virtual hours (default 24). Prints the total and the
-  cost per virtual hour, and how many containers the runtime holds at the end.
+  one in ten crash-looping, for ``--hours`` virtual hours (default 24). Prints the total, the
+  cost per virtual hour over the first hour, the first quarter, half and the whole of the run
+  (flat if nothing piles up), and how many containers the runtime holds at the end.
 
     python bench/bench_node_day.py [--hours 24] [--pods 110] [--skip-crash-loop]
 
@@ -23,6 +24,7 @@ import platform
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -45,9 +47,8 @@ metadata:
 """
 
 
-def crash_loop(checkpoints: list[float]) -> None:
-    """CPU seconds per virtual hour between successive checkpoints (virtual hours)."""
-    marks: list[tuple[float, float]] = []
+def sampler(checkpoints: list[float], marks: list[tuple[float, float]]) -> Callable[[object], None]:
+    """A run's setup hook that notes the CPU time at each checkpoint (virtual hours)."""
 
     def record(kl: object) -> None:
         async def sample() -> None:
@@ -59,15 +60,25 @@ def crash_loop(checkpoints: list[float]) -> None:
         go.go(sample)
         marks.append((0.0, time.process_time()))
 
+    return record
+
+
+def print_per_hour(marks: list[tuple[float, float]]) -> None:
+    for (h0, c0), (h1, c1) in itertools.pairwise(marks):
+        print(f"  {h0:5.2f} h → {h1:5.2f} h   {(c1 - c0) / (h1 - h0):7.3f} s/h")
+
+
+def crash_loop(checkpoints: list[float]) -> None:
+    """CPU seconds per virtual hour between successive checkpoints (virtual hours)."""
+    marks: list[tuple[float, float]] = []
     run = run_kubelet(
         pods=[pod("crash", ["app"], annotations=CRASH)],
         until=checkpoints[-1] * 3600 + 1,
         verbosity=0,
-        setup=record,
+        setup=sampler(checkpoints, marks),
     )
     print("crash-looping pod, CPU seconds per virtual hour:")
-    for (h0, c0), (h1, c1) in itertools.pairwise(marks):
-        print(f"  {h0:5.2f} h → {h1:5.2f} h   {(c1 - c0) / (h1 - h0):7.3f} s/h")
+    print_per_hour(marks)
     restarts = run.statuses["crash"].container_statuses[0].restart_count
     print(f"  restarts: {restarts}; containers left in the runtime: {run.runtime_containers}")
 
@@ -84,15 +95,25 @@ def full_node(n: int, hours: float) -> None:
             name = f"pod-{i:03d}"
             text = MANIFEST.format(name=name, annotations=annotations)
             Path(tmp, f"{name}.yaml").write_text(text)
+        marks: list[tuple[float, float]] = []
+        checkpoints = [hours * f for f in (1 / 24, 1 / 4, 1 / 2, 1)]
         cpu = time.process_time()
         wall = time.perf_counter()
-        run = run_kubelet(manifests=Path(tmp), until=hours * 3600, max_pods=n, verbosity=0)
+        run = run_kubelet(
+            manifests=Path(tmp),
+            until=hours * 3600,
+            max_pods=n,
+            verbosity=0,
+            setup=sampler(checkpoints[:-1], marks),
+        )
+        marks.append((hours, time.process_time()))
         cpu = time.process_time() - cpu
         wall = time.perf_counter() - wall
     running = sum(1 for s in run.statuses.values() if s.phase == "Running")
     held = sum(run.runtime_containers.values())
     print(f"{n}-pod node for {hours:g} virtual hours:")
     print(f"  CPU {cpu:7.1f} s ({cpu / hours:6.2f} s per virtual hour); wall {wall:7.1f} s")
+    print_per_hour(marks)
     print(f"  {running} pods Running; the runtime holds {held} containers at the end")
 
 
