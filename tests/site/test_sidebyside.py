@@ -143,6 +143,28 @@ def test_source_view_has_real_lines_permalinks_and_aligned_blocks(source_index):
     assert row.go.block == add.id and set(row.go.blocks) == {add.id, outer.id}
 
 
+def test_a_struct_view_lights_each_go_field_with_its_attribute(source_index):
+    mapping = pick_mapping(source_index, "pkg/kubelet/pod_workers.go", "type podSyncPlan")
+    view = build_view(source_index, mapping, FIXTURES)
+    py_text = (FIXTURES / mapping.py_file).read_text().splitlines()
+    # The attributes stay in the Python pane: their names are the link, no comment to hide.
+    assert [r.py.number for r in view.rows if r.py] == list(
+        range(mapping.py_start, mapping.py_end + 1)
+    )
+    by_go = {r.go.number: r for r in view.rows if r.go}
+    for go_line, py_line in ((33, 23), (36, 24), (37, 25), (39, 26)):
+        go = by_go[go_line].go
+        (twin,) = [r.py for r in view.rows if r.py and r.py.number == py_line]
+        assert go.block and go.block == twin.block, (go_line, py_text[py_line - 1])
+    # a field's comment lights with it, beside the attribute's `#:` line, on the same row
+    kill = next(b for b in view.blocks if b.case == "KillPod")
+    (row,) = [r for r in view.rows if r.go and r.go.number == 32]
+    assert row.go.block == kill.id and row.py is not None and row.py.number == 22
+    assert row.py.block == kill.id
+    # PodIP/podIP are ambiguous and Ephemeral has no twin: nothing to light
+    assert by_go[40].go.block is None and by_go[41].go.block is None
+
+
 def test_rendered_source_view(source_index):
     mapping = pick_mapping(source_index, KUBELET_GO, "(*Kubelet).syncLoopIteration")
     html = render_view(build_view(source_index, mapping, FIXTURES, view_id="sbs-2", lang="zh"))

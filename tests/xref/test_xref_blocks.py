@@ -151,8 +151,11 @@ def test_statements_that_moved_are_drift(tmp_path, k8s_copy):
     go = k8s_copy / WORKERS_GO
     go.write_text(go.read_text().replace("\tselect {\n", "\t// a new comment\n\tselect {\n"))
     moved = _index(src=k8s_copy, lock_path=path)
-    (p,) = [p for p in moved.errors if p.code == "drift-blocks"]
-    assert "(*podWorkers).UpdatePod" in p.message and "'select {' L25" in p.message
+    drifted = {p.message.split(" in ")[0]: p for p in moved.errors if p.code == "drift-blocks"}
+    assert set(drifted) == {"(*podWorkers).UpdatePod", "type podSyncPlan", "type workerCache"}
+    p = drifted["(*podWorkers).UpdatePod"]
+    assert "the statements the port anchors" in p.message and "'select {' L25" in p.message
+    assert "the fields the port links" in drifted["type podSyncPlan"].message
     assert ("select {", 24, 25, 28, 11, 15, "stmt") in _stmt_blocks(moved)
 
 

@@ -39,7 +39,7 @@ def test_lock_then_check_then_link_only(capsys, tmp_path):
     code, out, _ = _run(capsys, "check", *COMMON, *src)
     assert code == 1 and "lock-missing" in out and "check: FAILED" in out
     code, out, _ = _run(capsys, "lock", *COMMON, *src)
-    assert code == 0 and "wrote 3 files and 12 symbols read from v1.21.3" in out
+    assert code == 0 and "wrote 3 files and 14 symbols read from v1.21.3" in out
     code, out, _ = _run(capsys, "check", *COMMON, *src)
     assert code == 0 and out.strip().endswith("check: ok")
     code, out, _ = _run(capsys, "index", *COMMON, "--lock", lock, "--offline", "--json")
@@ -94,6 +94,66 @@ def test_report_lists_each_case(capsys):
     code, out, _ = _run(capsys, "report", *COMMON, "--src", str(K8S), "--json")
     report = json.loads(out)
     assert {f["go_symbol"] for f in report} >= {"(Pod).Describe", "(*Kubelet).note"}
+
+
+def _omit(port_root, statement: str) -> list[str]:
+    """Mark a statement of the fixture's UpdatePod omitted (line 11 of port/pod_workers.py)."""
+    f = port_root / "port" / "pod_workers.py"
+    f.write_text(
+        f.read_text().replace(
+            "        ch = self.updates.setdefault(name, [])\n",
+            "        ch = self.updates.setdefault(name, [])\n"
+            f"        # Go omitted: {statement} -- the fixture's pods need no worker loop\n",
+        )
+    )
+    return ["--root", str(port_root), "--package", "port", "--src", str(K8S)]
+
+
+def _section(out: str, header: str) -> list[str]:
+    """The lines `report` prints under one function's header."""
+    lines = out.splitlines()
+    (i,) = [i for i, line in enumerate(lines) if line.startswith(header + "  ")]
+    rest = lines[i + 1 :]
+    end = next((j for j, line in enumerate(rest) if not line.startswith("  ")), len(rest))
+    return rest[:end]
+
+
+def test_report_lists_an_omitted_statement_under_its_function_with_its_reason(capsys, port_root):
+    args = _omit(port_root, "go p.managePodLoop(ch)")
+    code, out, _ = _run(capsys, "report", *args)
+    assert code == 0
+    assert (
+        "  omitted         go p.managePodLoop(ch)  port/pod_workers.py:11 -- the fixture's pods "
+        "need no worker loop"
+    ) in _section(out, "(*podWorkers).UpdatePod")
+    assert "go p.managePodLoop" not in "".join(_section(out, "(*Kubelet).syncLoopIteration"))
+    code, out, _ = _run(capsys, "report", *args, "--json")
+    (f,) = [f for f in json.loads(out) if f["go_symbol"] == "(*podWorkers).UpdatePod"]
+    assert f["omissions"] == [
+        {
+            "what": "go p.managePodLoop(ch)",
+            "reason": "the fixture's pods need no worker loop",
+            "py_file": "port/pod_workers.py",
+            "py_line": 11,
+        }
+    ]
+    code, out, _ = _run(capsys, "check", *args, "--lock", "none.json")
+    assert "unresolved-anchor" not in out
+
+
+def test_an_omission_of_a_statement_the_go_lacks_fails_the_check(capsys, port_root):
+    args = _omit(port_root, "go p.startWorker(ch)")
+    code, out, _ = _run(capsys, "check", *args, "--lock", "none.json")
+    assert code == 1 and "check: FAILED" in out
+    assert (
+        "port/pod_workers.py:11: error: '# Go omitted: go p.startWorker(ch)' names no statement "
+        "of (*podWorkers).UpdatePod (pkg/kubelet/pod_workers.go:17-28); did you mean "
+        "'go p.managePodLoop(ch)'? [unresolved-anchor]"
+    ) in out
+    # the report shows the error, and does not list the omission as if it named a statement
+    code, out, _ = _run(capsys, "report", *args)
+    assert "go p.startWorker(ch)" not in "".join(_section(out, "(*podWorkers).UpdatePod"))
+    assert "port/pod_workers.py:11: error: '# Go omitted: go p.startWorker(ch)'" in out
 
 
 def test_require_source(capsys, dead_url):

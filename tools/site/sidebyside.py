@@ -59,11 +59,11 @@ class Row:
 
 @dataclass
 class BlockView:
-    """A select/switch case or an anchored statement, and its Python twin."""
+    """A select/switch case, an anchored statement or a struct field, and its Python twin."""
 
     id: str
     case: str  # the case header, or the start of the statement
-    kind: str  # select | switch | typeswitch | stmt | member
+    kind: str  # select | switch | typeswitch | stmt | member | field
     status: str  # ported | omitted
     reason: str
     go_start: int  # what lights up: a statement's comment included
@@ -295,9 +295,10 @@ def align(go: list[CodeLine], py: list[CodeLine], blocks: list[BlockView]) -> li
 def _without_anchors(lines: list[CodeLine], mapping: Mapping, blocks: list[BlockView]):
     """The Python lines without the anchor comments of ported blocks (``# Go: case …:``,
     ``# Go: <statement>``): the view shows the link itself, with the Go beside.  An omission's
-    comment stays (it is all the Python side has to say).  Each block then starts at its first
+    comment stays (it is all the Python side has to say), and so does a struct field's line (the
+    attribute itself: its name is the link).  Each block then starts at its first
     line left."""
-    anchors = {b.py_line for b in mapping.blocks if b.status == "ported"}
+    anchors = {b.py_line for b in mapping.blocks if b.status == "ported" and b.go_kind != "field"}
     kept = [line for line in lines if line.number not in anchors]
     numbers = [line.number for line in kept]
     for b in blocks:

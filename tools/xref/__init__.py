@@ -77,13 +77,26 @@ Paths are relative to the root of the kubernetes repository, as at the tag
    (``lock`` after adding one; ``check`` with the source says when it lacks one).  Statement
    anchors are not part of fidelity.
 
-5. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
+5. **Struct fields.**  A class mapped to a Go struct (``Go: <path> type Name``) needs no anchor
+   for its fields: the port keeps Go's names, so each attribute links to the Go field of its
+   name, compared without case, underscores or a leading ``_`` (``SandboxID`` ↔ ``sandbox_id``,
+   ``mu`` ↔ ``_mu``; an embedded field is named after its type: ``sync.Mutex`` ↔ ``_mutex``).
+   The attributes are the annotated names of the class body (a dataclass's fields) and what its
+   ``__init__`` assigns to ``self.<name>`` in its own body (the first such statement).  The
+   Python lines run from the plain comments right above (``#:`` documentation) to the end of
+   the statement; the Go lines from the ``//`` comment right above the field to its end.  A name
+   two fields (or two attributes) share links nothing, and a field or attribute without a twin
+   stays unlinked: nothing fails, the view shows it alone.  Views light these like statements;
+   the lock records the linked fields' lines (``lock`` after adding or renaming one; ``check``
+   with the source says when it must).  Fields are not part of fidelity.
+
+6. **Omission.**  ``# Go omitted: <case text> -- <reason>`` marks a case deliberately not
    ported, ``# Go omitted: <statement> -- <reason>`` Go statements the port leaves out (the view
    shows them with nothing beside them; they end the run of the anchor before).  The reason is
    required, and an omission must name a case or statement that is there.  ``report`` lists a
    function's omitted statements under it, with their reasons.
 
-6. **Fidelity.**  For every mapped Go function, every select/switch case tree-sitter finds must
+7. **Fidelity.**  For every mapped Go function, every select/switch case tree-sitter finds must
    be ported (an anchor) or omitted.  ``report`` lists each case with its status; ``check``
    fails on missing ones (``check --no-fidelity`` makes them warnings, for work in progress).
 
@@ -119,10 +132,10 @@ Python API (for the mkdocs hook)
 require_source=False, …) -> Index`` (`tools.xref.index`).  ``Index.mappings`` is a list of
 `Mapping` (``py_file``, ``py_qualname``, ``py_start``/``py_end``, ``py_line``, ``go_path``,
 ``go_symbol``, ``go_kind``, ``go_start``/``go_end``, ``permalink``, ``file_permalink``,
-``verified``, ``read_from``, ``blocks`` — each a `Block` with the case text, Go and Python
-lines and a permalink —, ``go_text`` when the source is at hand).  ``Index.fidelity``,
-``Index.problems``, ``Index.mode`` (``source`` or ``link-only``), ``Index.go_source(path)``,
-``Index.to_json()``.
+``verified``, ``read_from``, ``blocks`` — each a `Block` with the case text (a statement's
+anchor, a struct field's name), Go and Python lines and a permalink —, ``go_text`` when the
+source is at hand).  ``Index.fidelity``, ``Index.problems``, ``Index.mode`` (``source`` or
+``link-only``), ``Index.go_source(path)``, ``Index.to_json()``.
 """
 
 from __future__ import annotations

@@ -132,7 +132,8 @@ def _print_problems(index: Index, quiet_notes: bool = False) -> None:
 
 def _summary(index: Index) -> str:
     resolved = sum(m.resolved for m in index.mappings)
-    blocks = sum(len(m.blocks) for m in index.mappings)
+    fields = sum(b.go_kind == "field" for m in index.mappings for b in m.blocks)
+    blocks = sum(len(m.blocks) for m in index.mappings) - fields
     ported = sum(f.count("ported") for f in index.fidelity)
     omitted = sum(f.count("omitted") for f in index.fidelity)
     missing = sum(f.count("missing") for f in index.fidelity)
@@ -140,8 +141,9 @@ def _summary(index: Index) -> str:
     where = index.source.describe() if index.source else "the lock (link-only)"
     return (
         f"{resolved}/{len(index.mappings)} mappings resolved against {where}; {blocks} block "
-        f"anchors; cases of {len(index.fidelity)} mapped Go functions: {ported} ported, "
-        f"{omitted} omitted, {missing} missing; {copied} lines repeat a Go comment; "
+        f"anchors; {fields} struct fields linked; cases of {len(index.fidelity)} mapped Go "
+        f"functions: {ported} ported, {omitted} omitted, {missing} missing; {copied} lines "
+        f"repeat a Go comment; "
         f"{len(index.errors)} errors"
     )
 

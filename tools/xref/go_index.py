@@ -212,12 +212,13 @@ def parse_record(src: bytes) -> tuple:
 
 
 class GoStmt(NamedTuple):
-    """One statement of a function body, for ``# Go: <statement>`` anchors.
+    """One statement of a function body, for ``# Go: <statement>`` anchors, or one field of a
+    struct (`fields`), linked to the port's attribute of the same name.
 
     `text` is the statement's first line from its first token, whitespace normalised (Go
-    comments dropped); `lead` the first line of the ``//`` comment right above it, if any;
-    `group` tells the statements of one list (a block, a case) apart from those of another
-    (-1 when unknown: facts from the lock).
+    comments dropped), or the field's name; `lead` the first line of the ``//`` comment right
+    above it, if any; `group` tells the statements of one list (a block, a case) apart from
+    those of another (-1 when unknown: facts from the lock).
     """
 
     text: str
@@ -254,12 +255,56 @@ def statements(text: str, first_line: int) -> list[GoStmt]:
             continue
         row, col = node.start_point
         first = lines[row][col:].decode("utf-8", "replace")
-        lead = row
-        while lead > 1 and lines[lead - 1].lstrip().startswith(b"//"):
-            lead -= 1
+        lead = _lead(lines, row)
         out.append(GoStmt(normalize_case(first), lead + shift + 1, row + shift + 1,
                           _end_line(node) + shift, parent.start_byte))  # fmt: skip
     out.sort(key=lambda s: (s.start, -s.end))
+    return out
+
+
+def _lead(lines: list[bytes], row: int) -> int:
+    """The 0-based row of the first line of the ``//`` comment right above `row` (else `row`)."""
+    lead = row
+    while lead > 1 and lines[lead - 1].lstrip().startswith(b"//"):
+        lead -= 1
+    return lead
+
+
+_TYPE_KEYWORD = re.compile(r"type\b")
+
+
+def fields(text: str, first_line: int) -> list[GoStmt]:
+    """The fields of the struct type declaration `text` (which starts on line `first_line` of
+    its file), in source order: one `GoStmt` per name, its `text` the field's name (an embedded
+    field's is its type's name: ``*kubecontainer.Runtime`` → ``Runtime``).
+
+    Only the struct's own fields (not those of a struct nested in one); none for another type.
+    `text` may be a whole ``type X struct {…}`` or one spec of a ``type ( … )`` group.
+    """
+    parser = _go()[0]
+    prefix = b"package p\n" + (b"" if _TYPE_KEYWORD.match(text) else b"type ")
+    src = prefix + text.encode("utf-8")
+    root = parser.parse(src).root_node
+    spec = next((c for c in root.named_children if c.type == "type_declaration"), None)
+    spec = spec.named_children[0] if spec is not None and spec.named_children else None
+    struct = spec.child_by_field_name("type") if spec is not None else None
+    if struct is None or struct.type != "struct_type":
+        return []
+    body = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
+    lines = src.split(b"\n")
+    shift = first_line - 2  # row 1 of `src` is `first_line`
+    out: list[GoStmt] = []
+    for decl in body.named_children if body is not None else ():
+        if decl.type != "field_declaration":
+            continue
+        names = [n.text.decode() for n in decl.children_by_field_name("name")]
+        if not names:  # embedded: named after its type
+            kind = decl.child_by_field_name("type")
+            names = re.findall(r"\w+", kind.text.decode())[-1:] if kind is not None else []
+        row = decl.start_point[0]
+        for name in names:
+            out.append(GoStmt(name, _lead(lines, row) + shift + 1, row + shift + 1,
+                              _end_line(decl) + shift, body.start_byte))  # fmt: skip
     return out
 
 

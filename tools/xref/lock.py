@@ -5,7 +5,8 @@ blob id, line count and the hashes of its comment units (`tools.xref.comments`);
 mapped symbol, its path, name, kind, 1-based line range, the sha256 of its text, the header
 text and lines of its select/switch cases, and the lines of the statements the port's ``# Go:
 <statement>`` anchors name (short strings that the port's comments repeat anyway: the lock
-records the anchor's text, not the Go statement).  Every entry says
+records the anchor's text, not the Go statement) or, for a struct, of the fields the port links
+(by their names).  Every entry says
 which release it was read from (``read_from``): entries read from another release than the tag
 (v1.21.4 while v1.21.3 is not at hand) are re-checked by the deploy build, which reads the tag
 and fails on drift.  Written by ``python -m tools.xref lock``; never edited by hand.
@@ -50,7 +51,8 @@ class LockSymbol:
     sha256: str
     read_from: str
     cases: tuple[GoCase, ...] = ()
-    blocks: tuple[GoStmt, ...] = ()  # the statements the port's ``# Go: <statement>`` anchors name
+    # the statements the port's ``# Go: <statement>`` anchors name; a struct's linked fields
+    blocks: tuple[GoStmt, ...] = ()
 
 
 @dataclass
@@ -109,7 +111,7 @@ def _symbol_json(s: LockSymbol) -> dict:
             {"case": c.header, "kind": c.kind, "start": c.start, "end": c.end} for c in s.cases
         ],
     }
-    if s.blocks:  # only where the port anchors statements
+    if s.blocks:  # only where the port anchors statements or links fields
         out["blocks"] = [
             {"anchor": b.text, "lead": b.lead, "start": b.start, "end": b.end} for b in s.blocks
         ]

@@ -76,13 +76,15 @@ class PyAnchor:
 
 
 @dataclass
-class PyOmission:
-    """A ``# Go omitted: <what> -- <reason>`` comment that names no case: a statement, a call, a
-    handler of the mapped Go function left out of the port. It is listed in the fidelity report."""
+class PyField:
+    """An attribute of a class: a field of its body (``kill_pod: bool = False``) or an
+    assignment to ``self.<name>`` directly in its ``__init__``.  Linked to the Go struct field
+    of the same name (`tools.xref.resolve`)."""
 
-    line: int
-    what: str
-    reason: str
+    name: str
+    line: int  # the statement's line
+    start: int  # with the plain comments right above it (``#:`` documentation)
+    end: int
 
 
 @dataclass
@@ -106,7 +108,7 @@ class PyDef:
     end: int
     mappings: list[PyMapping]
     anchors: list[PyAnchor] = field(default_factory=list)
-    omissions: list[PyOmission] = field(default_factory=list)
+    fields: list[PyField] = field(default_factory=list)  # a class's attributes, in order
 
 
 @dataclass
@@ -251,6 +253,64 @@ def _names_statement(comment, lines: list[bytes]) -> bool:
     return bool(m) and not _CASE_LIKE.match(m.group("text").strip())
 
 
+def _comments_above(lines: list[bytes], row: int) -> int:
+    """The 0-based row of the first of the plain comments right above `row` (else `row`): an
+    anchor (``# Go: …``) is not one of them."""
+    start = row
+    while start > 0 and lines[start - 1].strip().startswith(b"#"):
+        if _is_anchor(lines[start - 1].strip().decode("utf-8", "replace")):
+            break
+        start -= 1
+    return start
+
+
+def _assigned(statement, target_type: str):
+    """The target of ``name = …``/``name: T = …`` (`target_type` identifier) or of
+    ``self.name = …`` (attribute): its name, else None."""
+    if statement.type != "expression_statement" or statement.named_child_count != 1:
+        return None
+    assignment = statement.named_children[0]
+    left = assignment.child_by_field_name("left") if assignment.type == "assignment" else None
+    if left is None or left.type != target_type:
+        return None
+    if target_type == "identifier":
+        return left.text.decode()
+    obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
+    if obj is None or attr is None or obj.text != b"self":
+        return None
+    return attr.text.decode()
+
+
+def _class_fields(node, lines: list[bytes]) -> list[PyField]:
+    """The attributes of a class: annotated names of its body (a dataclass's fields), then what
+    its ``__init__`` assigns to ``self`` in its own body (not in a nested block); the first
+    statement of each name."""
+    body = node.child_by_field_name("body")
+    found: list[tuple[str, object]] = []
+    for statement in body.named_children if body is not None else ():
+        name = _assigned(statement, "identifier")
+        if name is not None and statement.named_children[0].child_by_field_name("type"):
+            found.append((name, statement))
+        if (
+            statement.type == "function_definition"
+            and statement.child_by_field_name("name").text == b"__init__"
+        ):
+            init = statement.child_by_field_name("body")
+            for inner in init.named_children if init is not None else ():
+                name = _assigned(inner, "attribute")
+                if name is not None:
+                    found.append((name, inner))
+    out: list[PyField] = []
+    seen: set[str] = set()
+    for name, statement in found:
+        if name in seen:
+            continue
+        seen.add(name)
+        row = statement.start_point[0]
+        out.append(PyField(name, row + 1, _comments_above(lines, row) + 1, _end_line(statement)))
+    return out
+
+
 def _block_span(
     root, lines: list[bytes], comment, def_end: int, anchors: list[int]
 ) -> tuple[int, int]:
@@ -264,12 +324,7 @@ def _block_span(
     statement anchor of the file (a ``# Go:`` comment that may name a statement).
     """
     line = comment.start_point[0]  # 0-based
-    start = line
-    while start > 0 and lines[start - 1].strip().startswith(b"#"):
-        above = lines[start - 1].strip().decode("utf-8", "replace")
-        if _is_anchor(above):
-            break
-        start -= 1
+    start = _comments_above(lines, line)
     node = _statement_at(root, lines, line + 1, def_end)
     if node is None:
         return start + 1, line + 1
@@ -318,6 +373,7 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
         go_files.append((line, parts[0]))
 
     captures = ts.QueryCursor(query).captures(root)
+    lines = src.split(b"\n")
     defs: list[tuple[object, PyDef]] = []
     for node in sorted(captures.get("def", []), key=lambda n: n.start_byte):
         body = node.child_by_field_name("body")
@@ -338,9 +394,11 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
         if mappings:
             kind = "class" if node.type == "class_definition" else "function"
             start, end = node.start_point[0] + 1, _end_line(node)
-            defs.append((node, PyDef(rel, _qualname(node), kind, start, end, mappings)))
+            d = PyDef(rel, _qualname(node), kind, start, end, mappings)
+            if kind == "class":
+                d.fields = _class_fields(node, lines)
+            defs.append((node, d))
 
-    lines = src.split(b"\n")
     comments = sorted(captures.get("comment", []), key=lambda n: n.start_byte)
     statement_anchors = [c.start_byte for c in comments if _names_statement(c, lines)]
     for c in comments:
@@ -404,8 +462,6 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
         if omitted:
             start = end = line
             kind = "omitted" if is_case else "omitted-statement"
-            if not is_case:  # listed by `report` under its function, with the reason
-                owner[1].omissions.append(PyOmission(line, case, reason))
         elif is_case:
             start, end = line, _covered(root, lines, line, owner[1].end)
             kind = "anchor"

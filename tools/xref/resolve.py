@@ -12,7 +12,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from .comments import go_units
-from .go_index import KIND_FUNC, KIND_METHOD, GoCase, GoFile, GoStmt, statements
+from .go_index import KIND_FUNC, KIND_METHOD, KIND_TYPE, GoCase, GoFile, GoStmt, fields, statements
 from .hashes import git_blob_sha, sha256
 from .lock import Lock, LockFile, LockSymbol
 from .paths import TAG, permalink
@@ -43,6 +43,7 @@ class SourceLookup:
     def __init__(self, files: dict[str, tuple[GoFile, bytes]], version: str, where: str):
         self.files, self.version, self.where = files, version, where
         self._statements: dict[tuple[str, str], list[GoStmt]] = {}
+        self._fields: dict[tuple[str, str], list[GoStmt]] = {}
 
     def has_file(self, path: str) -> bool:
         return path in self.files
@@ -83,6 +84,14 @@ class SourceLookup:
             self._statements[key] = statements(facts.text, facts.start) if facts else []
         return self._statements[key]
 
+    def fields(self, path: str, name: str) -> list[GoStmt]:
+        """The fields of a struct type (parsed on demand), to link a class's attributes to."""
+        key = (path, name)
+        if key not in self._fields:
+            facts = self.symbol(path, name)
+            self._fields[key] = fields(facts.text, facts.start) if facts and facts.text else []
+        return self._fields[key]
+
     def file_fact(self, path: str) -> LockFile:
         gofile, data = self.files[path]
         return LockFile(
@@ -120,6 +129,10 @@ class LockLookup:
         s = self.lock.symbols.get((path, name))
         return list(s.blocks) if s is not None else []
 
+    def fields(self, path: str, name: str) -> list[GoStmt]:
+        """The struct fields the port links, as the lock recorded them (a type's blocks)."""
+        return self.statements(path, name)
+
 
 @dataclass
 class Block:
@@ -132,7 +145,7 @@ class Block:
     py_end: int
     go_start: int
     go_end: int
-    go_kind: str  # select | switch | typeswitch | stmt
+    go_kind: str  # select | switch | typeswitch | stmt | field
     permalink: str
     reason: str = ""
     go_lead: int = 0  # a statement's first line with the comment above it (else go_start)
@@ -242,11 +255,14 @@ def _missing_symbol_hint(name: str, names: list[str]) -> str:
     return ("; " + "; ".join(hints)) if hints else ""
 
 
-def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Problem | None:
+def _place_statement(
+    a, d: PyDef, resolved_funcs, lookup, taken, omissions, tag: str
+) -> Problem | None:
     """Resolve one statement anchor (``# Go: <statement>``, ``# Go omitted: <statement> --
     <reason>``) to the first statement of the enclosing def's Go function(s) that its text
     starts, and that no earlier anchor took.  A ``# Go:`` comment that starts no statement is a
-    remark; one whose statements are all taken is said (a warning); an omission must resolve."""
+    remark; one whose statements are all taken is said (a warning); an omission must resolve,
+    and is then listed in `omissions` under its function (what ``report`` shows)."""
     seen = 0
     for out, facts in resolved_funcs:
         key = (out.go_path, facts.symbol)
@@ -262,6 +278,10 @@ def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Pr
                           a.reason, st.lead)  # fmt: skip
             taken[key][i] = block
             out.blocks.append(block)
+            if a.kind == "omitted-statement":
+                omissions.setdefault(key, []).append(
+                    FidelityOmission(a.case, a.reason, d.file, a.line)
+                )
             return None
     if a.kind == "statement" and not seen:
         return None  # a '# Go:' remark that names no statement is prose
@@ -292,6 +312,31 @@ def _place_statement(a, d: PyDef, resolved_funcs, lookup, taken, tag: str) -> Pr
         a.line,
         f"'# Go omitted: {a.case}' names no statement of {targets}{hint}",
     )
+
+
+def _key(name: str) -> str:
+    """What a Go field and a Python attribute are matched by: ``SandboxID`` and ``sandbox_id``
+    (``_sandbox_id``) are both ``sandboxid``."""
+    return name.lstrip("_").replace("_", "").lower()
+
+
+def _link_fields(out: Mapping, d: PyDef, go_fields: list[GoStmt], tag: str) -> None:
+    """Link each field of a Go struct to the attribute of `d` that has its name (`_key`): the
+    port keeps Go's names, so the name is the anchor.  A name that two fields (or two
+    attributes) share links nothing; a field or an attribute without a twin stays unlinked."""
+    go_by: dict[str, list[GoStmt]] = {}
+    for g in go_fields:
+        go_by.setdefault(_key(g.text), []).append(g)
+    py_by: dict[str, list] = {}
+    for f in d.fields:
+        py_by.setdefault(_key(f.name), []).append(f)
+    for key, gos in go_by.items():
+        pys = py_by.get(key, [])
+        if len(gos) == 1 and len(pys) == 1:
+            g, p = gos[0], pys[0]
+            link = permalink(out.go_path, g.start, g.end, tag=tag)
+            out.blocks.append(Block(g.text, "ported", p.line, p.start, p.end, g.start, g.end,
+                                    "field", link, "", g.lead))  # fmt: skip
 
 
 def _extend_runs(stmts: list[GoStmt], placed: dict[int, Block], path: str, tag: str) -> None:
@@ -385,10 +430,9 @@ def resolve(
                 key = (m.go_path, facts.symbol)
                 funcs[key] = facts
                 mapped_at.setdefault(key, []).append((d.file, m.line))
-                omissions.setdefault(key, []).extend(
-                    FidelityOmission(o.what, o.reason, d.file, o.line) for o in d.omissions
-                )
                 resolved_funcs.append((out, facts))
+            elif facts.kind == KIND_TYPE and d.fields:
+                _link_fields(out, d, lookup.fields(m.go_path, facts.symbol), tag)
         def_funcs.append((d, resolved_funcs))
 
     # Block anchors, in order of occurrence, against the cases of the enclosing def's function(s)
@@ -411,7 +455,9 @@ def resolve(
             continue  # its mapping did not resolve: already reported
         for a in d.anchors:
             if a.kind in ("statement", "omitted-statement"):
-                problem = _place_statement(a, d, resolved_funcs, lookup, taken_stmts, tag)
+                problem = _place_statement(
+                    a, d, resolved_funcs, lookup, taken_stmts, omissions, tag
+                )
                 if problem is not None:
                     problems.append(problem)
                 continue
@@ -537,9 +583,12 @@ def make_lock(py: PyIndex, lookup: SourceLookup, mappings: list[Mapping], tag: s
 
 
 def _stmt_blocks(m: Mapping, also: tuple[GoStmt, ...] = ()) -> tuple[GoStmt, ...]:
-    """The statements `m`'s anchors name, as facts for the lock (with those in `also`)."""
+    """The statements `m`'s anchors name and the struct fields it links, as facts for the lock
+    (with those in `also`)."""
     found = {
-        GoStmt(b.case, b.go_lead, b.go_start, b.go_end) for b in m.blocks if b.go_kind == "stmt"
+        GoStmt(b.case, b.go_lead, b.go_start, b.go_end)
+        for b in m.blocks
+        if b.go_kind in ("stmt", "field")
     }
     return tuple(sorted(found | set(also), key=lambda s: (s.start, s.text)))
 
@@ -629,9 +678,10 @@ def drift(lock: Lock, lookup: SourceLookup, mappings: list[Mapping], lock_name: 
         s = lock.symbols.get(key)
         if s is not None and now != set(s.blocks):
             moved = sorted(f"'{b.text}' L{b.start}" for b in now - set(s.blocks))
+            what = "fields the port links" if s.kind == KIND_TYPE else "statements the port anchors"
             err(
                 "drift-blocks",
-                f"{key[1]} in {key[0]}: the statements the port anchors are not where the lock "
+                f"{key[1]} in {key[0]}: the {what} are not where the lock "
                 f"says in {version} ({', '.join(moved) or 'fewer anchors'}): run "
                 "'python -m tools.xref lock'",
             )
