@@ -61,7 +61,7 @@ class _Logger:
         where = f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno}"
         stamp = datetime.fromtimestamp(_now(), UTC).strftime("%m%d %H:%M:%S.%f")
         pairs = "".join(f" {k}={format_value(v)}" for k, v in kv.items())
-        line = f'{severity}{stamp}       1 {where}] "{_escape(msg)}"{pairs}\n'
+        line = f"{severity}{stamp}       1 {where}] {quote(msg)}{pairs}\n"
         (self.out or sys.stderr).write(line)
         if self.observer is not None:
             self.observer(msg, kv)
@@ -79,8 +79,42 @@ def _now() -> float:
     return runtime.clock.now() if runtime is not None else time.time()
 
 
-def _escape(s: str) -> str:
-    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+_GO_ESCAPES = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\v": "\\v",
+    '"': '\\"',
+    "\\": "\\\\",
+}
+
+
+def quote(s: str) -> str:
+    """``s`` in double quotes, as Go's ``%q`` (``strconv.Quote``) writes a string.
+
+    Printable characters stay as they are (Go's ``unicode.IsPrint`` and Python's
+    ``str.isprintable`` agree: letters, marks, numbers, punctuation, symbols and the ASCII
+    space); ``"`` and ``\\`` get a backslash; the rest are written as Go escapes them.
+    """
+    if s.isprintable() and '"' not in s and "\\" not in s:
+        return f'"{s}"'
+    out = []
+    for ch in s:
+        escaped = _GO_ESCAPES.get(ch)
+        if escaped is not None:
+            out.append(escaped)
+        elif ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return '"' + "".join(out) + '"'
 
 
 def format_value(value: Any) -> str:
@@ -94,9 +128,9 @@ def format_value(value: Any) -> str:
     plain strings here and come out quoted, where Go's ``types.UID`` does not.
     """
     if getattr(type(value), "go_stringer", False):
-        return f'"{_escape(str(value))}"'
+        return quote(str(value))
     if type(value) is str or isinstance(value, BaseException):
-        return f'"{_escape(str(value))}"'
+        return quote(str(value))
     return _plus_v(value)
 
 
