@@ -11,9 +11,8 @@ from walkthrough.catalog import PACKAGE_DIR, find
 from walkthrough.runner import Workspace
 
 
-@pytest.fixture
-def workspace(tmp_path: Path) -> Workspace:
-    """The chapters copied to a temporary folder, without learners' files; progress there."""
+def copy_chapters(tmp_path: Path, progress: str = ".walkthrough-progress.json") -> Workspace:
+    """The chapters copied to ``tmp_path``, without learners' files; progress kept there too."""
     root = tmp_path / "walkthrough"
     for chapter in sorted(PACKAGE_DIR.glob("ch[0-9][0-9]")):
         shutil.copytree(
@@ -21,7 +20,13 @@ def workspace(tmp_path: Path) -> Workspace:
             root / chapter.name,
             ignore=shutil.ignore_patterns("__pycache__", "exercise.py"),
         )
-    return Workspace(root=root, progress_path=tmp_path / ".walkthrough-progress.json")
+    return Workspace(root=root, progress_path=tmp_path / progress)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Workspace:
+    """The chapters copied to a temporary folder, without learners' files; progress there."""
+    return copy_chapters(tmp_path)
 
 
 def solve(ws: Workspace, name: str) -> None:

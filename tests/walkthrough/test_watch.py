@@ -6,7 +6,6 @@ import io
 import os
 import re
 import select
-import shutil
 import subprocess
 import sys
 import time
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.walkthrough.conftest import solve
+from tests.walkthrough.conftest import copy_chapters, solve
 from walkthrough.catalog import PACKAGE_DIR, find
 from walkthrough.runner import PROG, Workspace
 from walkthrough.watch import cmd_watch, progress_bar
@@ -89,20 +88,14 @@ def test_watch_can_be_quit_in_chinese(workspace: Workspace) -> None:
 
 def _copy_chapters(tmp_path: Path) -> tuple[Workspace, dict[str, str]]:
     """A learner's copy of the chapters and the environment that points the CLI at it."""
-    root = tmp_path / "walkthrough"
-    for chapter in sorted(PACKAGE_DIR.glob("ch[0-9][0-9]")):
-        shutil.copytree(
-            chapter,
-            root / chapter.name,
-            ignore=shutil.ignore_patterns("__pycache__", "exercise.py"),
-        )
+    ws = copy_chapters(tmp_path, progress="p.json")
     env = {
         **os.environ,
-        "MINIKUBELET_WALKTHROUGH_DIR": str(root),
+        "MINIKUBELET_WALKTHROUGH_DIR": str(ws.root),
         "MINIKUBELET_WALKTHROUGH_PROGRESS": str(tmp_path / "p.json"),
         "COLUMNS": "100",
     }
-    return Workspace(root=root, progress_path=tmp_path / "p.json"), env
+    return ws, env
 
 
 @pytest.mark.parametrize(
