@@ -286,7 +286,7 @@ def discover(root: Path | None = None) -> list[Chapter]:
         if not match or not (folder / "chapter.yaml").is_file():
             continue
         meta = _load_yaml(folder / "chapter.yaml")
-        chapter = Chapter(number=int(match.group(1)), dir=folder, title=chapter_title(meta, folder))
+        chapter = Chapter(number=int(match.group(1)), dir=folder, title=_title(meta, folder))
         names = meta.get("exercises") or []
         if not isinstance(names, list):
             raise CatalogError(f"{folder / 'chapter.yaml'}: exercises: a list of names")
@@ -302,11 +302,12 @@ def discover(root: Path | None = None) -> list[Chapter]:
     return chapters
 
 
-def chapter_title(meta: dict[str, Any] | None, folder: Path) -> dict[str, str]:
-    """A chapter's title in both languages, from its ``chapter.yaml`` (read now if ``meta`` is
-    None)."""
-    if meta is None:
-        meta = _load_yaml(folder / "chapter.yaml")
+def chapter_title(folder: Path) -> dict[str, str]:
+    """The title, in both languages, of the chapter in ``folder`` (from its ``chapter.yaml``)."""
+    return _title(_load_yaml(folder / "chapter.yaml"), folder)
+
+
+def _title(meta: dict[str, Any], folder: Path) -> dict[str, str]:
     return _bilingual(meta.get("title"), f"{folder / 'chapter.yaml'}: title")
 
 

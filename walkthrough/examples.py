@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import ast
 import bdb
+import contextlib
 import importlib
 import inspect
 import pdb
@@ -229,15 +230,16 @@ def example_main(
         return text(en, zh, lang)
 
     folder = Path(inspect.getfile(run)).parent
-    try:
-        title = chapter_title(None, folder)["zh"]
-    except CatalogError:
-        title = ""
-    number = folder.name.removeprefix("ch").lstrip("0")
+    description = doc.splitlines()[0]
+    if lang == "zh":
+        # The docstring is English; a Chinese reader gets the chapter's Chinese title.
+        with contextlib.suppress(CatalogError):
+            number = folder.name.removeprefix("ch").lstrip("0")
+            description = f"第 {number} 章示例：{chapter_title(folder)['zh']}"
     speak(lang)
     parser = argparse.ArgumentParser(
         prog=f"python walkthrough/{folder.name}/example.py",
-        description=t(doc.splitlines()[0], f"第 {number} 章示例：{title}"),
+        description=description,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
