@@ -28,8 +28,19 @@ from minikubelet.container.runtime import (
 )
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.kuberuntime.labels import get_container_info_from_annotations
+from minikubelet.kuberuntime.labels import (
+    LabeledContainerInfo,
+    containerHashLabel,
+    get_container_info_from_annotations,
+    get_container_info_from_labels,
+)
 from minikubelet.sim import klog
+from minikubelet.types import (
+    KubernetesContainerNameLabel,
+    KubernetesPodNameLabel,
+    KubernetesPodNamespaceLabel,
+    KubernetesPodUIDLabel,
+)
 
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager
@@ -222,3 +233,105 @@ def namespaces_for_pod(pod: v1.Pod | None) -> runtimeapi.NamespaceOption:
         network=network_namespace_for_pod(pod),
         pid=pid_namespace_for_pod(pod),
     )
+
+
+_POD_LABELS = (
+    KubernetesPodNameLabel,
+    KubernetesPodNamespaceLabel,
+    KubernetesPodUIDLabel,
+    KubernetesContainerNameLabel,
+)
+
+#: What ``toKubeContainer`` reads of a CRI container, besides its ID.
+_ContainerKey = tuple[int, str, str, str, str | None]
+
+
+class ListingMemo:
+    """Ours, not kubelet's: each container the runtime lists is converted once, not once a relist.
+
+    The PLEG relists every second (kubelet's loop, kept as it is), and each relist calls
+    ``GetPods``, which turns every CRI container and sandbox into a kubelet [`Container`][] and
+    reads the pod it belongs to from its labels. Go allocates these afresh each time; in Python
+    the conversions were over half of ``GetPods``. The memo keeps the last result for each
+    container ID and hands it back while every field the conversion reads is unchanged (compared
+    by value, so a container whose state changed in place is converted again; the labels, which
+    CRI never changes, by identity). ``GetPods`` still visits every container and sandbox of
+    every listing.
+
+    Not kept: a conversion that logged (a pod label or the hash annotation missing or malformed),
+    so the lines Go writes on each listing are still written each time; a conversion that
+    failed. (The other annotations go through the identity memo of
+    [`get_container_info_from_annotations`][minikubelet.kuberuntime.labels.get_container_info_from_annotations],
+    as before.)
+
+    The results are shared between listings: nothing in the port changes a listed
+    ``Container``. ``tests/kuberuntime/test_listing_memo.py`` holds the memo to fresh
+    conversions, in place changes included, and over a whole run of a node.
+    """
+
+    def __init__(self) -> None:
+        self.labels: dict[str, tuple[dict[str, str], LabeledContainerInfo]] = {}
+        self.containers: dict[str, tuple[_ContainerKey, Container]] = {}
+        self.sandboxes: dict[str, tuple[int, Container]] = {}
+
+    def container_info_from_labels(self, c: runtimeapi.Container) -> LabeledContainerInfo:
+        """``getContainerInfoFromLabels(c.Labels)``, kept while the labels are the same object.
+
+        CRI sets a container's labels when it is created and never changes them; the runtime
+        hands back the same dict on each listing (a runtime that makes a new one misses).
+        """
+        hit = self.labels.get(c.id)
+        if hit is not None and hit[0] is c.labels:
+            return hit[1]
+        info = get_container_info_from_labels(c.labels)
+        if all(label in c.labels for label in _POD_LABELS):
+            self.labels[c.id] = (c.labels, info)
+        return info
+
+    def to_kube_container(
+        self, m: KubeGenericRuntimeManager, c: runtimeapi.Container | None
+    ) -> Container:
+        """``m.toKubeContainer(c)``, kept while what it reads is equal; raises as it does."""
+        if c is None or c.id == "" or c.image is None:
+            return m.to_kube_container(c)
+        key = (
+            c.state,
+            c.metadata.name if c.metadata is not None else "",
+            c.image_ref,
+            c.image.image,
+            c.annotations.get(containerHashLabel),
+        )
+        hit = self.containers.get(c.id)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        converted = m.to_kube_container(c)
+        # Only a hash that parsed without a log line (it reads back as written).
+        if key[4] is not None and format(converted.hash, "x") == key[4]:
+            self.containers[c.id] = (key, converted)
+        return converted
+
+    def sandbox_to_kube_container(
+        self, m: KubeGenericRuntimeManager, s: runtimeapi.PodSandbox | None
+    ) -> Container:
+        """``m.sandboxToKubeContainer(s)``, kept while the sandbox's state is equal."""
+        if s is None or s.id == "":
+            return m.sandbox_to_kube_container(s)
+        hit = self.sandboxes.get(s.id)
+        if hit is not None and hit[0] == s.state:
+            return hit[1]
+        converted = m.sandbox_to_kube_container(s)
+        self.sandboxes[s.id] = (s.state, converted)
+        return converted
+
+    def forget_unlisted(
+        self, sandboxes: list[runtimeapi.PodSandbox], containers: list[runtimeapi.Container]
+    ) -> None:
+        """After a listing of everything: drop what the runtime no longer has, once the memo
+        holds more than twice what it listed (so the memo stays as big as the runtime)."""
+        if len(self.sandboxes) > 2 * len(sandboxes) + 64:
+            listed = {s.id for s in sandboxes}
+            self.sandboxes = {k: v for k, v in self.sandboxes.items() if k in listed}
+        if len(self.containers) + len(self.labels) > 4 * len(containers) + 64:
+            listed = {c.id for c in containers}
+            self.containers = {k: v for k, v in self.containers.items() if k in listed}
+            self.labels = {k: v for k, v in self.labels.items() if k in listed}

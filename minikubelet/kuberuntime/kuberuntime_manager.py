@@ -77,6 +77,7 @@ from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import ImageManagerService, RuntimeService
 from minikubelet.kuberuntime.helpers import (
     HelperMethods,
+    ListingMemo,
     get_stable_key,
     is_init_container_failed,
     network_namespace_for_pod,
@@ -92,7 +93,6 @@ from minikubelet.kuberuntime.kuberuntime_container import (
 from minikubelet.kuberuntime.kuberuntime_gc import new_container_gc
 from minikubelet.kuberuntime.kuberuntime_image import ImageMethods
 from minikubelet.kuberuntime.kuberuntime_sandbox import SandboxMethods
-from minikubelet.kuberuntime.labels import get_container_info_from_labels
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager
 from minikubelet.sim import klog
@@ -165,6 +165,8 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         self.pod_state_provider = pod_state_provider
         # Go makes it in NewKubeGenericRuntimeManager; both of the port's constructors come here.
         self.container_gc = new_container_gc(runtime_service, pod_state_provider, self)
+        # Ours: GetPods' conversions, kept between listings (see ListingMemo).
+        self.listing_memo = ListingMemo()
 
     def type(self) -> str:
         """The runtime's name, as it reported it (``containerd``, ``fake`` …).
@@ -193,7 +195,11 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         too. Raises the runtime's error.
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go (*kubeGenericRuntimeManager).GetPods
+
+        Each container is converted through [`ListingMemo`][] (ours), which hands back the last
+        conversion of an unchanged container instead of making it again.
         """
+        memo = self.listing_memo
         pods: dict[str, Pod] = {}
         sandboxes = await self.get_kubelet_sandboxes(all)
         for s in sandboxes:
@@ -207,7 +213,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 )
             p = pods[pod_uid]
             try:
-                converted = self.sandbox_to_kube_container(s)
+                converted = memo.sandbox_to_kube_container(self, s)
             except ValueError as err:
                 klog.v(4).info_s(
                     "Convert sandbox of pod failed",
@@ -225,7 +231,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 klog.v(4).info_s("Container does not have metadata", container=c)
                 continue
 
-            labelled_info = get_container_info_from_labels(c.labels)
+            labelled_info = memo.container_info_from_labels(c)
             pod = pods.get(labelled_info.pod_uid)
             if pod is None:
                 pod = Pod(
@@ -236,7 +242,7 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 pods[labelled_info.pod_uid] = pod
 
             try:
-                converted = self.to_kube_container(c)
+                converted = memo.to_kube_container(self, c)
             except ValueError as err:
                 klog.v(4).info_s(
                     "Convert container of pod failed",
@@ -248,6 +254,9 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
                 continue
 
             pod.containers.append(converted)
+
+        if all:
+            memo.forget_unlisted(sandboxes, containers)
 
         # Go ranges over a map here, in random order; a dict keeps insertion order, so the list
         # is deterministic (sandboxes first, then containers, as the runtime listed them).

@@ -1,0 +1,104 @@
+"""What one turn of each of kubelet's periodic loops costs on a steady 110-pod node.
+
+A node of static pods (one in ten crash-looping, as in ``bench_node_day.py``) runs for two
+virtual minutes to settle; then, on the same virtual instant, each loop's step is called
+directly, many times over, and the CPU time of the fastest batch is printed per call (the
+minimum of several batches is the figure least disturbed by the other processes on a shared
+machine):
+
+* ``PLEG relist`` — ``GenericPLEG.relist`` (kubelet runs it every second), and within it
+  ``GetPods`` (the runtime's listing converted into kubelet's pods);
+* ``housekeeping`` — ``HandlePodCleanups`` (every 2 s);
+* ``fsnotify poll`` — the file source's watcher comparing the manifest directory (every second);
+* ``klog.V(4) off`` — a suppressed ``klog.V(4).InfoS`` with two key/value pairs.
+
+The per-hour share is the per-call cost times the calls kubelet makes in a virtual hour.
+
+    python bench/bench_loops.py [--pods 110] [--batches 5] [--calls 200]
+
+Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.bench_node_day import MANIFEST
+from minikubelet.sim import fsnotify, go, klog
+from tests.e2e.harness import run_kubelet
+
+CRASH = '  annotations:\n    minikubelet.dev/scenario: "app: {runFor: 1s, exitCode: 1}"\n'
+
+
+def write_manifests(folder: Path, n: int) -> None:
+    """n static pods, one in ten crash-looping."""
+    for i in range(n):
+        name = f"pod-{i:03d}"
+        annotations = CRASH if i % 10 == 0 else ""
+        Path(folder, f"{name}.yaml").write_text(MANIFEST.format(name=name, annotations=annotations))
+
+
+async def fastest(step: Callable[[], Awaitable[object]], batches: int, calls: int) -> float:
+    """CPU seconds per call of the fastest of ``batches`` batches of ``calls`` calls."""
+    best = float("inf")
+    for _ in range(batches):
+        start = time.process_time()
+        for _ in range(calls):
+            await step()
+        best = min(best, (time.process_time() - start) / calls)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--pods", type=int, default=110)
+    parser.add_argument("--batches", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=200)
+    args = parser.parse_args()
+    rows: list[tuple[str, float, int]] = []
+
+    with tempfile.TemporaryDirectory() as tmp:
+        write_manifests(Path(tmp), args.pods)
+
+        def setup(kl: object) -> None:
+            async def measure() -> None:
+                await go.sleep(120)
+                pleg = kl.pleg  # type: ignore[attr-defined]
+                runtime = kl.container_runtime  # type: ignore[attr-defined]
+
+                async def get_pods() -> object:
+                    return await runtime.get_pods(True)
+
+                async def poll() -> object:
+                    return fsnotify.changes(fsnotify.snapshot(tmp), fsnotify.snapshot(tmp))
+
+                async def suppressed() -> None:
+                    klog.v(4).info_s("Probe succeeded", probeType="Liveness", pod="default/x")
+
+                b, c = args.batches, args.calls
+                rows.append(("PLEG relist", await fastest(pleg.relist, b, c), 3600))
+                rows.append(("  of which GetPods", await fastest(get_pods, b, c), 3600))
+                rows.append(("housekeeping", await fastest(kl.handle_pod_cleanups, b, c), 1800))  # type: ignore[attr-defined]
+                rows.append(("fsnotify poll (2 snapshots)", await fastest(poll, b, c), 1800))
+                rows.append(("klog.V(4) off", await fastest(suppressed, b, c * 100), 0))
+
+            go.go(measure)
+
+        run_kubelet(manifests=Path(tmp), until=121, max_pods=args.pods, verbosity=0, setup=setup)
+
+    print(f"{args.pods}-pod node, CPU per call (fastest of {args.batches} batches):")
+    print(f"  {'step':<30} {'µs per call':>12} {'s per virtual hour':>19}")
+    for name, seconds, per_hour in rows:
+        hour = f"{seconds * per_hour:19.3f}" if per_hour else f"{'':>19}"
+        print(f"  {name:<30} {seconds * 1e6:12.1f} {hour}")
+
+
+if __name__ == "__main__":
+    main()
