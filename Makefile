@@ -11,7 +11,7 @@ DOT ?= /usr/bin/dot
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test lint build clean diagrams fetch
+.PHONY: serve test lint build clean diagrams fetch oracle
 
 # (Re)install when the venv is missing or pyproject.toml changed.
 $(STAMP): pyproject.toml
@@ -40,6 +40,12 @@ lint: $(STAMP)
 	$(BIN)/python -m tools.site.diagrams --check
 	$(BIN)/python -m tools.site.layout --check
 	$(BIN)/python -m tools.xref check --offline
+
+# The goldens of tests/oracle/ from real kubelet v1.21.4 (Go 1.19 and the fetched kubeedge tree;
+# without them one line says what is missing). Scratch in .cache/oracle or $$ORACLE_WORK.
+oracle: $(STAMP)
+	@bash tools/oracle/build.sh
+	@$(BIN)/python -m tools.oracle goldens $${ORACLE_WORK:-.cache/oracle}/bin/oracle
 
 # Installed only when missing (a fresh Debian 12 needs `apt-get update` first).
 $(CHROMIUM):

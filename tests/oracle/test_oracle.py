@@ -1,0 +1,160 @@
+"""The port against real kubelet v1.21.4: every scenario's trace equals its golden trace.
+
+The goldens (tests/oracle/golden/) are what the real kubelet code did on each scenario, written by
+``make oracle`` (tools/oracle/). Here only the port runs (Python). A difference that no rule of
+tools.oracle.compare.RULES accepts fails with the diff; every rule must still be needed; and planted
+bugs in the port (MUTANTS) must make some scenario differ.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import textwrap
+from dataclasses import dataclass
+from importlib import import_module
+
+import pytest
+
+from tools.oracle import compare
+
+NAMES = compare.scenario_names()
+
+
+@pytest.fixture(scope="module")
+def port_traces() -> dict[str, list[str]]:
+    """Each scenario's port trace, made once for the tests that need them all."""
+    return {name: compare.port(name) for name in NAMES}
+
+
+def test_every_scenario_has_its_golden() -> None:
+    goldens = sorted(p.stem for p in compare.GOLDEN.glob("*.trace"))
+    assert goldens == NAMES, "run make oracle after adding or removing a scenario"
+    assert len(NAMES) >= 40
+    for name in NAMES:
+        head = (compare.GOLDEN / f"{name}.trace").read_text().splitlines()[0]
+        assert head == compare.HEADER, name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_port_does_what_kubelet_did(name: str, port_traces: dict[str, list[str]]) -> None:
+    d = compare.diff(name, port_traces[name])
+    assert not d, f"{name}: the port differs from kubelet v1.21.4:\n" + "\n".join(d[:80])
+
+
+def test_the_rules_are_few_and_each_still_needed(port_traces: dict[str, list[str]]) -> None:
+    """A rule that no scenario needs any more (its difference was fixed) must go."""
+    assert len(compare.RULES) <= 8
+    for rule in compare.RULES:
+        assert rule.reason and ("issue #23" in rule.reason or rule.reason.startswith("harness:"))
+        others = tuple(r for r in compare.RULES if r is not rule)
+        needed = any(
+            compare.apply_rules(compare.golden(n), others)
+            != compare.apply_rules(port_traces[n], others)
+            for n in NAMES
+        )
+        assert needed, f"rule {rule.name} accepts nothing any more: remove it"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A plausible bug: ``old`` replaced by ``new`` once in the source of ``module``.``qualname``."""
+
+    name: str
+    module: str
+    qualname: str
+    old: str
+    new: str
+
+
+KR = "minikubelet.kuberuntime.kuberuntime_manager"
+KC = "minikubelet.kuberuntime.kuberuntime_container"
+MUTANTS = [
+    Mutant(
+        "OnFailure restarts like Never",
+        KR,
+        "should_restart_on_failure",
+        "!= v1.RestartPolicyNever",
+        "== v1.RestartPolicyAlways",
+    ),
+    Mutant(
+        "crash back-off counted from StartedAt",
+        KR,
+        "KubeGenericRuntimeManager.do_back_off",
+        "ts = c_status.finished_at",
+        "ts = c_status.started_at",
+    ),
+    Mutant(
+        "KillPod ignores containers to start",
+        KR,
+        "KubeGenericRuntimeManager.compute_pod_actions",
+        "if keep_count == 0 and len(changes.containers_to_start) == 0:",
+        "if keep_count == 0:",
+    ),
+    Mutant(
+        "liveness failure ignored",
+        KR,
+        "KubeGenericRuntimeManager.compute_pod_actions",
+        "elif liveness_found and liveness == Result.FAILURE:",
+        "elif liveness_found and liveness == Result.UNKNOWN:",
+    ),
+    Mutant(
+        "IfNotPresent always pulls",
+        "minikubelet.images.image_manager",
+        "should_pull_image",
+        "container.image_pull_policy == v1.PullIfNotPresent and not image_present",
+        "container.image_pull_policy == v1.PullIfNotPresent",
+    ),
+    Mutant(
+        "grace period has no minimum",
+        KC,
+        "ContainerMethods.kill_container",
+        "if grace_period < minimumGracePeriodInSeconds:",
+        "if grace_period < 0:",
+    ),
+    Mutant(
+        "the init container that succeeded runs again",
+        KC,
+        "find_next_init_container_to_run",
+        "return None, pod.spec.init_containers[i + 1], False",
+        "return None, pod.spec.init_containers[i], False",
+    ),
+    Mutant(
+        "a dead sandbox goes unnoticed",
+        KR,
+        "KubeGenericRuntimeManager.pod_sandbox_changed",
+        "if sandbox_status.state != runtimeapi.PodSandboxState_SANDBOX_READY:",
+        "if sandbox_status.state == runtimeapi.PodSandboxState_SANDBOX_NOTREADY + 1:",
+    ),
+]
+
+
+def plant(mutant: Mutant, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replace the function by one compiled from its mutated source, wherever it is held."""
+    module = import_module(mutant.module)
+    owner: object = module
+    *path, attr = mutant.qualname.split(".")
+    for part in path:
+        owner = getattr(owner, part)
+    original = inspect.unwrap(getattr(owner, attr))
+    source = textwrap.dedent(inspect.getsource(original))
+    assert source.count(mutant.old) == 1, (mutant.name, source.count(mutant.old))
+    namespace = dict(original.__globals__)
+    code = compile(source.replace(mutant.old, mutant.new), inspect.getfile(original), "exec")
+    exec(code, namespace)
+    mutated = namespace[attr]
+    if path:
+        monkeypatch.setattr(owner, attr, mutated)
+        return
+    for mod in list(sys.modules.values()):
+        if getattr(mod, attr, None) is original:
+            monkeypatch.setattr(mod, attr, mutated)
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_a_planted_bug_makes_a_scenario_differ(
+    mutant: Mutant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plant(mutant, monkeypatch)
+    caught = next((n for n in NAMES if compare.diff(n)), None)
+    assert caught is not None, f"no scenario catches the mutant: {mutant.name}"

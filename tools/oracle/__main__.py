@@ -1,0 +1,80 @@
+"""The oracle's command line (ours): write the goldens from the built Go oracle, or diff the port.
+
+    python -m tools.oracle goldens BIN   # run BIN on every scenario, write tests/oracle/golden/
+    python -m tools.oracle diff [NAME…]  # the port against the goldens, with the accepted rules
+
+``make oracle`` builds BIN (tools/oracle/build.sh) and runs ``goldens``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from tools.oracle import compare
+from tools.oracle.norm import norm
+
+
+def goldens(binary: str) -> int:
+    """Run the Go oracle on every scenario; replace the goldens only when all of them ran."""
+    names = compare.scenario_names()
+    tmp = Path(tempfile.mkdtemp(prefix="golden.", dir=compare.GOLDEN.parent))
+    try:
+        for name in names:
+            run = subprocess.run(
+                [binary, str(compare.SCENARIOS / f"{name}.yaml")],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env={**os.environ, "ORACLE_MODE": "runtime"},
+            )
+            if run.returncode != 0:
+                err = run.stderr.strip().splitlines()[-1:] or ["(no output)"]
+                print(
+                    f"oracle: scenario {name} failed (rc={run.returncode}): {err[0]}",
+                    file=sys.stderr,
+                )
+                return 1
+            lines = norm(run.stdout.splitlines())
+            (tmp / f"{name}.trace").write_text(compare.HEADER + "\n" + "\n".join(lines) + "\n")
+        if compare.GOLDEN.exists():
+            shutil.rmtree(compare.GOLDEN)
+        tmp.rename(compare.GOLDEN)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"oracle: wrote {len(names)} goldens to {compare.GOLDEN}")
+    return 0
+
+
+def diff(names: list[str]) -> int:
+    """Print each scenario's verdict, and the differences the rules do not accept."""
+    bad = 0
+    for name in names or compare.scenario_names():
+        d = compare.diff(name)
+        print(f"{name}: {'matches' if not d else f'{len(d)} differing lines'}")
+        if d:
+            bad += 1
+            print("\n".join(d[:40]))
+    return 1 if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tools.oracle")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("goldens", help="run the built Go oracle on every scenario")
+    g.add_argument("binary")
+    d = sub.add_parser("diff", help="compare the port with the goldens")
+    d.add_argument("names", nargs="*")
+    a = p.parse_args(argv)
+    if a.cmd == "goldens":
+        return goldens(a.binary)
+    return diff(a.names)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
