@@ -122,14 +122,19 @@ def warn_progress(progress: Progress, lang: str, out: TextIO) -> None:
 def save_progress(progress: Progress, lang: str, out: TextIO) -> None:
     """Write the progress file; the first time, say where it is."""
     if progress.save():
-        out.write(
-            text(
-                f"(Your progress is kept in {display_path(progress.path)}; delete that file to "
-                "start over.)\n",
-                f"（进度保存在 {display_path(progress.path)}，删除这个文件即可从头开始。）\n",
-                lang,
-            )
+        say_where_progress_is(progress, lang, out)
+
+
+def say_where_progress_is(progress: Progress, lang: str, out: TextIO) -> None:
+    """The line printed once, after the progress file was first written."""
+    out.write(
+        text(
+            f"(Your progress is kept in {display_path(progress.path)}; delete that file to "
+            "start over.)\n",
+            f"（进度保存在 {display_path(progress.path)}，删除这个文件即可从头开始。）\n",
+            lang,
         )
+    )
 
 
 def next_exercise(
@@ -350,11 +355,15 @@ def run_check(
     """Check the learner's file, print the outcome, and record it in the progress file."""
     ws.ensure_files(lang, [exercise])
     result = check(exercise)
+    # Saved before anything is printed: a reader that stops reading early (`| head`) ends
+    # this process at its next write, and the verdict must already be on disk.
+    progress = record(ws, result)
+    first_save = progress.save()
     diff = reference_diff(ws, exercise, result.file) if result.ok else None
     report(result, lang, out, diff=diff)
-    progress = record(ws, result)
     warn_progress(progress, lang, out)
-    save_progress(progress, lang, out)
+    if first_save:
+        say_where_progress_is(progress, lang, out)
     if result.ok and show_next:
         upcoming = next_exercise(ws, progress, after=exercise)
         if upcoming is None:
@@ -401,18 +410,22 @@ def check_all(ws: Workspace, lang: str, out: TextIO) -> int:
     warn_progress(progress, lang, out)
     width = max(len(e.key) for e in ws.exercises())
     failing = 0
+    first_save = False
     for exercise in ws.exercises():
         result = check(exercise)
         if result.ok:
             progress.mark_done(exercise.key)
-            out.write(f"  ✓ {exercise.key:<{width}}  {exercise.title[lang]}\n")
         else:
             failing += 1
             progress.mark_pending(exercise.key)
-            out.write(f"  ✗ {exercise.key:<{width}}  {exercise.title[lang]}\n")
+        # Each verdict is saved before its line is printed (see run_check).
+        first_save = progress.save() or first_save
+        mark = "✓" if result.ok else "✗"
+        out.write(f"  {mark} {exercise.key:<{width}}  {exercise.title[lang]}\n")
         if hasattr(out, "flush"):
             out.flush()
-    save_progress(progress, lang, out)
+    if first_save:
+        say_where_progress_is(progress, lang, out)
     total = len(ws.exercises())
     out.write(
         text(

@@ -30,6 +30,17 @@ from minikubelet.types import HTTPSource, PodOperation, PodUpdate
 clientTimeout = 10 * Second
 
 
+def _unread_length(resp: Any) -> int:
+    """Bytes the response's Content-Length still promises after the read (0 when none).
+
+    Ours: urllib hides the length in the wrapped response of an HTTPError.
+    """
+    length = getattr(resp, "length", None)
+    if length is None:
+        length = getattr(getattr(resp, "fp", None), "length", None)
+    return length or 0
+
+
 class SourceURL:
     """Go: pkg/kubelet/config/http.go type sourceURL"""
 
@@ -96,8 +107,18 @@ class SourceURL:
                 in_body = True
                 with resp:
                     body = resp.read(maxConfigLength + 1)
+                    missing = _unread_length(resp)
                 if not watchdog.fired:
+                    if missing and len(body) <= maxConfigLength:
+                        # Go's reader fails on a body that ends before its Content-Length
+                        # (io.ErrUnexpectedEOF); urllib returns the short body as if whole,
+                        # and taking it would replace the source's pods with what arrived.
+                        raise EOFError("unexpected EOF")
                     return resp.status, resp.reason, body
+            except http.client.IncompleteRead as err:
+                # A chunked body cut short: the same error in Go's client.
+                if not watchdog.fired:
+                    raise EOFError("unexpected EOF") from err
             except (OSError, http.client.HTTPException) as err:
                 if not watchdog.fired:
                     # Go's client errors name the request: Get "<url>": <what went wrong>.
@@ -120,7 +141,8 @@ class SourceURL:
 
         Go: pkg/kubelet/config/http.go (*sourceURL).extractFromURL
 
-        Raises where Go returns an error: the request failed, the status is not 200 OK, the body
+        Raises where Go returns an error: the request failed, the body ended before its
+        Content-Length (the source's pods stay as they were), the status is not 200 OK, the body
         is empty (after sending an empty SET, as Go does) or is not a valid pod or pod list.
         """
         status, reason, data = await to_thread(self._get)

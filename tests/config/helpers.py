@@ -41,6 +41,10 @@ class Server:
         self.body = b""
         self.pages = pages
         self.requests = 0
+        #: Bytes added to the Content-Length the server declares (a body cut short).
+        self.short_by = 0
+        #: Send the body as one chunk and no last chunk (a chunked body cut short).
+        self.chunked = False
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -50,9 +54,18 @@ class Server:
                 if outer.pages:
                     body = outer.pages[min(outer.requests, len(outer.pages)) - 1]
                 self.send_response(outer.status)
-                self.send_header("Content-Length", str(len(body)))
+                if outer.chunked:
+                    # One chunk, then the connection closes with no last (empty) chunk.
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(body) + outer.short_by, body))
+                    self.close_connection = True
+                    return
+                self.send_header("Content-Length", str(len(body) + outer.short_by))
                 self.end_headers()
                 self.wfile.write(body)
+                if outer.short_by:
+                    self.close_connection = True
 
             def log_message(self, *args: object) -> None:
                 pass

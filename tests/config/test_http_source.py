@@ -81,6 +81,26 @@ def test_pods_from_a_url_follow_its_changes(server: Server):
     assert server.requests == 3
 
 
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_body_cut_short_keeps_the_pods_as_go_does(server: Server, chunked: bool):
+    # Go (config/http.go extractFromURL): utilio.ReadAtMost returns io.ErrUnexpectedEOF when the
+    # body ends before its Content-Length (or its last chunk), and the error is returned before
+    # any update is sent. Cut after the first item, the list is still a valid PodList of one pod:
+    # taken as whole, it would remove pod "two".
+    server.body = POD_LIST.encode()
+    cut = POD_LIST.index("- metadata: {name: two}")
+
+    async def break_the_page() -> None:
+        await go.sleep(10 * Second)
+        server.body = POD_LIST[:cut].encode()
+        server.short_by = len(POD_LIST) - cut
+        server.chunked = chunked
+
+    seen, log = poll(server, break_the_page, until=45 * Second)
+    assert seen == [(0.0, PodOperation.ADD, ["one-node-1", "two-node-1"])]
+    assert log.count('"Failed to read pods from URL" err="unexpected EOF"') == 2
+
+
 def test_errors_are_logged_and_quieten_after_three(server: Server):
     server.status = 404
     seen, log = poll(server, lambda: None, until=130 * Second)

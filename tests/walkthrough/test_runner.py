@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.walkthrough.conftest import edit, solve
-from walkthrough.__main__ import main
+from walkthrough.__main__ import ROOT_ENV, main
 from walkthrough.catalog import PACKAGE_DIR, CatalogError, discover, find
 from walkthrough.expect import Unmet, expect, expect_equal
 from walkthrough.progress import Progress
@@ -148,6 +148,31 @@ def test_a_failing_check_takes_the_mark_away(workspace: Workspace) -> None:
     )
     assert run(workspace, "check", "pleg-events")[0] == 1
     assert not workspace.progress().is_done("ch02/pleg-events")
+
+
+@pytest.mark.parametrize("all_", [False, True])
+def test_a_pass_is_recorded_when_the_reader_stops_reading(workspace: Workspace, all_: bool) -> None:
+    # `| true` closes the pipe at once; unbuffered, the runner's first write ends it (as a long
+    # report does through `| head`), so the verdict must be on disk before anything is printed.
+    first = workspace.exercises()[0]
+    solve(workspace, first.name)
+    env = {
+        **os.environ,
+        "PYTHONUNBUFFERED": "1",
+        ROOT_ENV: str(workspace.root),
+        "MINIKUBELET_WALKTHROUGH_PROGRESS": str(workspace.progress_path),
+    }
+    done = subprocess.run(
+        f"{sys.executable} -m walkthrough check {'--all' if all_ else first.name} | true",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.stderr == ""
+    assert workspace.progress().is_done(first.key)
 
 
 def test_check_all_marks_every_exercise_as_its_file_is(workspace: Workspace) -> None:
