@@ -12,7 +12,8 @@ the whole set (a SET) to PodConfig after every change.
 Go watches with inotify (fsnotify). The port polls the directory instead, once per
 ``watchPollPeriod`` of the runtime's clock, and produces the same Create/Write/Remove events: it
 needs no extra library, and under the virtual clock a change made by a test at a given virtual
-time is seen at the same point of every run.
+time is seen at the same point of every run. On Linux the poll first asks an inotify descriptor
+whether anything changed, and compares the directory only then.
 """
 
 from __future__ import annotations

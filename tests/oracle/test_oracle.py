@@ -120,6 +120,13 @@ MUTANTS = [
         "return None, pod.spec.init_containers[i], False",
     ),
     Mutant(
+        "the container GC keeps one dead container too many",
+        "minikubelet.kuberuntime.kuberuntime_gc",
+        "ContainerGC.enforce_max_containers_per_evict_unit",
+        "to_remove = len(evict_units[key]) - max_containers",
+        "to_remove = len(evict_units[key]) - max_containers - 1",
+    ),
+    Mutant(
         "a dead sandbox goes unnoticed",
         KR,
         "KubeGenericRuntimeManager.pod_sandbox_changed",

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from tools.oracle.norm import norm
 from tools.oracle.port_trace import trace
 
@@ -39,6 +41,7 @@ class Rule:
 
     name: str
     reason: str
+    reason_zh: str
     apply: Callable[[list[str]], list[str]]
 
 
@@ -104,6 +107,7 @@ RULES: tuple[Rule, ...] = (
         "container-hash",
         "issue #23 item 4: the port's container hash is not yet Go's HashContainer "
         "(FNV-32a over DeepHashObject of the Go struct)",
+        "issue #23 第 4 项：移植版的容器哈希还不是 Go 的 HashContainer（对 Go 结构体的 DeepHashObject 做 FNV-32a）",
         lambda lines: _config_without("annotations/io.kubernetes.container.hash")(
             _drop_hash(lines)
         ),
@@ -112,6 +116,7 @@ RULES: tuple[Rule, ...] = (
         "remove-container-log-status",
         "issue #23 item 4: Go asks ContainerStatus once more before RemoveContainer "
         "(removeContainerLog -> the log manager's Clean); the port does not yet",
+        "issue #23 第 4 项：Go 在 RemoveContainer 之前还会再调用一次 ContainerStatus（removeContainerLog → 日志管理器的 Clean），移植版尚未如此",
         _one_status_before_remove,
     ),
     Rule(
@@ -119,12 +124,14 @@ RULES: tuple[Rule, ...] = (
         "issue #23 item 4 (found by the oracle): utilruntime.HandleError prints the error "
         "unquoted and the container as %+v (the Go struct); the port prints a quoted line "
         "with the container's name",
+        "issue #23 第 4 项（由对照发现）：utilruntime.HandleError 打印的错误不加引号，容器以 %+v（Go 结构体）打印；移植版打印带引号的一行，只写容器名",
         _start_failed_line,
     ),
     Rule(
         "container-config-json",
         "issue #23 item 4: the ports and preStop labels are not yet in Go's JSON, and the port "
         "builds no ContainerConfig.linux (generateLinuxContainerConfig)",
+        "issue #23 第 4 项：ports 与 preStop 标签还不是 Go 的 JSON，移植版也不构建 ContainerConfig.linux（generateLinuxContainerConfig）",
         _config_without(
             "annotations/io.kubernetes.container.ports",
             "annotations/io.kubernetes.container.preStopHandler",
@@ -135,6 +142,7 @@ RULES: tuple[Rule, ...] = (
         "hooks-not-over-cri",
         "harness: the port's FakeHandlerRunner runs lifecycle hooks itself; Go's test manager "
         "runs them through the CRI (ExecSync)",
+        "测试装置：移植版的 FakeHandlerRunner 自己运行生命周期钩子；Go 的测试管理器通过 CRI（ExecSync）运行",
         _drop_exec,
     ),
 )
@@ -170,4 +178,35 @@ def diff(name: str, port_lines: list[str] | None = None) -> list[str]:
             lineterm="",
             n=2,
         )
+    )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How the port fared on one scenario: differing lines left, and the rules it needed."""
+
+    name: str
+    title: dict[str, str]
+    chapters: tuple[int, ...]
+    differing: int
+    rules: tuple[str, ...]
+
+
+def verdict(name: str) -> Verdict:
+    """Run the port on the scenario and judge it against its golden."""
+    meta = yaml.safe_load((SCENARIOS / f"{name}.yaml").read_text())
+    mine, theirs = port(name), golden(name)
+    needed = tuple(
+        r.name
+        for r in RULES
+        if apply_rules(theirs, tuple(o for o in RULES if o is not r))
+        != apply_rules(mine, tuple(o for o in RULES if o is not r))
+    )
+    left = diff(name, mine)
+    return Verdict(
+        name,
+        dict(meta.get("title") or {}),
+        tuple(meta.get("chapters") or ()),
+        sum(1 for line in left[2:] if line[:1] in "+-"),
+        needed,
     )

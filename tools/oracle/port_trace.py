@@ -16,10 +16,12 @@ import sys
 
 import yaml
 
+from minikubelet.container.container_gc import GCPolicy
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
 from minikubelet.container.runtime import ContainerID
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.kuberuntime.fake_kuberuntime_manager import (
+    FakePodStateProvider,
     MaxContainerBackOff,
     backOffPeriod,
     new_fake_runtime,
@@ -228,7 +230,10 @@ def _run(sc: dict, path: str, lines: list[str], klog_out: io.StringIO) -> None:
     pods = [pod_from_dict(sc["pod"], source=path)]
     by_uid = {pods[0].metadata.uid: pods[0]}
     log = CallLog()
+    uid = pods[0].metadata.uid
+    states = FakePodStateProvider(existing_pods={uid}, running_pods={uid})
     fake = new_fake_runtime(
+        pod_state_provider=states,
         scenario=Scenario(present_images=list(sc.get("presentImages") or [])),
         seed=1,
         pod_lookup=by_uid.get,
@@ -271,6 +276,34 @@ def _run(sc: dict, path: str, lines: list[str], klog_out: io.StringIO) -> None:
             out(f"event: {e.type} {e.reason} {e.message}")
         if err is not None:
             out(f"kill-error: {err}")
+
+    async def gc(arg: dict) -> None:
+        state["step"] += 1
+        deleted, terminated = bool(arg.get("deleted", False)), bool(arg.get("terminated", False))
+        out(
+            f"# step {state['step']} gc at {when()}: deleted={str(deleted).lower()} "
+            f"terminated={str(terminated).lower()}"
+        )
+        uid = pods[0].metadata.uid
+        states.existing_pods = set() if deleted else {uid}
+        states.running_pods = set() if terminated else {uid}
+        policy = GCPolicy(
+            min_age=dur(arg.get("minAge", 0)),
+            max_per_pod_container=int(arg.get("maxPerPodContainer", 1)),
+            max_containers=int(arg.get("maxContainers", -1)),
+        )
+        err = await m.garbage_collect(
+            policy,
+            bool(arg.get("allSourcesReady", True)),
+            bool(arg.get("evictNonDeletedPods", False)),
+        )
+        flush("call")
+        evs = fake.recorder.events[state["events"] :]
+        state["events"] = len(fake.recorder.events)
+        for e in evs:
+            out(f"event: {e.type} {e.reason} {e.message}")
+        if err is not None:
+            out(f"gc-error: {err}")
 
     async def probe(arg: dict) -> None:
         pod = pods[0]
@@ -365,6 +398,8 @@ def _run(sc: dict, path: str, lines: list[str], klog_out: io.StringIO) -> None:
                 await kill(step["killPod"])
             elif isinstance(step, dict) and set(step) == {"probe"}:
                 await probe(step["probe"])
+            elif isinstance(step, dict) and set(step) == {"gc"}:
+                await gc(step["gc"] or {})
             elif isinstance(step, dict) and set(step) == {"wait"}:
                 await go.sleep(dur(step["wait"]))
             elif isinstance(step, dict) and set(step) == {"run"}:

@@ -49,6 +49,7 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 from tools.site.breakpoints import pdb_directive  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
 from tools.site.exercises import exercises_directive  # noqa: E402
+from tools.site.oracle import oracle_directive  # noqa: E402
 from tools.site.render import render  # noqa: E402
 from tools.site.runner import Runner, port_fingerprint, run_directive  # noqa: E402
 from tools.site.search import split_index  # noqa: E402
@@ -205,7 +206,13 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
             raise DirectiveError("exercises(chapter=None) takes at most a chapter number")
         return exercises_directive(src, lang, *d.args)
 
+    def oracle(d: Directive) -> str:
+        if d.kwargs or len(d.args) > 1:
+            raise DirectiveError("oracle(chapter=None) takes at most a chapter number")
+        return oracle_directive(src, lang, *d.args)
+
     handlers = {
+        "oracle": oracle,
         "sidebyside": sidebyside,
         "run": run,
         "pdb": pdb,

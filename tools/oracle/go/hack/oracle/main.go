@@ -187,6 +187,40 @@ func (o *oracle) killPod(arg interface{}) {
 	}
 }
 
+// gc runs the container GC once, with the pod deleted or terminated as the step says:
+//
+//	gc: {minAge: 0s, maxPerPodContainer: 1, maxContainers: -1, deleted: false, terminated: false,
+//	     allSourcesReady: true, evictNonDeletedPods: false}
+func (o *oracle) gc(arg interface{}) {
+	m, _ := arg.(map[string]interface{})
+	flag := func(k string, def bool) bool {
+		if v, ok := m[k].(bool); ok {
+			return v
+		}
+		return def
+	}
+	num := func(k string, def int) int {
+		if v, ok := m[k].(float64); ok {
+			return int(v)
+		}
+		return def
+	}
+	policy := kubecontainer.GCPolicy{MaxPerPodContainer: num("maxPerPodContainer", 1), MaxContainers: num("maxContainers", -1)}
+	if v, ok := m["minAge"]; ok {
+		policy.MinAge = parseStepDur(v)
+	}
+	deleted, terminated := flag("deleted", false), flag("terminated", false)
+	o.step++
+	o.out("# step %d gc at +%s: deleted=%v terminated=%v", o.step, o.fc.Now().Sub(epoch), deleted, terminated)
+	o.om.SetPodState(o.pod.UID, deleted, terminated)
+	err := o.om.Runtime().GarbageCollect(policy, flag("allSourcesReady", true), flag("evictNonDeletedPods", false))
+	o.flushCalls("call")
+	o.drainEvents()
+	if err != nil {
+		o.out("gc-error: %v", err)
+	}
+}
+
 func (o *oracle) drainEvents() {
 	for {
 		select {
@@ -235,6 +269,7 @@ func main() {
 	om, err := kuberuntime.NewOracleManager(rt, images, &containertest.FakeOS{}, &helper{}, fc, rec)
 	must(err)
 	log.Take() // the constructor's Version call
+	om.SetPodState(pod.UID, false, false)
 	o := &oracle{rt: rt, fc: fc, log: log, om: om, rec: rec, pod: pod,
 		backOff: flowcontrol.NewFakeBackOff(10*time.Second, 300*time.Second, fc)}
 
@@ -278,6 +313,8 @@ func main() {
 				o.killPod(x["killPod"])
 			case "probe":
 				o.probe(x["probe"])
+			case "gc":
+				o.gc(x["gc"])
 			case "run":
 				r := x["run"].(map[string]interface{})
 				total, every := parseStepDur(r["for"]), parseStepDur(r["every"])

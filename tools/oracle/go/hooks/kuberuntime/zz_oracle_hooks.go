@@ -9,6 +9,7 @@ import (
 
 	cadvisorapi "github.com/google/cadvisor/info/v1"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/clock"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/flowcontrol"
@@ -100,5 +101,19 @@ func (o *OracleManager) SetProbeResult(kind, containerID string, success bool, p
 		o.M.livenessManager.Set(id, r, pod)
 	case "startup":
 		o.M.startupManager.Set(id, r, pod)
+	}
+}
+
+// SetPodState says whether the pod is deleted or terminated, for the container GC (the test
+// provider's default is that every pod is both).
+func (o *OracleManager) SetPodState(uid types.UID, deleted, terminated bool) {
+	p := o.M.podStateProvider.(*fakePodStateProvider)
+	delete(p.existingPods, uid)
+	delete(p.runningPods, uid)
+	if !deleted {
+		p.existingPods[uid] = struct{}{}
+	}
+	if !terminated {
+		p.runningPods[uid] = struct{}{}
 	}
 }

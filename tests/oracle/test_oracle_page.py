@@ -1,0 +1,38 @@
+"""The ``{{ oracle() }}`` directive: each chapter's replay is read from the goldens, in both languages."""
+
+from __future__ import annotations
+
+from tools.oracle.compare import RULES, scenario_names
+from tools.site.oracle import oracle_directive
+
+
+def test_a_chapter_lists_its_scenarios_and_verdicts() -> None:
+    en = oracle_directive("chapters/11-end-of-a-pod.md", "en")
+    zh = oracle_directive("chapters/11-end-of-a-pod.zh.md", "zh")
+    assert 'Replayed through real kubelet v1.21.4: matched"' in en
+    assert "用真实 kubelet v1.21.4 重放：一致" in zh
+    for text in (en, zh):
+        assert "`kill-grace`" in text and "`always-exit0`" not in text
+        assert "](../oracle.md)" in text
+    assert "以 2 秒宽限期终止 Pod" in zh
+
+
+def test_only_the_rules_a_chapter_needs_are_listed() -> None:
+    en = oracle_directive("chapters/11-end-of-a-pod.md", "en")
+    assert "`hooks-not-over-cri`: harness:" in en  # kill-prestop's ExecSync
+    ch10 = oracle_directive("chapters/10-status-and-probes.md", "en")
+    assert "hooks-not-over-cri" not in ch10
+    zh = oracle_directive("chapters/11-end-of-a-pod.zh.md", "zh")
+    assert all(r.reason_zh in zh for r in RULES if f"`{r.name}`：" in zh)
+
+
+def test_a_chapter_without_scenarios_says_so() -> None:
+    en = oracle_directive("chapters/09-pleg.md", "en")
+    assert en.startswith('!!! note "Not replayed through real kubelet yet"')
+    assert "尚未用真实 kubelet 重放" in oracle_directive("chapters/09-pleg.zh.md", "zh")
+
+
+def test_off_a_chapter_every_scenario_is_listed() -> None:
+    page = oracle_directive("oracle.md", "en")
+    assert all(f"| `{name}` |" in page for name in scenario_names())
+    assert "](oracle.md)" in page
