@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,6 +35,28 @@ def default_path() -> Path:
 
 class CorruptProgress(ValueError):
     """A progress file that is not what this runner writes."""
+
+
+#: The runner's own file is a few KiB; more than this is not one of ours.
+MAX_BYTES = 1 << 20
+
+
+class _NotRegular(OSError):
+    """The progress path is a pipe, a device or a folder: not read, never written over."""
+
+
+def _read_regular(path: Path) -> bytes:
+    """At most MAX_BYTES + 1 bytes of a regular file (a FIFO would block, /dev/zero never end)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+            raise _NotRegular(f"{kind} ({stat.filemode(mode)})")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            return file.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
 
 
 def _parse(text: str) -> tuple[dict[str, str], dict[str, int], str | None]:
@@ -71,13 +94,22 @@ class Progress:
         """Read the file; a missing file is no progress yet, a corrupt one is kept aside."""
         path = default_path() if path is None else Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            data = _read_regular(path)
         except FileNotFoundError:
             return cls(path)
-        except (OSError, UnicodeDecodeError) as err:
+        except _NotRegular as err:
+            # Never moved aside nor written over: it may be a device or another program's pipe.
+            progress = cls(path)
+            progress.problem = (str(err), path)
+            return progress
+        except OSError as err:
             return cls._aside(path, f"unreadable ({err})")
         try:
-            done, hints, current = _parse(text)
+            if len(data) > MAX_BYTES:
+                raise CorruptProgress(f"larger than {MAX_BYTES // 1024} KiB")
+            done, hints, current = _parse(data.decode("utf-8"))
+        except UnicodeDecodeError as err:
+            return cls._aside(path, f"unreadable ({err})")
         except CorruptProgress as err:
             return cls._aside(path, str(err))
         return cls(path, done, hints, current)

@@ -510,6 +510,7 @@ def cmd_watch(
                     break
     except KeyboardInterrupt:
         out.write("\n")
+        return 130  # as the shell reports a command that Ctrl+C ended (128 + SIGINT)
     finally:
         stop.set()
         for thread in threads:

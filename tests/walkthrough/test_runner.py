@@ -5,8 +5,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -134,6 +136,38 @@ def test_a_corrupt_progress_file_is_reported_and_kept(workspace: Workspace) -> N
     path.write_text("\x00garbage")
     code, out = run(workspace, "progress", "--lang", "zh")
     assert "无法读取进度文件" in out and "not JSON" in out
+
+
+def test_a_progress_path_that_is_no_regular_file_is_neither_read_nor_replaced(
+    tmp_path: Path,
+) -> None:
+    # Issue #28 item 7: a FIFO used to hang `list`, and /dev/zero was read until memory ran out.
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    outputs: dict[str, tuple[int, str]] = {}
+
+    def list_with(path: Path) -> None:
+        outputs[str(path)] = run(Workspace(PACKAGE_DIR, progress_path=path), "list", "--lang", "en")
+
+    for path in (fifo, Path("/dev/zero")):
+        worker = threading.Thread(target=list_with, args=(path,), daemon=True)
+        worker.start()
+        worker.join(timeout=60)
+        assert str(path) in outputs, f"list hung on {path}"
+        code, out = outputs[str(path)]
+        assert code == 0 and "could not be read (not a regular file" in out
+    assert fifo.exists() and stat.S_ISFIFO(fifo.stat().st_mode)  # not moved aside
+    assert not list(tmp_path.glob("*.corrupt-*"))
+    assert Progress.load(fifo).save() is False  # and never written over
+
+
+def test_a_progress_file_too_big_to_be_ours_is_set_aside(workspace: Workspace) -> None:
+    path = workspace.progress_path
+    assert path is not None
+    path.write_bytes(b" " * (2 << 20))
+    code, out = run(workspace, "list", "--lang", "en")
+    assert code == 0 and "could not be read (larger than 1024 KiB)" in out
+    assert len(list(path.parent.glob(".walkthrough-progress.json.corrupt-*"))) == 1
 
 
 def test_a_failing_check_takes_the_mark_away(workspace: Workspace) -> None:

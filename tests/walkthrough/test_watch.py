@@ -6,6 +6,7 @@ import io
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -217,3 +218,31 @@ def test_watch_ends_quietly_when_its_terminal_hangs_up(tmp_path: Path) -> None:
             process.kill()
             process.wait()
     assert process.returncode == 0 and err == b"", err.decode(errors="replace")[-2000:]
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_ctrl_c_ends_watch_with_130_as_the_shell_expects(tmp_path: Path) -> None:
+    # Issue #28 item 7: a script that runs `watch` must be able to tell Ctrl+C from `q`.
+    _ws, env = _copy_chapters(tmp_path)
+    env["MINIKUBELET_LANG"] = "en"
+    main, child = os.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "walkthrough", "watch"],
+        stdin=child,
+        stdout=child,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    os.close(child)
+    try:
+        _read_until(main, r"q:quit")
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(main)
+    assert process.returncode == 130 and err == b"", err.decode(errors="replace")[-2000:]
