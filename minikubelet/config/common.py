@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 
 from minikubelet.k8s_io.api.core.v1 import (
     Pod,
@@ -34,12 +35,40 @@ _DecodeKey = tuple[str, bool, str, bool]
 _Decoded = tuple[list[Pod], list[ManifestError]]
 
 #: Ours, not kubelet's: for each source (a manifest file or a URL, with the node and the way it
-#: was read), the text last decoded from it and what that gave. See [`try_decode_pods`][].
-_last_decoded: dict[_DecodeKey, tuple[str | bytes, _Decoded]] = {}
+#: was read), the text last decoded from it and what that gave, least recently read first.
+#: See [`try_decode_pods`][].
+_last_decoded: OrderedDict[_DecodeKey, tuple[str | bytes, _Decoded]] = OrderedDict()
 
-#: How many sources [`_last_decoded`][] remembers before it starts over (a directory of more
-#: manifests than this is decoded afresh on every read, as kubelet does).
-_MAX_REMEMBERED = 10_000
+#: How much manifest text [`_last_decoded`][] holds, at most, counted in characters of the
+#: texts it keeps (the pods made from a text are of its size): beyond it, the sources read
+#: longest ago are forgotten, and decoded afresh at their next read, as kubelet always does.
+_MAX_REMEMBERED_TEXT = 32 << 20
+_remembered_text = 0
+
+
+def _remember(key: _DecodeKey, text: str | bytes, decoded: _Decoded) -> None:
+    """Keep ``text`` and what it gave for ``key``, inside [`_MAX_REMEMBERED_TEXT`][]. Ours."""
+    global _remembered_text
+    _forget(key)
+    if len(text) > _MAX_REMEMBERED_TEXT:
+        return
+    _last_decoded[key] = (text, decoded)
+    _remembered_text += len(text)
+    while _remembered_text > _MAX_REMEMBERED_TEXT:
+        _forget(next(iter(_last_decoded)))
+
+
+def _forget(key: _DecodeKey) -> None:
+    global _remembered_text
+    last = _last_decoded.pop(key, None)
+    if last is not None:
+        _remembered_text -= len(last[0])
+
+
+def forget_decoded(source: str) -> None:
+    """Drop what [`try_decode_pods`][] remembers of ``source`` (a manifest that is gone). Ours."""
+    for key in [key for key in _last_decoded if key[0] == source]:
+        _forget(key)
 
 
 def generate_pod_name(name: str, node_name: str) -> str:
@@ -128,6 +157,7 @@ def try_decode_pods(
     if remember:
         last = _last_decoded.get(key)
         if last is not None and last[0] == text:
+            _last_decoded.move_to_end(key)
             pods, errors = last[1]
             return [deep_copy(pod) for pod in pods], list(errors)
 
@@ -136,7 +166,5 @@ def try_decode_pods(
 
     pods, errors = load_pods(text, source, allow_pod_list=allow_pod_list, default_fn=default_fn)
     if remember:
-        if len(_last_decoded) >= _MAX_REMEMBERED:
-            _last_decoded.clear()
-        _last_decoded[key] = (text, ([deep_copy(pod) for pod in pods], list(errors)))
+        _remember(key, text, ([deep_copy(pod) for pod in pods], list(errors)))
     return pods, errors

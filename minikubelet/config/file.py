@@ -25,7 +25,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from minikubelet.config.common import maxConfigLength, try_decode_pods
+from minikubelet.config.common import forget_decoded, maxConfigLength, try_decode_pods
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import forever
 from minikubelet.k8s_io.client_go.tools.cache.store import meta_namespace_key_func
@@ -320,6 +320,8 @@ class SourceFile:
                 await self.store.add(pod)
             # Go: case podDelete:
             case PodEventType.DELETE:
+                # Ours: the decode memo lets go of the text of a manifest that is gone.
+                forget_decoded(e.file_name)
                 obj_key = self.file_key_mapping.get(e.file_name)
                 if obj_key is not None:
                     stored, pod_exist = self.store.get_by_key(obj_key)

@@ -7,11 +7,18 @@ and copies the pods it made from it. These tests hold it to what a fresh decode 
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
 
 import pytest
 
+from minikubelet.config import common
 from minikubelet.config.common import try_decode_pods
-from minikubelet.sim import klog
+from minikubelet.config.config import PodConfig, PodConfigNotificationMode
+from minikubelet.config.file import new_source_file
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.sim import go, klog
+from minikubelet.sim.go import Second
+from minikubelet.types import FileSource
 from tests.config.helpers import manifest
 
 TEXT = manifest("web").encode()
@@ -79,3 +86,37 @@ def test_at_v5_every_read_logs_its_defaults():
         klog.configure(verbosity=0, out=None)
     assert log.getvalue().count('"Generated UID"') == 2
     assert log.getvalue().count('"Set namespace for pod"') == 2
+
+
+def test_the_memo_keeps_no_more_text_than_its_budget(monkeypatch):
+    # Issue #28 item 5: uniquely named big manifests must not pile up in the memo.
+    monkeypatch.setattr(common, "_last_decoded", OrderedDict())
+    monkeypatch.setattr(common, "_remembered_text", 0)
+    monkeypatch.setattr(common, "_MAX_REMEMBERED_TEXT", 64 << 10)
+    big = manifest("web", extra="  annotations:\n    pad: '" + "x" * (16 << 10) + "'\n").encode()
+    for n in range(20):
+        read(big, source=f"/etc/kubernetes/manifests/web-{n}.yaml")
+        held = sum(len(text) for text, _ in common._last_decoded.values())
+        assert held == common._remembered_text <= 64 << 10
+    # The sources read most recently are the ones kept; a forgotten one decodes afresh.
+    kept = [key[0] for key in common._last_decoded]
+    assert kept[-1] == "/etc/kubernetes/manifests/web-19.yaml" and len(kept) == 3
+    assert read(big, source="/etc/kubernetes/manifests/web-0.yaml").metadata.name == "web-node-1"
+
+
+def test_a_deleted_manifest_leaves_the_memo(tmp_path):
+    directory = tmp_path / "manifests"
+    directory.mkdir()
+    path = directory / "web.yaml"
+    path.write_text(manifest("web"), encoding="utf-8")
+
+    async def main() -> None:
+        config = PodConfig(PodConfigNotificationMode.INCREMENTAL, Recorder())
+        new_source_file(str(directory), "node-1", 20 * Second, config.channel(FileSource))
+        await go.sleep(1 * Second)
+        assert str(path) in {key[0] for key in common._last_decoded}
+        path.unlink()
+        await go.sleep(30 * Second)
+        assert str(path) not in {key[0] for key in common._last_decoded}
+
+    go.run(main, seed=1, until=40 * Second)

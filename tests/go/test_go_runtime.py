@@ -391,6 +391,36 @@ def test_real_clock_until():
     assert rt.run(main, until=0.05) is None and rt.until_reached
 
 
+def test_real_clock_until_is_a_deadline_inside_a_long_step():
+    # Issue #28 item 6: one step that computes for seconds (thousands of manifests at once) used
+    # to carry the run past `until`, which the loop looks at only between its iterations.
+    steps = []
+
+    async def busy() -> None:
+        end = time.monotonic() + 10
+        while time.monotonic() < end:  # never awaits: one step of 10 s
+            pass
+        steps.append("busy step finished")
+
+    async def main():
+        go.go(busy)
+        await go.sleep(60 * go.Second)
+
+    rt = go.Runtime(clock="real")
+    assert rt.run(main, until=0.2) is None and rt.until_reached
+    assert steps == []  # stopped inside the step, not after it
+
+
+def test_the_deadline_alarm_is_put_away_after_the_run():
+    import signal
+
+    before = signal.getsignal(signal.SIGALRM)
+    rt = go.Runtime(clock="real")
+    assert rt.run(go.sleep, 0.01, until=5) is None and not rt.until_reached
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
 def test_virtual_clock_waits_for_real_sockets_when_no_timer_is_pending():
     async def handle(reader, writer):
         writer.write(await reader.readline())

@@ -39,6 +39,7 @@ from types import FrameType
 from typing import Any, Literal, TypeVar
 
 from . import tracing
+from .alarm import UntilPassed, alarm_at
 from .clock import Clock, RealClock, Time, VirtualClock, format_time
 from .collector import collector_paced_for_a_run
 from .panic import WAIT_REASONS, BlockedGoroutine, DeadlockError
@@ -339,6 +340,8 @@ class Runtime:
         if task.cancelled():
             return
         exc = task.exception()
+        if isinstance(exc, UntilPassed):
+            return  # stopped at `until`, as a cancelled goroutine is
         if exc is not None:
             self._record_panic(g, exc)
         elif g is self._main and not self._done.done():
@@ -412,7 +415,10 @@ class Runtime:
         try:
             self._main = self.spawn(main, args, "main")
             try:
-                loop.run_until_complete(self._done)
+                with alarm_at(None if self.clock.virtual else until, lambda: self._stopping):
+                    loop.run_until_complete(self._done)
+            except UntilPassed:
+                self.until_reached = True
             except DeadlockError as e:
                 error = e.with_traceback(None)  # asyncio's internals would only hide the report
             except BaseException as e:  # KeyboardInterrupt and the like: stop, then re-raise
