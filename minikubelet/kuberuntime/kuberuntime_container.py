@@ -790,9 +790,16 @@ class ContainerMethods:
     ) -> Exception | None:
         """Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).removeContainerLog
 
-        Go cleans rotated logs (the log manager) and removes the legacy log symlink; the port
-        has no log files, and only checks that the runtime knows the container.
+        Go's log manager Clean asks the runtime for the container's status (to glob its rotated
+        logs), then this function asks again (for the legacy symlink). The port has no log files:
+        it keeps both ContainerStatus calls, with their errors, and removes nothing.
         """
+        # Go: err := m.logManager.Clean(containerID) (pkg/kubelet/logs/container_log_manager.go Clean)
+        try:
+            await self.runtime_service.container_status(container_id)
+        except Exception as err:
+            return RuntimeError(f'failed to get container status "{container_id}": {err}')
+        # Go: status, err := m.runtimeService.ContainerStatus(containerID)
         try:
             await self.runtime_service.container_status(container_id)
         except Exception as err:

@@ -213,6 +213,24 @@ def test_delete_container():
     assert "failed to get container status" in str(missing)
 
 
+def test_remove_container_asks_status_twice():
+    """Go: kuberuntime_container.go removeContainerLog asks ContainerStatus after the log manager's
+    Clean (container_log_manager.go Clean) asked it: two calls before RemoveContainer."""
+    pod = make_pod(scenario="app: {runFor: 1s}", restart_policy="Never")
+    node = Node([pod])
+
+    async def main():
+        await node.sync(pod)
+        await go.sleep(2)
+        cid = (await node.status(pod)).container_statuses[0].id
+        before = node.manager.runtime_service.calls["container_status"]
+        err = await node.manager.delete_container(cid)
+        return err, node.manager.runtime_service.calls["container_status"] - before
+
+    err, asked = go.run(main)
+    assert err is None and asked == 2
+
+
 def test_runtime_cache_returns_the_runtime_error_on_a_forced_update():
     node = Node([])
 

@@ -69,17 +69,6 @@ def _config_without(*paths: str) -> Callable[[list[str]], list[str]]:
     return apply
 
 
-def _one_status_before_remove(lines: list[str]) -> list[str]:
-    out: list[str] = []
-    for line in lines:
-        m = re.match(r"call: RemoveContainer (\S+)$", line)
-        status = f"call: ContainerStatus {m.group(1)}" if m else ""
-        while m and len(out) >= 2 and out[-1] == out[-2] == status:
-            out.pop()
-        out.append(line)
-    return out
-
-
 _START_FAILED = re.compile(
     r'^klog: E (")?((?:init |ephemeral )?container) (.+?) start failed in pod (\S+): (.*?)"?$'
 )
@@ -111,13 +100,6 @@ RULES: tuple[Rule, ...] = (
         lambda lines: _config_without("annotations/io.kubernetes.container.hash")(
             _drop_hash(lines)
         ),
-    ),
-    Rule(
-        "remove-container-log-status",
-        "issue #23 item 4: Go asks ContainerStatus once more before RemoveContainer "
-        "(removeContainerLog -> the log manager's Clean); the port does not yet",
-        "issue #23 第 4 项：Go 在 RemoveContainer 之前还会再调用一次 ContainerStatus（removeContainerLog → 日志管理器的 Clean），移植版尚未如此",
-        _one_status_before_remove,
     ),
     Rule(
         "start-failed-line",
