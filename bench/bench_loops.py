@@ -31,19 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_node_day import MANIFEST
+from bench.bench_node_day import write_node
 from minikubelet.sim import fsnotify, go, klog
 from tests.e2e.harness import run_kubelet
-
-CRASH = '  annotations:\n    minikubelet.dev/scenario: "app: {runFor: 1s, exitCode: 1}"\n'
-
-
-def write_manifests(folder: Path, n: int) -> None:
-    """n static pods, one in ten crash-looping."""
-    for i in range(n):
-        name = f"pod-{i:03d}"
-        annotations = CRASH if i % 10 == 0 else ""
-        Path(folder, f"{name}.yaml").write_text(MANIFEST.format(name=name, annotations=annotations))
 
 
 async def fastest(step: Callable[[], Awaitable[object]], batches: int, calls: int) -> float:
@@ -57,16 +47,11 @@ async def fastest(step: Callable[[], Awaitable[object]], batches: int, calls: in
     return best
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--pods", type=int, default=110)
-    parser.add_argument("--batches", type=int, default=5)
-    parser.add_argument("--calls", type=int, default=200)
-    args = parser.parse_args()
+def measure_loops(pods: int, batches: int, calls: int) -> list[tuple[str, float, int]]:
+    """(step, CPU seconds per call, calls per virtual hour) for each loop's step."""
     rows: list[tuple[str, float, int]] = []
-
     with tempfile.TemporaryDirectory() as tmp:
-        write_manifests(Path(tmp), args.pods)
+        write_node(Path(tmp), pods)
 
         def setup(kl: object) -> None:
             async def measure() -> None:
@@ -90,7 +75,7 @@ def main() -> None:
                 async def suppressed() -> None:
                     klog.v(4).info_s("Probe succeeded", probeType="Liveness", pod="default/x")
 
-                b, c = args.batches, args.calls
+                b, c = batches, calls
                 rows.append(("PLEG relist", await fastest(pleg.relist, b, c), 3600))
                 rows.append(("  of which GetPods", await fastest(get_pods, b, c), 3600))
                 rows.append(("housekeeping", await fastest(kl.handle_pod_cleanups, b, c), 1800))  # type: ignore[attr-defined]
@@ -101,8 +86,17 @@ def main() -> None:
 
             go.go(measure)
 
-        run_kubelet(manifests=Path(tmp), until=121, max_pods=args.pods, verbosity=0, setup=setup)
+        run_kubelet(manifests=Path(tmp), until=121, max_pods=pods, verbosity=0, setup=setup)
+    return rows
 
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--pods", type=int, default=110)
+    parser.add_argument("--batches", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=200)
+    args = parser.parse_args()
+    rows = measure_loops(args.pods, args.batches, args.calls)
     print(f"{args.pods}-pod node, CPU per call (fastest of {args.batches} batches):")
     print(f"  {'step':<30} {'µs per call':>12} {'s per virtual hour':>19}")
     for name, seconds, per_hour in rows:

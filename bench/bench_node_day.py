@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import platform
 import sys
 import tempfile
@@ -47,18 +48,32 @@ metadata:
 """
 
 
-def sampler(checkpoints: list[float], marks: list[tuple[float, float]]) -> Callable[[object], None]:
-    """A run's setup hook that notes the CPU time at each checkpoint (virtual hours)."""
+def rss_bytes() -> int:
+    """This process's resident set size now (Linux)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def sampler(
+    checkpoints: list[float], marks: list[tuple[float, float]], rss: list[int] | None = None
+) -> Callable[[object], None]:
+    """A run's setup hook that notes the CPU time (and, given ``rss``, the resident set size)
+    at the start and at each checkpoint (virtual hours)."""
+
+    def note(hours: float) -> None:
+        marks.append((hours, time.process_time()))
+        if rss is not None:
+            rss.append(rss_bytes())
 
     def record(kl: object) -> None:
         async def sample() -> None:
             start = go.now()
             for hours in checkpoints:
                 await go.sleep(start + hours * 3600 - go.now())
-                marks.append((hours, time.process_time()))
+                note(hours)
 
         go.go(sample)
-        marks.append((0.0, time.process_time()))
+        note(0.0)
 
     return record
 
@@ -83,20 +98,32 @@ def crash_loop(checkpoints: list[float]) -> None:
     print(f"  restarts: {restarts}; containers left in the runtime: {run.runtime_containers}")
 
 
-def full_node(n: int, hours: float) -> None:
+def write_node(folder: Path, n: int, crash_every: int = 10) -> None:
+    """n static pods as manifests in ``folder``; one in ``crash_every`` crash-loops (0: none)."""
+    for i in range(n):
+        crash = crash_every and i % crash_every == 0
+        annotations = (
+            '  annotations:\n    minikubelet.dev/scenario: "app: {runFor: 1s, exitCode: 1}"\n'
+            if crash
+            else ""
+        )
+        name = f"pod-{i:03d}"
+        Path(folder, f"{name}.yaml").write_text(MANIFEST.format(name=name, annotations=annotations))
+
+
+def run_node(
+    n: int,
+    hours: float,
+    checkpoints: list[float],
+    crash_every: int = 10,
+    rss: list[int] | None = None,
+) -> tuple[float, float, list[tuple[float, float]], int, int]:
+    """One node run: CPU and wall seconds, (virtual hour, CPU time) marks, pods Running and
+    containers the runtime holds at the end; ``rss`` gets the resident set size at each mark
+    but the last."""
     with tempfile.TemporaryDirectory() as tmp:
-        for i in range(n):
-            crash = i % 10 == 0
-            annotations = (
-                '  annotations:\n    minikubelet.dev/scenario: "app: {runFor: 1s, exitCode: 1}"\n'
-                if crash
-                else ""
-            )
-            name = f"pod-{i:03d}"
-            text = MANIFEST.format(name=name, annotations=annotations)
-            Path(tmp, f"{name}.yaml").write_text(text)
+        write_node(Path(tmp), n, crash_every)
         marks: list[tuple[float, float]] = []
-        checkpoints = [hours * f for f in (1 / 24, 1 / 4, 1 / 2, 1)]
         cpu = time.process_time()
         wall = time.perf_counter()
         run = run_kubelet(
@@ -104,13 +131,18 @@ def full_node(n: int, hours: float) -> None:
             until=hours * 3600,
             max_pods=n,
             verbosity=0,
-            setup=sampler(checkpoints[:-1], marks),
+            setup=sampler(checkpoints, marks, rss),
         )
         marks.append((hours, time.process_time()))
         cpu = time.process_time() - cpu
         wall = time.perf_counter() - wall
     running = sum(1 for s in run.statuses.values() if s.phase == "Running")
-    held = sum(run.runtime_containers.values())
+    return cpu, wall, marks, running, sum(run.runtime_containers.values())
+
+
+def full_node(n: int, hours: float) -> None:
+    checkpoints = [hours * f for f in (1 / 24, 1 / 4, 1 / 2)]
+    cpu, wall, marks, running, held = run_node(n, hours, checkpoints)
     print(f"{n}-pod node for {hours:g} virtual hours:")
     print(f"  CPU {cpu:7.1f} s ({cpu / hours:6.2f} s per virtual hour); wall {wall:7.1f} s")
     print_per_hour(marks)
