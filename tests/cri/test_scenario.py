@@ -119,3 +119,40 @@ def test_scenario_errors():
         parse_scenario({"podz": {}})
     with pytest.raises(ScenarioError, match=r"nope\.yaml: cannot read: No such file"):
         load_scenario_file("/nonexistent/nope.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("images: {x: {pullTime: " + "[" * 500 + "]" * 500 + "}}", "images.x.pullTime"),
+        ('{"pods": {"d/p": {"c": ' + '{"a": ' * 500 + "1" + "}" * 500 + "}}}", "pods.d/p.c"),
+    ],
+    ids=["yaml", "json"],
+)
+def test_deep_values_are_refused_naming_the_field(tmp_path, text, field):
+    path = tmp_path / ("s.json" if text.startswith("{") else "s.yaml")
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_file(path)
+    message = str(info.value)
+    assert f"nested more than 100 levels deep at {field}" in message and len(message) < 400
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "images: {x: {pullTime: " + json.dumps("9" * 1_000_000 + "x") + "}}",
+        "images: {x: {pullTime: " + json.dumps([list(range(50_000))]) + "}}",
+        "images:\n  ? " + json.dumps("k" * 1_000_000) + "\n  : {what: 1}\n",
+        "pods:\n  ? " + json.dumps("p" * 1_000_000) + "\n  : 1\n",
+        "defaults: {app: {exitCode: " + json.dumps("x" * 1_000_000) + "}}",
+    ],
+    ids=["string", "list", "key", "pod", "exit-code"],
+)
+def test_huge_values_are_cut_in_errors_and_the_field_named(text):
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(text, "s.yaml")
+    message = str(info.value)
+    assert len(message) < 400, message[:400]
+    assert message.startswith("s.yaml: ") and ("…" in message or "..." in message)
+    assert len(info.value.args[0].zh) < 400

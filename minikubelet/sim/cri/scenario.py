@@ -83,6 +83,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, shown
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     YAMLSyntaxError,
     json_loads,
@@ -228,8 +229,8 @@ def parse_duration(value: Any, where: str) -> float:
     if isinstance(value, bool):
         raise _error(
             where,
-            f"expected a duration like 5s, got {value!r}",
-            f"应为 5s 这样的时长，实际为 {value!r}",
+            f"expected a duration like 5s, got {shown(value)}",
+            f"应为 5s 这样的时长，实际为 {shown(value)}",
         )
     if isinstance(value, int | float):
         seconds = float(value)
@@ -237,33 +238,36 @@ def parse_duration(value: Any, where: str) -> float:
         try:
             seconds = go_parse_duration(value)
         except ValueError as e:
+            bad = str(e).replace(value, cut(value, 60))
             raise _error(
                 where,
-                f"{e} (expected a duration like 5s or 1m30s)",
-                f"{e}（应为 5s 或 1m30s 这样的时长）",
+                f"{bad} (expected a duration like 5s or 1m30s)",
+                f"{bad}（应为 5s 或 1m30s 这样的时长）",
             ) from None
     else:
         raise _error(
             where,
-            f"expected a duration like 5s, 1m30s or 500ms, got {value!r}",
-            f"应为 5s、1m30s 或 500ms 这样的时长，实际为 {value!r}",
+            f"expected a duration like 5s, 1m30s or 500ms, got {shown(value)}",
+            f"应为 5s、1m30s 或 500ms 这样的时长，实际为 {shown(value)}",
         )
     if not math.isfinite(seconds):
         raise _error(
             where,
-            f"expected a duration like 5s, got {value!r}",
-            f"应为 5s 这样的时长，实际为 {value!r}",
+            f"expected a duration like 5s, got {shown(value)}",
+            f"应为 5s 这样的时长，实际为 {shown(value)}",
         )
     if seconds < 0:
         raise _error(
-            where, f"a duration cannot be negative ({value})", f"时长不能为负数（{value}）"
+            where,
+            f"a duration cannot be negative ({shown(value)})",
+            f"时长不能为负数（{shown(value)}）",
         )
     if seconds > _MAX_DURATION:
         # Go's durations are int64 nanoseconds: about 292 years at most.
         raise _error(
             where,
-            f"a duration cannot be longer than 2562047h47m16s ({value})",
-            f"时长不能超过 2562047h47m16s（{value}）",
+            f"a duration cannot be longer than 2562047h47m16s ({shown(value)})",
+            f"时长不能超过 2562047h47m16s（{shown(value)}）",
         )
     return seconds
 
@@ -272,7 +276,9 @@ def _mapping(value: Any, where: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _error(where, f"expected a mapping, got {value!r}", f"应为映射，实际为 {value!r}")
+        raise _error(
+            where, f"expected a mapping, got {shown(value)}", f"应为映射，实际为 {shown(value)}"
+        )
     return value
 
 
@@ -282,8 +288,8 @@ def _check_keys(m: dict[str, Any], allowed: tuple[str, ...], where: str) -> None
             names = ", ".join(allowed)
             raise _error(
                 where,
-                f"unknown field {k!r} (expected one of {names})",
-                f"未知字段 {k!r}（应为 {names} 之一）",
+                f"unknown field {shown(k)} (expected one of {names})",
+                f"未知字段 {shown(k)}（应为 {names} 之一）",
             )
 
 
@@ -311,8 +317,8 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
     if isinstance(exit_code, bool) or not isinstance(exit_code, int) or not 0 <= exit_code <= 255:
         raise _error(
             where,
-            f"field exitCode: expected 0 to 255, got {exit_code!r}",
-            f"字段 exitCode：应在 0 到 255 之间，实际为 {exit_code!r}",
+            f"field exitCode: expected 0 to 255, got {shown(exit_code)}",
+            f"字段 exitCode：应在 0 到 255 之间，实际为 {shown(exit_code)}",
         )
     stop_time = parse_duration(m.get("stopTime", 0), f"{where}: field stopTime")
     pre_stop_time = parse_duration(m.get("preStopTime", 0), f"{where}: field preStopTime")
@@ -329,7 +335,7 @@ def parse_container_scripts(value: Any, where: str) -> dict[str, ContainerScript
     """Container name → script, from the value of a scenario annotation (parsed YAML)."""
     out: dict[str, ContainerScript] = {}
     for name, spec in _mapping(value, where).items():
-        w = f"{where}: container {name!r}"
+        w = f"{where}: container {shown(name)}"
         if isinstance(spec, list):
             if not spec:
                 raise _error(w, "the list of runs is empty", "运行列表为空")
@@ -344,7 +350,7 @@ def parse_image_scripts(value: Any, where: str) -> dict[str, ImageScript]:
     """Image (default tag applied) → script, from the images annotation or file section."""
     out: dict[str, ImageScript] = {}
     for image, spec in _mapping(value, where).items():
-        w = f"{where}: image {image!r}"
+        w = f"{where}: image {shown(image)}"
         key = image if image == "*" else default_tag(str(image))
         if spec == "notFound":
             out[key] = ImageScript(not_found=True)
@@ -355,8 +361,8 @@ def parse_image_scripts(value: Any, where: str) -> dict[str, ImageScript]:
         if isinstance(fail, bool) or not isinstance(fail, int) or fail < 0:
             raise _error(
                 w,
-                f"field fail: expected a count ≥ 0, got {fail!r}",
-                f"字段 fail：应为 ≥ 0 的次数，实际为 {fail!r}",
+                f"field fail: expected a count ≥ 0, got {shown(fail)}",
+                f"字段 fail：应为 ≥ 0 的次数，实际为 {shown(fail)}",
             )
         out[key] = ImageScript(
             pull_time=parse_duration(m.get("pullTime", 0), f"{w}: field pullTime"),
@@ -435,8 +441,8 @@ def _windows(value: Any, where: str) -> list[Window]:
     if not isinstance(value, list):
         raise _error(
             where,
-            f"expected a list of {{from, until}}, got {value!r}",
-            f"应为 {{from, until}} 的列表，实际为 {value!r}",
+            f"expected a list of {{from, until}}, got {shown(value)}",
+            f"应为 {{from, until}} 的列表，实际为 {shown(value)}",
         )
     out = []
     for i, w in enumerate(value):
@@ -452,8 +458,8 @@ def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
     if not isinstance(value, list):
         raise _error(
             where,
-            f"expected a list of {{from, until, calls}}, got {value!r}",
-            f"应为 {{from, until, calls}} 的列表，实际为 {value!r}",
+            f"expected a list of {{from, until, calls}}, got {shown(value)}",
+            f"应为 {{from, until, calls}} 的列表，实际为 {shown(value)}",
         )
     out: dict[str, list[Window]] = {}
     for i, h in enumerate(value):
@@ -464,8 +470,8 @@ def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
         if not isinstance(calls, list) or not calls:
             raise _error(
                 w,
-                f"field calls: expected a list of CRI methods, got {calls!r}",
-                f"字段 calls：应为 CRI 方法的列表，实际为 {calls!r}",
+                f"field calls: expected a list of CRI methods, got {shown(calls)}",
+                f"字段 calls：应为 CRI 方法的列表，实际为 {shown(calls)}",
             )
         window = _window(m, w)
         for call in calls:
@@ -474,8 +480,8 @@ def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
                 names = ", ".join(CRI_METHODS)
                 raise _error(
                     w,
-                    f"field calls: unknown CRI method {call!r} (expected one of {names})",
-                    f"字段 calls：未知的 CRI 方法 {call!r}（应为 {names} 之一）",
+                    f"field calls: unknown CRI method {shown(call)} (expected one of {names})",
+                    f"字段 calls：未知的 CRI 方法 {shown(call)}（应为 {names} 之一）",
                 )
             out.setdefault(method, []).append(window)
     return out
@@ -490,8 +496,12 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     sc = Scenario()
     for pod, scripts in _mapping(m.get("pods"), f"{where}: pods").items():
         if "/" not in str(pod):
-            raise _error(f"{where}: pods: {pod!r}", "expected namespace/name", "应为 命名空间/名称")
-        sc.pods[str(pod)] = parse_container_scripts(scripts, f"{where}: pod {pod}")
+            raise _error(
+                f"{where}: pods: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
+            )
+        sc.pods[str(pod)] = parse_container_scripts(
+            scripts, f"{where}: pod {shown(str(pod))[1:-1]}"
+        )
     sc.images = parse_image_scripts(m.get("images"), f"{where}: images")
     present = m.get("presentImages") or []
     if not isinstance(present, list):
