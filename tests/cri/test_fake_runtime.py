@@ -325,3 +325,34 @@ def test_a_stopped_or_dead_sandbox_takes_no_new_containers():
         f'sandbox container "{dead}" is not running',
     )
     assert rs.containers[created].state == runtimeapi.ContainerState_CONTAINER_CREATED
+
+
+def test_a_scripted_sandbox_dies_on_time_and_an_oom_kill_has_its_reason():
+    """containerd reports an OOM-killed task with reason OOMKilled and exit code 137; a sandbox
+    whose pause process died is NOTREADY, its containers left running."""
+
+    async def main():
+        rs = FakeRuntimeService(
+            seed=1, scenario=parse_scenario({"sandboxes": {"default/web": ["2s", "forever"]}})
+        )
+        cfg = sandbox_config(scenario="app: {runFor: 1s, oomKilled: true}\nside: forever")
+        first = await rs.run_pod_sandbox(cfg, "")
+        app = await start(rs, first, cfg, "app")
+        side = await start(rs, first, cfg, "side")
+        await go.sleep(1.5)
+        oom = await rs.container_status(app)
+        ready = (await rs.pod_sandbox_status(first)).state
+        await go.sleep(1)
+        dead = (await rs.pod_sandbox_status(first)).state
+        side_state = (await rs.container_status(side)).state
+        cfg.metadata.attempt = 1
+        second = await rs.run_pod_sandbox(cfg, "")
+        await go.sleep(3600)
+        return oom, ready, dead, side_state, (await rs.pod_sandbox_status(second)).state
+
+    oom, ready, dead, side_state, second = go.run(main)
+    assert (oom.exit_code, oom.reason, t(oom.finished_at)) == (137, "OOMKilled", 1.0)
+    assert ready == runtimeapi.PodSandboxState_SANDBOX_READY
+    assert dead == runtimeapi.PodSandboxState_SANDBOX_NOTREADY
+    assert side_state == runtimeapi.ContainerState_CONTAINER_RUNNING
+    assert second == runtimeapi.PodSandboxState_SANDBOX_READY

@@ -98,12 +98,13 @@ class Container:
         self.item = None
         self.status = None
 
-    def exit(self, at: int, exit_code: int) -> None:
-        """The container's process is over (at ``at`` ns)."""
+    def exit(self, at: int, exit_code: int, reason: str = "") -> None:
+        """The container's process is over (at ``at`` ns); ``reason`` defaults to containerd's
+        ``Completed`` or ``Error``."""
         self.state = runtimeapi.ContainerState_CONTAINER_EXITED
         self.finished_at = at
         self.exit_code = exit_code
-        self.reason = "Completed" if exit_code == 0 else "Error"
+        self.reason = reason or ("Completed" if exit_code == 0 else "Error")
         self.end_at = None
         self.changed()
 

@@ -26,6 +26,8 @@ How containers behave:
   while it is on the wire; the clock does not move.
 * IDs are 64 hex digits drawn from ``random.Random(seed)``: the same seed and the same calls give
   the same IDs.
+* A sandbox dies (NOTREADY, its containers left running) when the scenario says, reaped lazily
+  as containers are; an exit the scenario marks ``oomKilled`` has reason ``OOMKilled``.
 * A stopped or dead (NOTREADY) sandbox takes no new containers: ``create_container`` and
   ``start_container`` fail there with containerd's errors.
 * ``stop_container`` blocks (on the runtime's clock) for the container's ``stopTime``, at most
@@ -54,6 +56,7 @@ from minikubelet.sim.cri.scenario import (
     Lifetime,
     Scenario,
     ScenarioError,
+    sandbox_script_from_annotations,
     scripts_from_annotations,
 )
 from minikubelet.sim.go import Clock, gosched, sleep
@@ -114,7 +117,7 @@ class FakeRuntimeService:
         self._sandboxes_by_pod: dict[str, list[str]] = {}
         self._containers_by_pod: dict[str, list[str]] = {}
         self._last_created: dict[str, int] = {}
-        self._exits: list[tuple[int, int, str]] = []  # (end_at, seq, container id)
+        self._exits: list[tuple[int, int, str]] = []  # (end_at, seq, container or sandbox id)
         self._seq = 0
         self._next_ip = 0
         self._start: float | None = None
@@ -199,7 +202,19 @@ class FakeRuntimeService:
                 and c.state == runtimeapi.ContainerState_CONTAINER_RUNNING
                 and c.end_at == end_at
             ):
-                c.exit(end_at, c.lifetime.exit_code)
+                # containerd reports an OOM kill seen on the task as the reason.
+                reason = "OOMKilled" if c.lifetime.oom_killed else ""
+                c.exit(end_at, c.lifetime.exit_code, reason)
+                continue
+            s = self.sandboxes.get(cid)  # the heap also holds scripted sandbox deaths
+            if s is not None and s.state == runtimeapi.PodSandboxState_SANDBOX_READY:
+                s.state = runtimeapi.PodSandboxState_SANDBOX_NOTREADY
+                s.changed()
+
+    def _schedule_end(self, end_at: int, id: str) -> None:
+        """Make ``_reap`` end container or sandbox ``id`` at ``end_at`` ns."""
+        self._seq += 1
+        heapq.heappush(self._exits, (end_at, self._seq, id))
 
     def _trace(self, op: str, c: Container) -> None:
         """Tell a trace recording (if any) about a CRI call on ``c``."""
@@ -266,14 +281,15 @@ class FakeRuntimeService:
     async def run_pod_sandbox(
         self, config: runtimeapi.PodSandboxConfig, runtime_handler: str
     ) -> str:
-        """Create a READY sandbox with an IP (none with the host's network)."""
+        """Create a READY sandbox with an IP (none with the host's network); it dies (NOTREADY)
+        when its script says."""
         await self._enter("run_pod_sandbox")
         meta = config.metadata or runtimeapi.PodSandboxMetadata()
         pod_uid = config.labels.get(_POD_UID_LABEL, meta.uid)
+        pod = f"{meta.namespace}/{meta.name}"
         try:
-            scripts, _ = scripts_from_annotations(
-                config.annotations or {}, f"{meta.namespace}/{meta.name}"
-            )
+            scripts, _ = scripts_from_annotations(config.annotations or {}, pod)
+            sandbox_script = sandbox_script_from_annotations(config.annotations or {}, pod)
         except ScenarioError as e:
             raise CRIError("InvalidArgument", str(e)) from None
         network = runtimeapi.NamespaceMode_POD
@@ -295,6 +311,11 @@ class FakeRuntimeService:
         )
         self.sandboxes[s.id] = s
         self._sandboxes_by_pod.setdefault(pod_uid, []).append(s.id)
+        if sandbox_script is None:
+            sandbox_script = self.scenario.sandboxes.get(pod)
+        run_for = None if sandbox_script is None else sandbox_script.run_for(meta.attempt)
+        if run_for is not None:
+            self._schedule_end(self._now_ns() + round(run_for * 1e9), s.id)
         trace.cri("RunPodSandbox", config)
         return s.id
 
@@ -419,8 +440,7 @@ class FakeRuntimeService:
         c.started_at = now
         if c.lifetime.run_for is not None:
             c.end_at = now + round(c.lifetime.run_for * 1e9)
-            self._seq += 1
-            heapq.heappush(self._exits, (c.end_at, self._seq, c.id))
+            self._schedule_end(c.end_at, c.id)
         c.changed()
         self._trace("StartContainer", c)
 
