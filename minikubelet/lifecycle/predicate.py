@@ -32,8 +32,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from minikubelet.k8s_io.api.core.v1 import Node, Pod, ResourceDefaultNamespacePrefix
+from minikubelet.k8s_io.api.core.v1 import Node, Pod
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper import helpers as v1helper
 from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.helper.node_affinity import (
     pod_matches_node_selector_and_affinity_terms,
 )
@@ -273,26 +274,13 @@ def new_predicate_admit_handler(
     )
 
 
-def _is_extended_resource_name(name: str) -> bool:
-    """Whether ``name`` is an extended resource (``example.com/gpu``): a name with a ``/``,
-    outside ``kubernetes.io/``, not starting with ``requests.``.
-
-    Simplified from Go's ``v1helper.IsExtendedResourceName`` (pkg/apis/core/v1/helper): Go also
-    checks that ``requests.<name>`` is a qualified name, which API validation guarantees.
-    """
-    is_native = "/" not in name or ResourceDefaultNamespacePrefix in name
-    return not is_native and not name.startswith("requests.")
-
-
 def remove_missing_extended_resources(pod: Pod, node_info: NodeInfo) -> Pod:
     """A copy of the pod without requests for extended resources the node does not have.
 
     Go: pkg/kubelet/lifecycle/predicate.go removeMissingExtendedResources
 
-    Scalar resources are not modelled (see
-    [`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types]),
-    so the node never has any, and every extended resource request is dropped, as Go does for a node
-    without them.
+    Requests of extended resources the node has stay, and the resource check counts them; the
+    others are dropped (cluster-level resources that no node knows of).
     """
     pod_copy = deep_copy(pod)
     scalar_resources = node_info.allocatable.scalar_resources or {}
@@ -300,7 +288,7 @@ def remove_missing_extended_resources(pod: Pod, node_info: NodeInfo) -> Pod:
         # Requests only: the resource check that gets this pod never reads limits.
         pod_copy.spec.containers[i].resources.requests = {}
         for r_name, r_quant in c.resources.requests.items():
-            if _is_extended_resource_name(r_name) and r_name not in scalar_resources:
+            if v1helper.is_extended_resource_name(r_name) and r_name not in scalar_resources:
                 continue
             pod_copy.spec.containers[i].resources.requests[r_name] = r_quant
     return pod_copy

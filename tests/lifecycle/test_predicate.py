@@ -296,3 +296,79 @@ def test_admit_handlers_list():
     )
     handlers.add_pod_admit_handler(handler)
     assert handlers == [handler]
+
+
+# --- Extended and other scalar resources, against real kubelet ------------------------------
+# Each case ran through real kubelet v1.21.4's NewPredicateAdmitHandler(...).Admit (built from
+# the oracle's tree, make oracle) with the same node and pods; the expected results are what it
+# returned.
+def _gpu_node(gpus: str | None) -> Node:
+    node = new_node("node", cpu="4", memory="8Gi", pods=110)
+    if gpus is not None:
+        node.status.capacity["example.com/gpu"] = Quantity.parse(gpus)
+        node.status.allocatable["example.com/gpu"] = Quantity.parse(gpus)
+    return node
+
+
+def _rl(**kv: str) -> ResourceRequirements:
+    names = {"gpu": "example.com/gpu", "hugepages": "hugepages-2Mi", "foo": "kubernetes.io/foo"}
+    return requests(other={names.get(k, k): v for k, v in kv.items()})
+
+
+_NO_ROOM = "Node didn't have enough resource: {}, requested: {}, used: {}, capacity: {}"
+
+
+@pytest.mark.parametrize(
+    ("gpus", "containers", "init", "others", "expected"),
+    [
+        ("2", [_rl(cpu="1", gpu="2")], [], [], None),
+        ("2", [_rl(cpu="1", gpu="3")], [], [], ("example.com/gpu", 3, 0, 2)),
+        (
+            "2",
+            [_rl(gpu="2")],
+            [],
+            [[_rl(gpu="1")]],
+            ("example.com/gpu", 2, 1, 2),
+        ),
+        (
+            "2",
+            [_rl(gpu="1"), _rl(gpu="2")],
+            [],
+            [],
+            ("example.com/gpu", 3, 0, 2),
+        ),
+        (
+            "2",
+            [_rl(gpu="1")],
+            [_rl(gpu="3")],
+            [],
+            ("example.com/gpu", 3, 0, 2),
+        ),
+        (
+            "2",
+            [_rl(gpu="1")],
+            [],
+            [[_rl(gpu="2")]],
+            ("example.com/gpu", 1, 2, 2),
+        ),
+        # The node has none: a container's request is dropped (a cluster-level resource) ...
+        (None, [_rl(gpu="5")], [], [], None),
+        # ... but an init container's is not (Go drops only the containers' requests).
+        (None, [], [_rl(gpu="1")], [], ("example.com/gpu", 1, 0, 0)),
+        # Hugepages and prefixed native resources are scalar too, and never dropped.
+        (None, [_rl(hugepages="4Mi")], [], [], ("hugepages-2Mi", 4194304, 0, 0)),
+        (None, [_rl(foo="1")], [], [], ("kubernetes.io/foo", 1, 0, 0)),
+    ],
+)
+def test_scalar_resources_are_checked_as_real_kubelet_does(
+    gpus, containers, init, others, expected
+):
+    pod = make_pod(containers=containers or [requests()], init=init)
+    other_pods = [make_pod(containers=c) for c in others]
+    result = admit(pod, *other_pods, node=_gpu_node(gpus))
+    if expected is None:
+        assert result.admit, result.message
+    else:
+        assert not result.admit
+        assert result.reason == f"OutOf{expected[0]}"
+        assert result.message == _NO_ROOM.format(*expected)

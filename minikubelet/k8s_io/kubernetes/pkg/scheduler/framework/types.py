@@ -9,9 +9,9 @@ Only what kubelet's admission check needs is ported: [`Resource`][], [`NodeInfo`
 types, affinity terms, image states, transient info, ``NonZeroRequested`` (used for scoring),
 ``RemovePod`` and ``Clone``.
 
-Resource amounts are Python ints: CPU in millicores, memory and ephemeral storage in bytes.
-Not modelled: *scalar* resources (extended resources such as ``example.com/gpu``, hugepages,
-attachable volumes) and pod overhead; see [`Resource.add`][].
+Resource amounts are Python ints: CPU in millicores, memory and ephemeral storage in bytes,
+and *scalar* resources (extended resources such as ``example.com/gpu``, hugepages, attachable
+volumes) by name in ``scalar_resources``. Not modelled: pod overhead.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceList,
     ResourceMemory,
 )
+from minikubelet.k8s_io.kubernetes.pkg.scheduler.util import utils as schedutil
 
 __all__ = [
     "DefaultBindAllHostIP",
@@ -93,7 +94,7 @@ class Resource:
     ephemeral_storage: int = 0
     #: Go stores ``Node.Status.Allocatable.Pods().Value()`` as an int, to avoid conversions.
     allowed_pod_number: int = 0
-    #: Extended resources, hugepages … Never filled here (see ``Resource.add``).
+    #: Extended resources, hugepages, attachable volumes: name → amount (None until one is set).
     scalar_resources: dict[str, int] | None = None
 
     def clone(self) -> Resource:
@@ -126,7 +127,19 @@ class Resource:
                 # Go checks the LocalStorageCapacityIsolation feature gate first; it is on by
                 # default in v1.21, and always on here.
                 self.ephemeral_storage += r_quant.value()
-            # Go omitted: default: -- scalar resources (extended, hugepages…) are not modelled
+            # Go: default:
+            elif schedutil.is_scalar_resource_name(r_name):
+                self.add_scalar(r_name, r_quant.value())
+
+    def add_scalar(self, name: str, quantity: int) -> None:
+        """Go: pkg/scheduler/framework/types.go (*Resource).AddScalar"""
+        self.set_scalar(name, (self.scalar_resources or {}).get(name, 0) + quantity)
+
+    def set_scalar(self, name: str, quantity: int) -> None:
+        """Go: pkg/scheduler/framework/types.go (*Resource).SetScalar"""
+        if self.scalar_resources is None:
+            self.scalar_resources = {}
+        self.scalar_resources[name] = quantity
 
     def set_max_resource(self, rl: ResourceList) -> None:
         """Raise each amount to the one in ``rl`` if that is larger.
@@ -150,7 +163,11 @@ class Resource:
                 ephemeral_storage = r_quantity.value()
                 if ephemeral_storage > self.ephemeral_storage:
                     self.ephemeral_storage = ephemeral_storage
-            # Go omitted: default: -- scalar resources (extended, hugepages…) are not modelled
+            # Go: default:
+            elif schedutil.is_scalar_resource_name(r_name):
+                value = r_quantity.value()
+                if value > (self.scalar_resources or {}).get(r_name, 0):
+                    self.set_scalar(r_name, value)
 
 
 def new_resource(rl: ResourceList) -> Resource:
@@ -319,6 +336,12 @@ class NodeInfo:
         self.requested.milli_cpu += res.milli_cpu
         self.requested.memory += res.memory
         self.requested.ephemeral_storage += res.ephemeral_storage
+        if res.scalar_resources:
+            requested = self.requested.scalar_resources
+            if requested is None:
+                requested = self.requested.scalar_resources = {}
+            for r_name, r_quant in res.scalar_resources.items():
+                requested[r_name] = requested.get(r_name, 0) + r_quant
         self.pods.append(pod_info)
 
         self.update_used_ports(pod_info.pod, True)

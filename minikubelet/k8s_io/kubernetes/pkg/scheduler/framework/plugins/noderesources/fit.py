@@ -22,6 +22,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceEphemeralStorage,
     ResourceMemory,
 )
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper import helpers as v1helper
 from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types import (
     NodeInfo,
     Resource,
@@ -104,9 +105,8 @@ def fits_request(
     Go: pkg/scheduler/framework/plugins/noderesources/fit.go fitsRequest
 
     The pod count is checked first and always; the rest only if the pod requests anything.
-    The two ``ignored_*`` sets concern scalar resources, which are not modelled (see
-    [`minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types`][minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types]),
-    so they are unused.
+    Extended resources named in ``ignored_extended_resources``, or whose prefix (before the
+    ``/``) is in ``ignored_resource_groups``, are not checked (kubelet passes neither).
     """
     insufficient_resources: list[InsufficientResource] = []
 
@@ -163,7 +163,27 @@ def fits_request(
             )
         )
 
-    # Go then checks each scalar resource (extended resources, hugepages…), skipping the
-    # ignored ones; scalar resources are not modelled here, so there are none to check.
+    allocatable = node_info.allocatable.scalar_resources or {}
+    requested = node_info.requested.scalar_resources or {}
+    for r_name, r_quant in (pod_request.scalar_resources or {}).items():
+        if v1helper.is_extended_resource_name(r_name):
+            # API validation guarantees the name has a "/".
+            r_name_prefix = ""
+            if ignored_resource_groups:
+                r_name_prefix = r_name.split("/")[0]
+            if r_name in (ignored_extended_resources or ()) or r_name_prefix in (
+                ignored_resource_groups or ()
+            ):
+                continue
+        if r_quant > (allocatable.get(r_name, 0) - requested.get(r_name, 0)):
+            insufficient_resources.append(
+                InsufficientResource(
+                    r_name,
+                    f"Insufficient {r_name}",
+                    r_quant,
+                    requested.get(r_name, 0),
+                    allocatable.get(r_name, 0),
+                )
+            )
 
     return insufficient_resources

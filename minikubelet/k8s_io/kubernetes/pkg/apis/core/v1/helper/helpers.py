@@ -1,0 +1,51 @@
+"""What kind of resource a resource name is: native, extended, hugepages, attachable volumes.
+
+Go: pkg/apis/core/v1/helper/helpers.go
+"""
+
+from __future__ import annotations
+
+from minikubelet.k8s_io.api.core.v1 import ResourceDefaultNamespacePrefix, ResourceHugePagesPrefix
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
+    qualified_name_problem,
+)
+
+#: Go: v1.DefaultResourceRequestsPrefix, the prefix of a resource quota's request names.
+DefaultResourceRequestsPrefix = "requests."
+#: Go: v1.ResourceAttachableVolumesPrefix.
+ResourceAttachableVolumesPrefix = "attachable-volumes-"
+
+
+def is_extended_resource_name(name: str) -> bool:
+    """Whether ``name`` is an extended resource (``example.com/gpu``): not native, and a valid
+    quota name once ``requests.`` is put before it.
+
+    Go: pkg/apis/core/v1/helper/helpers.go IsExtendedResourceName
+    """
+    if is_native_resource(name) or name.startswith(DefaultResourceRequestsPrefix):
+        return False
+    name_for_quota = f"{DefaultResourceRequestsPrefix}{name}"
+    return qualified_name_problem(name_for_quota) is None
+
+
+def is_prefixed_native_resource(name: str) -> bool:
+    """Go: pkg/apis/core/v1/helper/helpers.go IsPrefixedNativeResource"""
+    return ResourceDefaultNamespacePrefix in name
+
+
+def is_native_resource(name: str) -> bool:
+    """Whether ``name`` is in the ``kubernetes.io/`` namespace (a name without ``/`` is).
+
+    Go: pkg/apis/core/v1/helper/helpers.go IsNativeResource
+    """
+    return "/" not in name or is_prefixed_native_resource(name)
+
+
+def is_huge_page_resource_name(name: str) -> bool:
+    """Go: pkg/apis/core/v1/helper/helpers.go IsHugePageResourceName"""
+    return name.startswith(ResourceHugePagesPrefix)
+
+
+def is_attachable_volume_resource_name(name: str) -> bool:
+    """Go: pkg/apis/core/v1/helper/helpers.go IsAttachableVolumeResourceName"""
+    return name.startswith(ResourceAttachableVolumesPrefix)
