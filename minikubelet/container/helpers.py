@@ -33,7 +33,7 @@ from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.api.core.v1 import ObjectReference
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.sim import klog
+from minikubelet.k8s_io.klog.v2 import klog
 
 
 class HandlerRunner(Protocol):

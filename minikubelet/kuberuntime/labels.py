@@ -18,7 +18,7 @@ from typing import Any
 from minikubelet.container.helpers import hash_container
 from minikubelet.container.runtime import RunContainerOptions
 from minikubelet.k8s_io.api.core import v1
-from minikubelet.sim import klog
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.types import (
     KubernetesContainerNameLabel,
     KubernetesPodNameLabel,

@@ -13,8 +13,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from minikubelet.sim import cli, go
-from minikubelet.sim.go import Chan, Second, recv, select, send
+from minikubelet import go
+from minikubelet.go import Chan, Second, recv, select, send
+from minikubelet.sim import cli
 from minikubelet.sim.trace import RecordingError, dumps, recording
 from tests.conftest import ROOT
 

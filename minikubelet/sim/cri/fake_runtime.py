@@ -43,6 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from minikubelet.go import Clock, gosched, sleep
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
@@ -55,7 +56,6 @@ from minikubelet.sim.cri.scenario import (
     ScenarioError,
     scripts_from_annotations,
 )
-from minikubelet.sim.go import Clock, gosched, sleep
 
 if TYPE_CHECKING:
     from minikubelet.sim.cri.fake_image_service import FakeImageService

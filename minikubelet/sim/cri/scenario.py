@@ -83,14 +83,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from minikubelet.base.files import FileReadError, read_at_most
+from minikubelet.base.i18n import both
+from minikubelet.go.duration import parse_duration as go_parse_duration
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     YAMLSyntaxError,
     json_loads,
     yaml_to_json,
 )
-from minikubelet.sim.files import FileReadError, read_at_most
-from minikubelet.sim.go.duration import parse_duration as go_parse_duration
-from minikubelet.sim.i18n import both
 
 #: The annotation with the lifetimes of a pod's containers.
 ScenarioAnnotation = "minikubelet.dev/scenario"
@@ -105,7 +105,7 @@ InitContainerAnnotation = "minikubelet.dev/init-container"
 class ScenarioError(ValueError):
     """A scenario (annotation or file) that does not parse; the message says where.
 
-    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual]; where it is (a file, a pod's
+    Its message is [`Bilingual`][minikubelet.base.i18n.Bilingual]; where it is (a file, a pod's
     annotation, then the keys down to the value) reads the same in both languages.
     """
 

@@ -1,7 +1,7 @@
 """The recorder: what the runtime and the port report during a recording, as trace steps.
 
-Ours. `recording()` installs a `Recorder` as the runtime's tracer (`minikubelet.sim.go.tracing`)
-for the length of a `with` block; the port's hooks (`minikubelet.sim.trace.hooks`) report to it
+Ours. `recording()` installs a `Recorder` as the runtime's tracer (`minikubelet.go.tracing`)
+for the length of a `with` block; the port's hooks (`minikubelet.base.trace`) report to it
 too. The format of what it produces is described in `minikubelet.sim.trace`.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
 
-from minikubelet.sim.go import tracing
+from minikubelet.go import tracing
 
 from .values import Describer, container_state
 
