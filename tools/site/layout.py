@@ -7,10 +7,10 @@
 The table is read off the port itself: every module's docstring names the Go files it ports
 (its ``Go: <path>`` lines), so the Go package of each row is the directory of its Go file, as an
 import path (``pkg/kubelet/pleg/generic.go`` → ``k8s.io/kubernetes/pkg/kubelet/pleg``,
-``staging/src/k8s.io/api/core/v1/types.go`` → ``k8s.io/api/core/v1``). Modules of our own (under
-``minikubelet/sim/``, ``base/`` or ``go/``, or naming no Go file) are listed apart. What a module simulates
-(where the port has no API server, no disks, no containers) is said in both languages in
-``tools/site/layout-notes.yaml``, one entry per module.
+``staging/src/k8s.io/api/core/v1/types.go`` → ``k8s.io/api/core/v1``). Modules of our own
+(under ``minikubelet/sim/``, ``base/`` or ``go/``, or naming no Go file) are listed apart.
+What a module simulates (where the port has no API server, no disks, no containers) is said in
+both languages in ``tools/site/layout-notes.yaml``, one entry per module.
 
 The layout's rules, checked by `problems` (and so by the tests): a module ports the Go files of
 one Go package, or it is ours and has a note; a module in ``sim/``, ``base/`` or ``go/`` ports
