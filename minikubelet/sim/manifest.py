@@ -39,6 +39,7 @@ from minikubelet.base.files import FileReadError, FileTooLarge, read_at_most
 from minikubelet.base.i18n import Bilingual, both
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
+    cut,
     describe,
     field_path,
     index_path,
@@ -194,7 +195,10 @@ def _check_type_meta(data: Any, kinds: tuple[str, ...], problems: _Problems) -> 
 
 def _shown(value: Any) -> Bilingual:
     """A value of ``apiVersion`` or ``kind`` as an error shows it (anything may be there)."""
-    return both(json.dumps(value), json.dumps(value)) if isinstance(value, str) else describe(value)
+    if isinstance(value, str):
+        text = json.dumps(cut(value, 60))
+        return both(text, text)
+    return describe(value)
 
 
 def _not_a_pod(value: Any) -> Bilingual:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import reprlib
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -56,12 +57,14 @@ from minikubelet.go.ints import Bits
 
 __all__ = [
     "Problems",
+    "cut",
     "describe",
     "field_path",
     "index_path",
     "json_name",
     "key_path",
     "marshal",
+    "shown",
     "unmarshal",
 ]
 
@@ -114,6 +117,25 @@ def describe(value: Any) -> Bilingual:
     if isinstance(value, Mapping):
         return both("a mapping", "映射")
     return both(f"a {type(value).__name__}", f"{type(value).__name__} 值")
+
+
+# What an error may show of a value: a few items and levels of it, a few dozen characters.
+_REPR = reprlib.Repr()
+for _limit, _value in {"maxlevel": 3, "maxdict": 4, "maxlist": 4, "maxstring": 60,
+                       "maxlong": 40, "maxother": 60}.items():  # fmt: skip
+    setattr(_REPR, _limit, _value)  # (Python 3.11's Repr takes no arguments)
+SHOWN = 80
+
+
+def shown(value: Any) -> str:
+    """A value as an error quotes it (Python's ``repr``), cut to `SHOWN` characters with an
+    ellipsis: a file may hold a value of megabytes, nested as deep as the parser allows."""
+    return cut(_REPR.repr(value))
+
+
+def cut(text: str, limit: int = SHOWN) -> str:
+    """``text``, or its first ``limit - 1`` characters and an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 #: What a field expects, as the messages say it in each language.
