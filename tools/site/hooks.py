@@ -47,6 +47,7 @@ from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from tools.site.breakpoints import pdb_directive  # noqa: E402
+from tools.site.recipes import spots_table  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
 from tools.site.exercises import exercises_directive  # noqa: E402
 from tools.site.oracle import oracle_directive  # noqa: E402
@@ -197,9 +198,15 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         return state.traces.directive(d, number=number, lang=lang, index=get_index())
 
     def pdb(d: Directive) -> str:
-        if d.kwargs:
-            raise DirectiveError("pdb(script, target, …) takes no options")
-        return pdb_directive(ROOT, *d.args)
+        unknown = set(d.kwargs) - {"then", "args"}
+        if unknown:
+            raise DirectiveError(f"pdb(script, target, …, then=None, args=''): unknown {unknown}")
+        return pdb_directive(ROOT, *d.args, **d.kwargs)
+
+    def spots(d: Directive) -> str:
+        if d.args or d.kwargs:
+            raise DirectiveError("spots() takes no arguments")
+        return spots_table(lang)
 
     def exercises(d: Directive) -> str:
         if d.kwargs or len(d.args) > 1:
@@ -216,6 +223,7 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         "sidebyside": sidebyside,
         "run": run,
         "pdb": pdb,
+        "spots": spots,
         "exercises": exercises,
         "trace": trace,
     }
