@@ -15,7 +15,7 @@ Fields the port's dataclasses do not have (``envFrom``, ``volumeDevices``, ``sec
 a probe's ``terminationGracePeriodSeconds``, a mount's ``mountPropagation``/``subPathExpr``) are
 always empty here, and Go leaves empty ones out, so the bytes are the same. ``valueFrom`` of an
 env var is kept by the port as the manifest wrote it; it is written by Go's tags for
-EnvVarSource, without the defaulting of ``fieldRef.apiVersion`` the API server would add.
+EnvVarSource, without the defaulting of ``fieldRef.apiVersion`` the API server adds ([`set_defaults_object_field_selector`][minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults.set_defaults_object_field_selector]).
 """
 
 from __future__ import annotations
@@ -64,7 +64,9 @@ def _plain(v: Any) -> str:
     if isinstance(v, str):
         return _escape(v)
     if isinstance(v, Quantity):
-        return _escape(v.marshal_json())
+        # Go's ParseQuantity keeps the spelling only when it is already canonical ("0.25" and
+        # "1024Mi" are not: Go writes "250m" and "1Gi"), so Go writes the canonical spelling.
+        return _escape(v.canonical())
     if v is None:
         return "null"
     raise TypeError(f"go_json: no Go encoding for {type(v).__name__}")
