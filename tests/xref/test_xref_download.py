@@ -374,16 +374,19 @@ def _cli(capsys, *args) -> tuple[int, str]:
 def test_a_verified_fetch_is_recorded_in_the_lock_and_checks_later_fetches(
     capsys, server, tmp_path, monkeypatch
 ):
-    """The deploy workflow's steps, against a local server: fetch (verified), record the lock
-    (read_from v1.21.3), then a later fetch of different bytes is refused."""
+    """The deploy workflow's steps, against a local server: with the lock read from v1.21.4 (as
+    committed), fetch (verified by its git blob ids), record the lock (read_from v1.21.3), then
+    a later fetch of different bytes is refused."""
     base = serve_tree(server, fixture_files())
     monkeypatch.setenv("XREF_RAW_BASE", base)
     lock = tmp_path / "kubelet.lock.json"
     common = ["--root", str(FIXTURES), "--package", "port", "--lock", str(lock)]
+    main(["lock", *common, "--src", str(K8S), "--source-version", "v1.21.4"])
     cache = ["--cache-dir", str(tmp_path / "c")]
     code, out = _cli(capsys, "fetch", *common, *cache)
     assert code == 0, out
-    assert "3/3 Go files of v1.21.3 verified" in out and f"at commit {COMMIT[:12]}" in out
+    assert "3/3 Go files of v1.21.3 verified by the lock's git blob ids (v1.21.4)" in out
+    assert f"at commit {COMMIT[:12]}" in out and "unverified" not in out
     code, out = _cli(capsys, "lock", *common, *cache, "--offline")
     assert code == 0 and "read from v1.21.3" in out, out
     recorded = load_lock(lock)
@@ -403,6 +406,44 @@ def test_a_verified_fetch_is_recorded_in_the_lock_and_checks_later_fetches(
     assert (tmp_path / "c" / "src" / "v1.21.3" / KUBELET_GO).read_bytes() == (
         K8S / KUBELET_GO
     ).read_bytes()
+
+
+def _v1214_lock(tmp_path) -> list[str]:
+    """The arguments of a fetch with a lock read from v1.21.4, as the committed one is."""
+    lock = tmp_path / "kubelet.lock.json"
+    common = ["--root", str(FIXTURES), "--package", "port", "--lock", str(lock)]
+    assert main(["lock", *common, "--src", str(K8S), "--source-version", "v1.21.4"]) == 0
+    return [*common, "--cache-dir", str(tmp_path / "c")]
+
+
+def test_impostor_files_are_refused_by_the_git_blob_ids_of_v1_21_4(
+    capsys, server, tmp_path, monkeypatch
+):
+    """The lock's ids are v1.21.4's, so the v1.21.3 sha256 check has nothing to check: each
+    fetched file is held to the git blob id the lock records, of whichever release."""
+    args = _v1214_lock(tmp_path)
+    capsys.readouterr()
+    impostors = {p: data + b"// not kubelet\n" for p, data in fixture_files().items()}
+    monkeypatch.setenv("XREF_RAW_BASE", serve_tree(server, impostors))
+    code, out = _cli(capsys, "fetch", *args)
+    assert code == 1 and "0/3 Go files of v1.21.3 verified" in out, out
+    assert "3/3" not in out and out.count(": refused: git blob id ") == 3
+    assert "the v1.21.4 text the lock was read from" in out
+    assert not (tmp_path / "c" / "src" / "v1.21.3" / KUBELET_GO).exists()
+
+
+def test_a_tampered_archive_naming_the_right_commit_is_refused(
+    capsys, server, tmp_path, monkeypatch
+):
+    args = _v1214_lock(tmp_path)
+    capsys.readouterr()
+    files = {**fixture_files(), KUBELET_GO: fixture_files()[KUBELET_GO] + b"// evil\n"}
+    server.routes["/a.tar.gz"] = archive(files)  # git's pax header names COMMIT
+    monkeypatch.setenv("XREF_ARCHIVE_URL", server.base + "/a.tar.gz")
+    code, out = _cli(capsys, "fetch", *args, "--via", "archive")
+    assert code == 1 and "0/3 Go files of v1.21.3 verified" in out, out
+    assert "(archive): refused: " in out and "1 members are not the text the lock records" in out
+    assert not (tmp_path / "c" / "src" / "v1.21.3").exists()  # not even the two good ones
 
 
 def test_offline_ok_says_one_line_and_succeeds(capsys, dead_url, tmp_path):

@@ -20,7 +20,13 @@ What is refused, and how it is said:
   (git never writes one; a tool that stops the name there may read another member's path); the commit the archive says it holds (git's pax header) when it is not the
   one asked for — each refuses the whole archive, and nothing of it is written.  Members with
   absolute paths, ``..``, links and devices are skipped and listed;
-- a file whose sha256 is not the one the lock recorded from the tag (`expected`).
+- a file whose sha256 is not the one the lock recorded from the tag (`expected`), or whose git
+  blob id is not the one the lock recorded for it (`known`), from whichever release: until the
+  lock is read from v1.21.3 itself, its ids are v1.21.4's, and a v1.21.3 text that differs must
+  be recorded from a verified source (a git checkout at the tag: ``K8S_SRC=… lock``), never
+  taken on first use. In an archive, one such member refuses the whole archive (it names the
+  right commit, yet holds other text). A file the lock has no id for is kept and counted
+  *unverified* (`FetchResult.unverified`), never *verified*.
 
 Nothing is written until it is accepted; each file is written atomically into the cache.
 """
@@ -41,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
-from .hashes import sha256
+from .hashes import git_blob_sha, sha256
 from .progress import Progress, null
 
 DEFAULT_TIMEOUT = 20.0
@@ -68,6 +74,8 @@ class FetchResult:
     files: dict[str, bytes] = field(default_factory=dict)  # accepted: path -> content
     not_found: list[str] = field(default_factory=list)  # 404 at the commit
     refused: dict[str, str] = field(default_factory=dict)  # path (or the archive) -> why
+    verified: dict[str, str] = field(default_factory=dict)  # path -> release its blob id is of
+    unverified: list[str] = field(default_factory=list)  # accepted, but no id to check it by
     rejected: list[tuple[str, str]] = field(default_factory=list)  # skipped archive members
     network_error: str = ""  # set when the network is unusable (we stopped early)
 
@@ -250,13 +258,27 @@ def safe_rel(rel: str) -> bool:
     )
 
 
-def _check(rel: str, data: bytes, expected: dict[str, str], res: FetchResult) -> None:
+Known = dict[str, tuple[str, str]]  # path -> (git blob id, release), as Lock.known_blobs
+
+
+def _check(rel: str, data: bytes, expected: dict[str, str], known: Known, res: FetchResult) -> None:
     digest = sha256(data)
     want = expected.get(rel)
+    blob, release = known.get(rel, ("", ""))
     if want and want != digest:
         res.refused[rel] = f"sha256 {digest[:12]}… differs from the lock's {want[:12]}…"
+    elif blob and git_blob_sha(data) != blob:
+        got = git_blob_sha(data)
+        res.refused[rel] = (
+            f"git blob id {got[:12]}… differs from {blob[:12]}…, the {release} text the lock "
+            "was read from (a text of its own must be recorded from a verified source)"
+        )
     else:
         res.files[rel] = data
+        if blob:
+            res.verified[rel] = release
+        else:
+            res.unverified.append(rel)
 
 
 def download_raw(
@@ -264,24 +286,25 @@ def download_raw(
     base_url: str,
     *,
     expected: dict[str, str] | None = None,
+    known: Known | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     limits: Limits = Limits(),
     progress: Progress | None = None,
 ) -> FetchResult:
     """Fetch each file from ``<base_url>/<path>``; stop at the first network error."""
-    expected = expected or {}
+    expected, known = expected or {}, known or {}
     res = FetchResult()
     paths = sorted(paths)
     task = (progress or null()).task(f"downloading {len(paths)} Go files", total=len(paths))
     deadline = Deadline(limits.deadline)
     try:
-        _fetch_each(paths, base_url, expected, timeout, limits, deadline, res, task)
+        _fetch_each(paths, base_url, (expected, known), timeout, limits, deadline, res, task)
     finally:
         deadline.cancel()
     return res
 
 
-def _fetch_each(paths, base_url, expected, timeout, limits, deadline, res, task) -> None:
+def _fetch_each(paths, base_url, ids, timeout, limits, deadline, res, task) -> None:
     for rel in paths:
         url = f"{base_url.rstrip('/')}/{rel}"
         if not safe_rel(rel):
@@ -309,7 +332,7 @@ def _fetch_each(paths, base_url, expected, timeout, limits, deadline, res, task)
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             res.network_error = f"{url}: {_network_reason(exc)}"
             break
-        _check(rel, data, expected, res)
+        _check(rel, data, *ids, res)
         task.advance()
 
 
@@ -462,26 +485,25 @@ def download_archive(
     *,
     commit: str | None = None,
     expected: dict[str, str] | None = None,
+    known: Known | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     limits: Limits = Limits(),
     progress: Progress | None = None,
 ) -> FetchResult:
     """Stream the source archive at `url`, keeping only `paths` (checked as in `safe_extract`)."""
-    expected = expected or {}
+    ids = (expected or {}, known or {})
     res = FetchResult()
     wanted = {p for p in paths if safe_rel(p)}
     for rel in sorted(set(paths) - wanted):
         res.refused[rel] = "not a plain repository path"
     deadline = Deadline(limits.deadline)
     try:
-        return _archive_into(
-            res, wanted, url, commit, expected, timeout, limits, deadline, progress
-        )
+        return _archive_into(res, wanted, url, commit, ids, timeout, limits, deadline, progress)
     finally:
         deadline.cancel()
 
 
-def _archive_into(res, wanted, url, commit, expected, timeout, limits, deadline, progress):
+def _archive_into(res, wanted, url, commit, ids, timeout, limits, deadline, progress):
     try:
         resp = open_url(url, timeout, deadline)
     except urllib.error.HTTPError as exc:
@@ -516,7 +538,15 @@ def _archive_into(res, wanted, url, commit, expected, timeout, limits, deadline,
             return res
     for rel in sorted(wanted):
         if rel in files:
-            _check(rel, files[rel], expected, res)
+            _check(rel, files[rel], *ids, res)
         else:
             res.not_found.append(rel)
+    bad = sorted(set(res.refused) & set(files))
+    if bad:
+        # It names the commit asked for, yet holds other text: none of it is used.
+        res.refused = {
+            "(archive)": f"{url}: {len(bad)} members are not the text the lock records "
+            f"(first: {bad[0]}: {res.refused[bad[0]]}): a tampered archive?"
+        }
+        res.files, res.verified, res.unverified, res.not_found = {}, {}, [], []
     return res
