@@ -41,7 +41,7 @@ EXPECTED = {
         "web (uid …0001)        error: network is not ready: container runtime network not ready",
         '11s  web (uid …0002)        error: pod "web_default" is pending termination',
         "default/batch is Running → Failed at 20s (DeadlineExceeded",
-        "24s  web (uid …0002)        ok",
+        "26s  web (uid …0002)        ok",
     ],
     "ch07": [
         "3s  migrate-then-serve   start init container migrate",
