@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from minikubelet.base.i18n import language_of, text
 from minikubelet.sim.argparse_messages import speak
-from minikubelet.sim.i18n import language_of, text
 from walkthrough.catalog import PACKAGE_DIR, CatalogError
 from walkthrough.runner import (
     Workspace,

@@ -41,7 +41,7 @@ from typing import Any
 
 import yaml
 
-from minikubelet.sim.i18n import both
+from minikubelet.base.i18n import both
 
 __all__ = [
     "MAX_DEPTH",
@@ -57,7 +57,7 @@ __all__ = [
 class YAMLSyntaxError(ValueError):
     """The text as a whole could not be read (not YAML, or starts with ``{`` and is not JSON).
 
-    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual]; the words of libyaml and
+    Its message is [`Bilingual`][minikubelet.base.i18n.Bilingual]; the words of libyaml and
     go-yaml (``document contains excessive aliasing``) stay as those libraries write them.
     """
 
