@@ -88,6 +88,7 @@ class _State:
     runner: Runner | None = None
     traces: Traces | None = None
     pending: ClassVar[dict[str, dict[str, tuple]]] = {}  # page URL → slot id → (mapping, doc)
+    views: ClassVar[dict[str, dict[str, str]]] = {}  # page URL → placeholder → the view's HTML
     not_found: ClassVar[dict[str, str]] = {}  # language → its 404 page
 
 
@@ -255,7 +256,9 @@ def on_page_content(html: str, page, config, files: Files) -> str:
         placeholder = render("slot.html.j2", slot=slot)
         if placeholder not in html:
             raise PluginError(f"docs/{page.file.src_uri}: the view {slot} got lost in Markdown")
-        html = html.replace(placeholder, render_view(view), 1)
+        # Put in by on_post_page, once the search plugin has read the page: the index holds the
+        # prose and headings, not thousands of numbered code lines and the views' buttons.
+        state.views.setdefault(page.file.url, {})[placeholder] = render_view(view)
     return html
 
 
@@ -278,7 +281,10 @@ CONFIG_SCRIPT = re.compile(
 
 
 def on_post_page(output: str, page, config) -> str:
-    """A Chinese page searches the Chinese index: material fetches ``<base>/search/…``."""
+    """The page's views in their slots; a Chinese page searches the Chinese index (material
+    fetches ``<base>/search/…``)."""
+    for placeholder, view in state.views.pop(page.file.url, {}).items():
+        output = output.replace(placeholder, view, 1)
     lang = _language(page, config)
     if lang == DEFAULT_LANGUAGE:
         return output
