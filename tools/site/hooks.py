@@ -48,6 +48,7 @@ from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from tools.site.breakpoints import pdb_directive  # noqa: E402
+from tools.site.kubelet_logs import kubelet_logs_table  # noqa: E402
 from tools.site.recipes import spots_table  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
 from tools.site.exercises import exercises_directive  # noqa: E402
@@ -205,6 +206,11 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
             raise DirectiveError(f"pdb(script, target, …, then=None, args=''): unknown {unknown}")
         return pdb_directive(ROOT, *d.args, **d.kwargs)
 
+    def kubelet_logs(d: Directive) -> str:
+        if d.args or d.kwargs:
+            raise DirectiveError("kubelet_logs() takes no arguments")
+        return kubelet_logs_table(ROOT, lang)
+
     def spots(d: Directive) -> str:
         if d.args or d.kwargs:
             raise DirectiveError("spots() takes no arguments")
@@ -226,6 +232,7 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         "run": run,
         "pdb": pdb,
         "spots": spots,
+        "kubelet_logs": kubelet_logs,
         "exercises": exercises,
         "trace": trace,
     }
