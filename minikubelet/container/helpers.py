@@ -30,9 +30,9 @@ from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.api.core.v1 import ObjectReference, go_json
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.util.hash import hash as hashutil
 from minikubelet.k8s_io.kubernetes.pkg.util.hash.hash import Fnv32a
-from minikubelet.sim import klog
 
 
 class HandlerRunner(Protocol):

@@ -19,7 +19,7 @@ from minikubelet.container.runtime import RunContainerOptions
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.api.core.v1 import go_json
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import unmarshal
-from minikubelet.sim import klog
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.types import (
     KubernetesContainerNameLabel,
     KubernetesPodNameLabel,

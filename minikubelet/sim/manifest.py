@@ -35,6 +35,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from minikubelet.base.files import FileReadError, FileTooLarge, read_at_most
+from minikubelet.base.i18n import Bilingual, both
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
     describe,
@@ -51,8 +53,6 @@ from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults import
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
     validate_pod_create,
 )
-from minikubelet.sim.files import FileReadError, FileTooLarge, read_at_most
-from minikubelet.sim.i18n import Bilingual, both
 
 __all__ = [
     "DefaultFunc",
@@ -75,7 +75,7 @@ class ManifestError(Exception):
 
     ``str(error)`` reads ``manifests/web.yaml: document 1: spec.containers[1].name: duplicate
     name "app"``; ``error.zh`` is the same in Chinese (``message`` is a
-    [`Bilingual`][minikubelet.sim.i18n.Bilingual] where it was written in both languages).
+    [`Bilingual`][minikubelet.base.i18n.Bilingual] where it was written in both languages).
     """
 
     def __init__(self, source: str, document: int | None, field: str | None, message: str):

@@ -31,6 +31,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from minikubelet.base.files import FileReadError, read_at_most
+from minikubelet.base.i18n import Bilingual, both
+from minikubelet.go import go, now, sleep
+from minikubelet.go.duration import parse_duration
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, describe, shown
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
@@ -41,10 +45,6 @@ from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
 )
 from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
 from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.files import FileReadError, read_at_most
-from minikubelet.sim.go import go, now, sleep
-from minikubelet.sim.go.duration import parse_duration
-from minikubelet.sim.i18n import Bilingual, both
 from minikubelet.sim.manifest import ManifestError, pod_from_dict
 
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED")
@@ -62,7 +62,7 @@ class WatchEvent:
 class ScriptError(ValueError):
     """A script that cannot be replayed: names the script, the event and the field.
 
-    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual].
+    Its message is [`Bilingual`][minikubelet.base.i18n.Bilingual].
     """
 
 

@@ -11,9 +11,9 @@ default: at once), so the wait, its log lines and its time-out are the real ones
 
 from __future__ import annotations
 
+from minikubelet.go import Millisecond, Minute, Second, now, sleep
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.sim import klog
-from minikubelet.sim.go import Millisecond, Minute, Second, now, sleep
+from minikubelet.k8s_io.klog.v2 import klog
 
 #: Go: podAttachAndMountTimeout
 podAttachAndMountTimeout = 2 * Minute + 3 * Second

@@ -8,11 +8,12 @@ import json
 
 import pytest
 
+from minikubelet import go
 from minikubelet.config.apiserver import new_source_apiserver
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
+from minikubelet.go import Second
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import Second
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.sim.scripted_watch import ScriptError, load_script, start_scripted_cluster
 from minikubelet.types import ApiserverSource, PodOperation
 

@@ -6,8 +6,9 @@ import io
 
 import pytest
 
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import Second
+from minikubelet import go
+from minikubelet.go import Second
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.sim.manifest import pod_from_dict
 from minikubelet.volumemanager.volume_manager import VolumeManager, get_expected_volumes
 

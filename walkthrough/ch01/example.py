@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.go import recv, select
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.kubelet import make_pod_source_config
-from minikubelet.sim import go
-from minikubelet.sim.go import recv, select
 from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 from walkthrough.examples import Spot, example_main
 

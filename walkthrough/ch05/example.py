@@ -20,11 +20,11 @@ import argparse
 import sys
 from typing import Any
 
+from minikubelet import go
+from minikubelet.base.i18n import text
+from minikubelet.go.duration import format_duration
 from minikubelet.kubelet import Kubelet
 from minikubelet.pod_workers import SyncPodOptions, UpdatePodOptions
-from minikubelet.sim import go
-from minikubelet.sim.go.duration import format_duration
-from minikubelet.sim.i18n import text
 from minikubelet.types import SyncPodType
 from walkthrough.examples import Spot, example_main, run_kubelet
 

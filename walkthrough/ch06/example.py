@@ -21,9 +21,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from minikubelet.base.i18n import text
+from minikubelet.go.duration import format_duration
 from minikubelet.kubelet import Kubelet
-from minikubelet.sim.go.duration import format_duration
-from minikubelet.sim.i18n import text
 from walkthrough.ch06.syncs import Sync, network_not_ready_until, watch_syncs
 from walkthrough.examples import Spot, example_main, run_kubelet
 

@@ -21,11 +21,11 @@ import argparse
 import sys
 from typing import Any
 
+from minikubelet import go
+from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.kubelet import Kubelet
 from minikubelet.kuberuntime.kuberuntime_manager import PodActions
-from minikubelet.sim import go
-from minikubelet.sim.go.duration import format_duration
 from walkthrough.ch07.plans import describe
 from walkthrough.examples import Spot, example_main, run_kubelet
 

@@ -20,12 +20,12 @@ import argparse
 import sys
 from typing import Any
 
+from minikubelet import go
+from minikubelet.base.i18n import text
+from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.kubelet import Kubelet
 from minikubelet.kuberuntime.helpers import get_stable_key
-from minikubelet.sim import go
-from minikubelet.sim.go.duration import format_duration
-from minikubelet.sim.i18n import text
 from walkthrough.examples import Spot, example_main, run_kubelet
 
 SCRIPT = """

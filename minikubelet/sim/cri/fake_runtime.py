@@ -46,6 +46,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from minikubelet.go import Clock, gosched, sleep
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
@@ -59,7 +60,6 @@ from minikubelet.sim.cri.scenario import (
     sandbox_script_from_annotations,
     scripts_from_annotations,
 )
-from minikubelet.sim.go import Clock, gosched, sleep
 
 if TYPE_CHECKING:
     from minikubelet.sim.cri.fake_image_service import FakeImageService

@@ -96,6 +96,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from minikubelet.base.files import FileReadError, read_at_most
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, shown
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     YAMLSyntaxError,
@@ -109,7 +110,6 @@ from minikubelet.sim.cri.scenario_values import (
     parse_duration,
     scenario_error,
 )
-from minikubelet.sim.files import FileReadError, read_at_most
 
 #: The annotation with the lifetimes of a pod's containers.
 ScenarioAnnotation = "minikubelet.dev/scenario"

@@ -8,15 +8,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from minikubelet.base.i18n import both
+from minikubelet.go.duration import parse_duration as go_parse_duration
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, shown
-from minikubelet.sim.go.duration import parse_duration as go_parse_duration
-from minikubelet.sim.i18n import both
 
 
 class ScenarioError(ValueError):
     """A scenario (annotation or file) that does not parse; the message says where.
 
-    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual]; where it is (a file, a pod's
+    Its message is [`Bilingual`][minikubelet.base.i18n.Bilingual]; where it is (a file, a pod's
     annotation, then the keys down to the value) reads the same in both languages.
     """
 

@@ -14,7 +14,7 @@ Go's decoder reads the struct tags:
   ``container_id`` → ``containerID``, ``pod_ips`` → ``podIPs``), or the name given as
   ``field(metadata={"json": "name"})``;
 * **type**: the field's annotation: ``str``, ``bool``, ``int32``/``int64``
-  ([`minikubelet.sim.go.ints`][minikubelet.sim.go.ints], range-checked), ``float``, an enum, ``X | None``,
+  ([`minikubelet.go.ints`][minikubelet.go.ints], range-checked), ``float``, an enum, ``X | None``,
   ``list[X]``, ``dict[str, X]``, another dataclass, ``int | str`` (Go's ``IntOrString``),
   ``Any`` (kept as written), or a type with ``unmarshal_json``/``marshal_json``, directly
   ([`Quantity`][minikubelet.k8s_io.apimachinery.pkg.api.resource.Quantity]) or as ``Annotated``
@@ -52,8 +52,8 @@ from enum import Enum
 from functools import cache
 from typing import Any, Protocol, TypeVar
 
-from minikubelet.sim.go.ints import Bits
-from minikubelet.sim.i18n import Bilingual, both
+from minikubelet.base.i18n import Bilingual, both
+from minikubelet.go.ints import Bits
 
 __all__ = [
     "Problems",

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from minikubelet.base.i18n import Bilingual, both
+from minikubelet.go.ints import Bits
 from minikubelet.k8s_io.api.core.v1 import (
     Container,
     ContainerPort,
@@ -44,8 +46,6 @@ from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
     key_path,
     quoted,
 )
-from minikubelet.sim.go.ints import Bits
-from minikubelet.sim.i18n import Bilingual, both
 
 int32_max = Bits(32).max
 
