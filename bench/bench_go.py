@@ -1,4 +1,4 @@
-"""Benchmark of minikubelet.sim.go: channel and select operations per second, virtual and real clock.
+"""Benchmark of minikubelet.go: channel and select operations per second, virtual and real clock.
 
 Run: ``python bench/bench_go.py [--n 100000]``. Prints figures; asserts nothing.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from minikubelet.sim import go
-from minikubelet.sim.go import Chan, recv, select
+from minikubelet import go
+from minikubelet.go import Chan, recv, select
 
 
 async def _producer(ch: Chan[int], n: int) -> None:
@@ -106,7 +106,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=100_000, help="operations per measurement")
     args = parser.parse_args()
     n = args.n
-    print(f"minikubelet.sim.go benchmark — Python {platform.python_version()}, n={n}, best of 3")
+    print(f"minikubelet.go benchmark — Python {platform.python_version()}, n={n}, best of 3")
     print(f"{'operation':<48}{'virtual clock':>16}{'real clock':>16}")
     rows = [
         ("unbuffered send/recv pairs per s", unbuffered),

@@ -32,7 +32,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_node_day import write_node
-from minikubelet.sim import fsnotify, go, klog
+from minikubelet import go
+from minikubelet.github_com.fsnotify.fsnotify import fsnotify
+from minikubelet.k8s_io.klog.v2 import klog
 from tests.e2e.harness import run_kubelet
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from minikubelet.sim import go
+from minikubelet import go
 from tests.e2e.harness import run_kubelet
 from tests.e2e.test_pod_creation import pod
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from minikubelet import go
 from minikubelet.container.cache import new_cache
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
@@ -24,7 +25,6 @@ from minikubelet.kuberuntime.fake_kuberuntime_manager import (
     new_fake_runtime,
 )
 from minikubelet.pleg.generic import new_generic_pleg
-from minikubelet.sim import go
 
 
 def make_pods(n: int) -> list[v1.Pod]:

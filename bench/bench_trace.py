@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from minikubelet.sim.go import tracing  # noqa: E402
+from minikubelet.go import tracing  # noqa: E402
 from minikubelet.sim.trace import dumps, recording  # noqa: E402
 from minikubelet.sim.trace.recorder import Recorder  # noqa: E402
 from tests.e2e.harness import run_kubelet  # noqa: E402

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from minikubelet.go import Clock
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.client_go.tools.record.event import EventTypeNormal
 from minikubelet.lifecycle.interfaces import ShouldEvictResponse
-from minikubelet.sim.go import Clock
 
 #: Go: reason
 reason = "DeadlineExceeded"

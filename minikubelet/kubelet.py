@@ -38,11 +38,26 @@ from minikubelet.events import (
     FailedToKillPod,
     NetworkNotReady,
 )
+from minikubelet.go import (
+    Clock,
+    Millisecond,
+    Minute,
+    RecvChan,
+    Second,
+    Time,
+    current_runtime,
+    go,
+    new_ticker,
+    recv,
+    select,
+    sleep,
+)
 from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.k8s_io.api.core.v1 import ObjectReference, Pod, PodPhase, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.security.podsecuritypolicy.sysctl.mustmatchpatterns import (
     safe_sysctl_whitelist,
 )
@@ -83,22 +98,7 @@ from minikubelet.prober.results.results_manager import Manager as ResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import RuntimeState, new_runtime_state
-from minikubelet.sim import klog
 from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.go import (
-    Clock,
-    Millisecond,
-    Minute,
-    RecvChan,
-    Second,
-    Time,
-    current_runtime,
-    go,
-    new_ticker,
-    recv,
-    select,
-    sleep,
-)
 from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.volume_fs import SimFS
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
@@ -1171,7 +1171,7 @@ def new_main_kubelet(
     [`GCPolicy`][minikubelet.container.container_gc.GCPolicy]); raises ``ValueError`` for a
     negative ``minimum_gc_age``.
 
-    Call it inside [`minikubelet.sim.go.run`][minikubelet.sim.go.run]: several parts read the run's
+    Call it inside [`minikubelet.go.run`][minikubelet.go.run]: several parts read the run's
     clock. Left out of Go's long list: cAdvisor, the container manager (cgroups), the plugin
     manager, the secret and config-map managers (the volume plugins read the API server),
     eviction, the node lease, DNS, the image garbage

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from minikubelet.go import Millisecond, Second, sleep
 from minikubelet.k8s_io.api.core.v1 import (
     Node,
     NodeAddress,
@@ -23,11 +24,10 @@ from minikubelet.k8s_io.api.core.v1 import (
 )
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types import ResourcePods
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import parse_ip
-from minikubelet.sim import klog
 from minikubelet.sim.fake_apiserver import is_already_exists
-from minikubelet.sim.go import Millisecond, Second, sleep
 
 if TYPE_CHECKING:
     from minikubelet.kubelet import Kubelet

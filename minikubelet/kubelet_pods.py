@@ -18,6 +18,7 @@ from minikubelet.container.helpers import (
     should_container_be_restarted,
 )
 from minikubelet.container.runtime import PodPair, get_pod_full_name
+from minikubelet.go import Chan, go, make_chan
 from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
     Container,
@@ -36,10 +37,9 @@ from minikubelet.k8s_io.api.core.v1 import (
     RestartPolicy,
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import parse_ip
-from minikubelet.sim import klog
-from minikubelet.sim.go import Chan, go, make_chan
 from minikubelet.status import generate
 from minikubelet.types import PodConditionsByKubelet
 

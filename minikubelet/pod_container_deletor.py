@@ -25,9 +25,9 @@ from minikubelet.container.runtime import (
     Runtime,
     Status,
 )
+from minikubelet.go import Chan, go, make_chan, select, send
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
-from minikubelet.sim import klog
-from minikubelet.sim.go import Chan, go, make_chan, select, send
+from minikubelet.k8s_io.klog.v2 import klog
 
 #: How many removal requests may wait. Go: containerDeletorBufferLimit
 containerDeletorBufferLimit = 50

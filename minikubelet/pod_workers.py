@@ -16,12 +16,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from minikubelet.base import trace
 from minikubelet.events import ExceededGracePeriod, FailedSync
+from minikubelet.go import Chan, Nanosecond, Second, after, go, make_chan, now, recv, select
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import jitter
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
-from minikubelet.sim import klog, trace
-from minikubelet.sim.go import Chan, Nanosecond, Second, after, go, make_chan, now, recv, select
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.types import SyncPodType
 from minikubelet.util.queue.work_queue import WorkQueue
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from minikubelet.sim.go import Clock
+from minikubelet.go import Clock
 
 HealthCheckFn = Callable[[], tuple[bool, Exception | None]]
 

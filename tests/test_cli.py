@@ -4,8 +4,8 @@ import subprocess
 import sys
 
 from minikubelet import KUBERNETES_VERSION, __version__
+from minikubelet.base.i18n import language
 from minikubelet.sim.cli import main
-from minikubelet.sim.i18n import language
 from tests.conftest import ROOT
 
 EXAMPLES = str(ROOT / "examples")

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from minikubelet.sim import klog
+from minikubelet.k8s_io.klog.v2 import klog
 
 
 @pytest.mark.parametrize(

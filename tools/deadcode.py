@@ -31,6 +31,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("tools/site/sidebyside.py", "go_first"): "read by templates/sidebyside.html.j2",
     ("minikubelet/config/http.py", "http_open"): "urllib's OpenerDirector calls it by name",
     ("minikubelet/config/http.py", "https_open"): "urllib's OpenerDirector calls it by name",
+    ("tools/xref/download.py", "http_open"): "urllib's OpenerDirector calls it by name",
+    ("tools/xref/download.py", "https_open"): "urllib's OpenerDirector calls it by name",
     ("minikubelet/kuberuntime/kuberuntime_sandbox.py", "log_directory"): (
         "a field of the CRI message sent to the runtime"
     ),

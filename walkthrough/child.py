@@ -37,8 +37,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from minikubelet.sim import klog
-from minikubelet.sim.i18n import in_language
+from minikubelet.base.i18n import in_language
+from minikubelet.k8s_io.klog.v2 import klog
 from walkthrough.expect import Unmet
 from walkthrough.fixtures import replace_everywhere  # a forked check has the fixtures loaded
 

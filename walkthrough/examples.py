@@ -25,20 +25,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.base.i18n import language_of, text
+from minikubelet.go.duration import parse_duration
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim import go, klog
 from minikubelet.sim.argparse_messages import speak
 from minikubelet.sim.cli import duration_arg
-from minikubelet.sim.go.duration import parse_duration
-from minikubelet.sim.i18n import language_of, text
 from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.phase_reporter import PhaseReporter
 from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 from walkthrough.catalog import CatalogError, chapter_title
+from walkthrough.text import reader_has_gone
 
 
 @dataclass(frozen=True)
@@ -270,7 +272,12 @@ def example_main(
     )
     args = parser.parse_args(argv)
     if args.breakpoints:
-        print_spots(spots, lang, sys.stdout)
+        try:
+            print_spots(spots, lang, sys.stdout)
+            sys.stdout.flush()
+        except OSError as err:  # `--breakpoints | head`
+            if not reader_has_gone(err):
+                raise
         return 0
     klog.configure(verbosity=args.verbosity, out=sys.stdout)
     try:

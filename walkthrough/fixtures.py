@@ -13,9 +13,12 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet import go
 from minikubelet.config.sources import SourcesReady
+from minikubelet.go import Second, make_chan
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet
 from minikubelet.lifecycle.admission_failure_handler_stub import new_admission_failure_handler_stub
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
@@ -24,8 +27,6 @@ from minikubelet.pod.pod_manager import BasicManager
 from minikubelet.pod_workers import UpdatePodOptions
 from minikubelet.prober.results.results_manager import ResultsManager
 from minikubelet.runtime import new_runtime_state
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import Second, make_chan
 from minikubelet.sim.manifest import pod_from_dict
 from minikubelet.sim.node import new_node
 from minikubelet.status.status_manager import new_manager

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from minikubelet.sim.i18n import text
+from minikubelet.base.i18n import text
 from walkthrough.catalog import (
     PACKAGE_DIR,
     Chapter,

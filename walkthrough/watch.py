@@ -33,7 +33,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from minikubelet.sim.i18n import text
+from minikubelet.base.i18n import text
 from walkthrough.catalog import Exercise
 from walkthrough.checker import CheckResult, check, debugging
 from walkthrough.runner import (

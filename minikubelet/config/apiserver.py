@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from minikubelet.go import Second, SendChan, go, sleep
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.client_go.tools.cache.store import meta_namespace_key_func
 from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
-from minikubelet.sim import klog
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.go import Second, SendChan, go, sleep
 from minikubelet.sim.scripted_watch import reflector_run
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 

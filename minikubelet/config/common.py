@@ -21,10 +21,10 @@ from minikubelet.k8s_io.api.core.v1 import (
     TolerationOperator,
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.helper.helpers import (
     add_or_update_toleration_in_pod,
 )
-from minikubelet.sim import klog
 from minikubelet.sim.manifest import ManifestError, load_pods, pod_to_dict
 from minikubelet.types import ConfigHashAnnotationKey, NamespaceDefault
 

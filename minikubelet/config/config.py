@@ -15,12 +15,12 @@ from typing import Any
 
 from minikubelet.container.runtime import get_pod_full_name
 from minikubelet.events import FailedValidation
+from minikubelet.go import Chan, Mutex, RecvChan, SendChan, make_chan, now
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.util.config.config import Mux
-from minikubelet.sim import klog
-from minikubelet.sim.go import Chan, Mutex, RecvChan, SendChan, make_chan, now
 from minikubelet.types import (
     AllSource,
     ConfigFirstSeenAnnotationKey,

@@ -26,14 +26,21 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from minikubelet.config.common import forget_decoded, maxConfigLength, try_decode_pods
+from minikubelet.github_com.fsnotify.fsnotify.fsnotify import (
+    Create,
+    Event,
+    Remove,
+    Rename,
+    Watcher,
+    Write,
+)
+from minikubelet.go import Chan, Second, SendChan, go, make_chan, new_ticker, now, recv, select
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import forever
 from minikubelet.k8s_io.client_go.tools.cache.store import meta_namespace_key_func
 from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
-from minikubelet.sim import klog
-from minikubelet.sim.fsnotify import Create, Event, Remove, Rename, Watcher, Write
-from minikubelet.sim.go import Chan, Second, SendChan, go, make_chan, new_ticker, now, recv, select
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.types import FileSource, PodOperation, PodUpdate
 
 #: Go: eventBufferLen

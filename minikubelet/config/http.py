@@ -5,7 +5,7 @@ Go: pkg/kubelet/config/http.go
 Every ``period`` (``--http-check-frequency``, 20 s by default) kubelet GETs the URL. The body is
 one pod or a ``PodList``; when it differs from the last body, all its pods are sent as a SET.
 The request runs in a worker thread
-([`minikubelet.sim.go.to_thread`][minikubelet.sim.go.to_thread]): under the virtual clock time
+([`minikubelet.go.to_thread`][minikubelet.go.to_thread]): under the virtual clock time
 stands still while it is under way.
 """
 
@@ -21,9 +21,9 @@ import urllib.request
 from typing import Any
 
 from minikubelet.config.common import maxConfigLength, try_decode_pods
+from minikubelet.go import Second, SendChan, go, to_thread
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
-from minikubelet.sim import klog
-from minikubelet.sim.go import Second, SendChan, go, to_thread
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.types import HTTPSource, PodOperation, PodUpdate
 
 #: Go: http.Client{Timeout: 10 * time.Second}

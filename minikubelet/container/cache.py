@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from minikubelet.container.runtime import PodStatus
-from minikubelet.sim.go import Chan
+from minikubelet.go import Chan
 
 
 class Cache(Protocol):

@@ -6,12 +6,9 @@ Go: pkg/kubelet/container/helpers.go
 
 from __future__ import annotations
 
-import dataclasses
 import ipaddress
-import json
 import re
 from collections.abc import Callable
-from enum import Enum
 from typing import Any, Protocol
 
 from minikubelet.container.ref import ImplicitContainerPrefix
@@ -30,10 +27,12 @@ from minikubelet.container.runtime import (
     State,
 )
 from minikubelet.k8s_io.api.core import v1
-from minikubelet.k8s_io.api.core.v1 import ObjectReference
+from minikubelet.k8s_io.api.core.v1 import ObjectReference, go_json
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.sim import klog
+from minikubelet.k8s_io.klog.v2 import klog
+from minikubelet.k8s_io.kubernetes.pkg.util.hash import hash as hashutil
+from minikubelet.k8s_io.kubernetes.pkg.util.hash.hash import Fnv32a
 
 
 class HandlerRunner(Protocol):
@@ -120,49 +119,14 @@ def hash_container(container: v1.Container) -> int:
 
     Go: pkg/kubelet/container/helpers.go HashContainer
 
-    As in Go: FNV-32a over the container as JSON, leaving out empty fields (Go's ``omitempty``).
-    The JSON is Python's (field names in snake_case), so the numbers differ from Go's.
+    As in Go: FNV-32a over ``DeepHashObject`` of the container's JSON, which is Go's
+    ``json.Marshal`` of the Go struct ([`go_json`][minikubelet.k8s_io.api.core.v1.go_json]), so
+    the hash is the one kubelet writes.
     """
-    container_json = json.dumps(
-        _omit_empty(container), separators=(",", ":"), default=str, ensure_ascii=False
-    )
-    h = 0x811C9DC5
-    for b in container_json.encode():
-        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
-    return h
-
-
-def _omit_empty(value: Any) -> Any:
-    """A JSON-able copy of ``value`` without empty fields (None, "", 0, False, [], {})."""
-    names = _field_names(type(value))
-    if names:
-        out = {}
-        for name in names:
-            v = _omit_empty(getattr(value, name))
-            if v not in (None, "", 0, False, [], {}):
-                out[name] = v
-        return out
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, list | tuple):
-        return [_omit_empty(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _omit_empty(v) for k, v in value.items()}
-    return value
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    """The fields of a dataclass, in order; none for any other class (asked once per class)."""
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        is_struct = dataclasses.is_dataclass(cls)
-        names = _FIELD_NAMES[cls] = (
-            tuple(f.name for f in dataclasses.fields(cls)) if is_struct else ()
-        )
-    return names
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+    hash = Fnv32a()
+    container_json = go_json.container_json(container)
+    hashutil.deep_hash_object(hash, container_json)
+    return hash.sum32()
 
 
 def env_vars_to_map(envs: list[EnvVar]) -> dict[str, str]:

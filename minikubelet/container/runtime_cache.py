@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from minikubelet.container.runtime import Pod
-from minikubelet.sim.go import Clock, Mutex, Second
+from minikubelet.go import Clock, Mutex, Second
 
 #: How long the cached list is good for. Go: defaultCachePeriod
 defaultCachePeriod = Second * 2
@@ -63,7 +63,7 @@ class RuntimeCacheImpl:
     def _now(self) -> float:
         if self._clock is not None:
             return self._clock.now()
-        from minikubelet.sim.go import now
+        from minikubelet.go import now
 
         return now()
 

@@ -17,6 +17,8 @@ from typing import Any
 from minikubelet import events
 from minikubelet.container.ref import generate_container_ref
 from minikubelet.container.runtime import Annotation, ImageService, ImageSpec
+from minikubelet.go import Chan, now
+from minikubelet.go.duration import format_duration
 from minikubelet.images.puller import (
     ImagePuller,
     ParallelImagePuller,
@@ -40,9 +42,7 @@ from minikubelet.k8s_io.client_go.tools.record.event import (
 )
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.sim import klog
-from minikubelet.sim.go import Chan, now
-from minikubelet.sim.go.duration import format_duration
+from minikubelet.k8s_io.klog.v2 import klog
 
 
 class ImageManagerImpl:

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from minikubelet.container.runtime import ImageService, ImageSpec
+from minikubelet.go import Chan, Runtime, Second, SendChan, current_runtime, go
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import NEVER_STOP, until
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.sim.go import Chan, Runtime, Second, SendChan, current_runtime, go
 
 
 @dataclass(slots=True)

@@ -20,6 +20,7 @@ from typing import Any
 from minikubelet.container.helpers import HandlerRunner, RuntimeHelper, filter_event_recorder
 from minikubelet.container.runtime import ContainerID
 from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
+from minikubelet.go import Clock, Second, sleep
 from minikubelet.images.image_manager import new_image_manager
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, Recorder
@@ -32,7 +33,6 @@ from minikubelet.prober.results.results_manager import Manager as ProberResultsM
 from minikubelet.sim.cri.fake_image_service import FakeImageService
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
 from minikubelet.sim.cri.scenario import Scenario, load_scenario_file, parse_scenario
-from minikubelet.sim.go import Clock, Second, sleep
 
 #: kubelet's back-off settings (Go: backOffPeriod and MaxContainerBackOff in kubelet.go).
 backOffPeriod = 10 * Second

@@ -28,13 +28,13 @@ from minikubelet.container.runtime import (
 )
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.labels import (
     LabeledContainerInfo,
     containerHashLabel,
     get_container_info_from_annotations,
     get_container_info_from_labels,
 )
-from minikubelet.sim import klog
 from minikubelet.types import (
     KubernetesContainerNameLabel,
     KubernetesPodNameLabel,

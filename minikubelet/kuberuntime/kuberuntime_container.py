@@ -43,10 +43,12 @@ from minikubelet.container.sync_result import (
     SyncResult,
     new_sync_result,
 )
+from minikubelet.go import Chan, Second, WaitGroup, after, go, now, recv, select
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.client_go.tools.record.event import EventTypeNormal, EventTypeWarning
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import status_message
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.helpers import (
     build_container_logs_path,
     container_status_by_created,
@@ -59,8 +61,6 @@ from minikubelet.kuberuntime.labels import (
     new_container_annotations,
     new_container_labels,
 )
-from minikubelet.sim import klog
-from minikubelet.sim.go import Chan, Second, WaitGroup, after, go, now, recv, select
 from minikubelet.types import KubernetesPodUIDLabel
 from minikubelet.util import format
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from minikubelet.container.runtime import Image, ImageSpec
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.convert import to_kube_container_image_spec, to_runtime_api_image_spec
-from minikubelet.sim import klog
 
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager

@@ -64,6 +64,7 @@ from minikubelet.container.sync_result import (
     StartContainer,
     new_sync_result,
 )
+from minikubelet.go.duration import format_duration
 from minikubelet.images.image_manager import new_image_manager
 from minikubelet.images.types import ErrImagePullBackOff, ImageManager
 from minikubelet.k8s_io.api.core import v1
@@ -75,6 +76,7 @@ from minikubelet.k8s_io.client_go.tools.record.event import (
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import ImageManagerService, RuntimeService
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.helpers import (
     HelperMethods,
     ListingMemo,
@@ -95,8 +97,6 @@ from minikubelet.kuberuntime.kuberuntime_image import ImageMethods
 from minikubelet.kuberuntime.kuberuntime_sandbox import SandboxMethods
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager
-from minikubelet.sim import klog
-from minikubelet.sim.go.duration import format_duration
 from minikubelet.util import format
 
 #: The version kubelet asks of the runtime's ``Version`` call and insists on.

@@ -19,6 +19,7 @@ from minikubelet.container.helpers import (
 )
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.helpers import (
     build_pod_logs_directory,
     namespaces_for_pod,
@@ -26,7 +27,6 @@ from minikubelet.kuberuntime.helpers import (
     to_runtime_protocol,
 )
 from minikubelet.kuberuntime.labels import new_pod_annotations, new_pod_labels
-from minikubelet.sim import klog
 from minikubelet.types import KubernetesPodUIDLabel
 from minikubelet.util import format
 

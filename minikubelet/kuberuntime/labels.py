@@ -4,13 +4,12 @@ Go: pkg/kubelet/kuberuntime/labels.go
 
 Labels identify the pod a container belongs to (kubelet lists a pod's containers by its UID
 label); annotations carry what kubelet needs later and cannot get from the runtime: the hash of
-the spec, the restart count, grace periods. JSON values (ports, preStop handler) are the port's
-JSON of its dataclasses (snake_case), not Go's.
+the spec, the restart count, grace periods. JSON values (ports, preStop handler) are Go's
+``json.Marshal`` bytes ([`go_json`][minikubelet.k8s_io.api.core.v1.go_json]).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +17,9 @@ from typing import Any
 from minikubelet.container.helpers import hash_container
 from minikubelet.container.runtime import RunContainerOptions
 from minikubelet.k8s_io.api.core import v1
-from minikubelet.sim import klog
+from minikubelet.k8s_io.api.core.v1 import go_json
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import unmarshal
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.types import (
     KubernetesContainerNameLabel,
     KubernetesPodNameLabel,
@@ -89,11 +90,6 @@ def new_container_labels(container: v1.Container, pod: v1.Pod) -> dict[str, str]
     }
 
 
-def _to_json(obj: Any) -> str:
-    is_instance = dataclasses.is_dataclass(obj) and not isinstance(obj, type)
-    return json.dumps(dataclasses.asdict(obj) if is_instance else obj)
-
-
 def new_container_annotations(
     container: v1.Container, pod: v1.Pod, restart_count: int, opts: RunContainerOptions
 ) -> dict[str, str]:
@@ -115,12 +111,12 @@ def new_container_annotations(
         annotations[podTerminationGracePeriodLabel] = str(pod.spec.termination_grace_period_seconds)
 
     if container.lifecycle is not None and container.lifecycle.pre_stop is not None:
-        annotations[containerPreStopHandlerLabel] = _to_json(container.lifecycle.pre_stop)
+        annotations[containerPreStopHandlerLabel] = go_json.handler_json(
+            container.lifecycle.pre_stop
+        )
 
     if len(container.ports) > 0:
-        annotations[containerPortsLabel] = json.dumps(
-            [dataclasses.asdict(p) for p in container.ports]
-        )
+        annotations[containerPortsLabel] = go_json.ports_json(container.ports)
 
     return annotations
 
@@ -203,7 +199,9 @@ def _get_container_info_from_annotations(annotations: dict[str, str]) -> Annotat
             annotations=annotations,
         )
 
-    found, value, err = get_json_object_from_label(annotations, containerPreStopHandlerLabel)
+    found, value, err = get_json_object_from_label(
+        annotations, containerPreStopHandlerLabel, v1.Handler
+    )
     if err is not None:
         klog.error_s(
             err,
@@ -212,9 +210,11 @@ def _get_container_info_from_annotations(annotations: dict[str, str]) -> Annotat
             annotations=annotations,
         )
     elif found:
-        info.pre_stop_handler = _handler_from_json(value)
+        info.pre_stop_handler = value
 
-    found, value, err = get_json_object_from_label(annotations, containerPortsLabel)
+    found, value, err = get_json_object_from_label(
+        annotations, containerPortsLabel, list[v1.ContainerPort]
+    )
     if err is not None:
         klog.error_s(
             err,
@@ -223,23 +223,14 @@ def _get_container_info_from_annotations(annotations: dict[str, str]) -> Annotat
             annotations=annotations,
         )
     elif found:
-        info.container_ports = [v1.ContainerPort(**p) for p in value]
+        info.container_ports = value
 
     return info
 
 
-def _handler_from_json(value: dict[str, Any]) -> v1.Handler:
-    """A [`v1.Handler`][] back from its JSON (Go unmarshals into the struct)."""
-    h = v1.Handler()
-    if value.get("exec"):
-        h.exec = v1.ExecAction(**value["exec"])
-    if value.get("http_get"):
-        d = dict(value["http_get"])
-        d["http_headers"] = [v1.HTTPHeader(**x) for x in d.get("http_headers", [])]
-        h.http_get = v1.HTTPGetAction(**d)
-    if value.get("tcp_socket"):
-        h.tcp_socket = v1.TCPSocketAction(**value["tcp_socket"])
-    return h
+class _Problems(list[str]):
+    def add(self, path: str | None, message: str) -> None:
+        self.append(f"{path}: {message}" if path else message)
 
 
 def get_string_value_from_label(labels: dict[str, str], label: str) -> str:
@@ -302,16 +293,22 @@ def get_int64_pointer_from_label(
 
 
 def get_json_object_from_label(
-    labels: dict[str, str], label: str
+    labels: dict[str, str], label: str, into: Any
 ) -> tuple[bool, Any, Exception | None]:
-    """(found, decoded value, error). Go decodes into a value passed in; the port returns it.
+    """(found, the value as an ``into``, error). Go unmarshals into a value passed in; the port
+    returns it.
 
     Go: pkg/kubelet/kuberuntime/labels.go getJSONObjectFromLabel
     """
     str_value = labels.get(label)
     if str_value is not None:
         try:
-            return True, json.loads(str_value), None
+            data = json.loads(str_value)
         except ValueError as err:
             return True, None, err
+        problems = _Problems()
+        value = unmarshal(data, into, problems)
+        if problems:  # Go's json.Unmarshal fails on a value of the wrong type
+            return True, None, ValueError(problems[0])
+        return True, value, None
     return False, None, None

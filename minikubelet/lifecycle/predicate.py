@@ -34,6 +34,7 @@ from typing import Protocol
 
 from minikubelet.k8s_io.api.core.v1 import Node, Pod, ResourceDefaultNamespacePrefix
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.helper.node_affinity import (
     pod_matches_node_selector_and_affinity_terms,
 )
@@ -51,7 +52,6 @@ from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.noderesources
 )
 from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types import NodeInfo, new_node_info
 from minikubelet.lifecycle.interfaces import PodAdmitAttributes, PodAdmitHandler, PodAdmitResult
-from minikubelet.sim import klog
 from minikubelet.util import format
 
 __all__ = [

@@ -33,8 +33,10 @@ from minikubelet.container.runtime import (
     Runtime,
     State,
 )
+from minikubelet.go import Chan, Clock, Minute, go, select, send
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import NEVER_STOP, until
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.pleg.pleg import (
     ContainerChanged,
     ContainerDied,
@@ -42,8 +44,6 @@ from minikubelet.pleg.pleg import (
     ContainerStarted,
     PodLifecycleEvent,
 )
-from minikubelet.sim import klog
-from minikubelet.sim.go import Chan, Clock, Minute, go, select, send
 
 
 class PlegContainerState(StrEnum):
@@ -178,7 +178,7 @@ class GenericPLEG:
     def _now(self) -> float:
         if self._clock is not None:
             return self._clock.now()
-        from minikubelet.sim.go import now
+        from minikubelet.go import now
 
         return now()
 
@@ -212,7 +212,7 @@ class GenericPLEG:
         elapsed = round(self._now() - relist_time, 6)
         # Go: if elapsed > relistThreshold {
         if elapsed > relistThreshold:
-            from minikubelet.sim.go.duration import format_duration
+            from minikubelet.go.duration import format_duration
 
             return False, RuntimeError(
                 f"pleg was last seen active {format_duration(elapsed)} ago; threshold is "

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from minikubelet.sim.go import Chan
+from minikubelet.go import Chan
 
 
 class PodLifeCycleEventType(StrEnum):

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from minikubelet.container.runtime import parse_pod_full_name
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.sim import klog
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.sim.fake_apiserver import is_conflict, is_not_found
 from minikubelet.types import ConfigHashAnnotationKey, ConfigMirrorAnnotationKey
 

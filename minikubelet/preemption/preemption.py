@@ -31,11 +31,11 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceMemory,
 )
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.resource.helpers import get_resource_request
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
 from minikubelet.lifecycle.predicate import InsufficientResourceError, PredicateFailureReason
 from minikubelet.pod_workers import KillPodFunc
-from minikubelet.sim import klog
 from minikubelet.types import is_critical_pod, preemptable
 
 __all__ = [

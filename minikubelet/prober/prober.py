@@ -43,7 +43,7 @@ A YAML (or JSON) mapping: container name → probe type (``liveness``, ``readine
     to another host). A restarted container (new container ID) starts from the first one again.
 
 A duration is written as Go writes one (``10s``, ``1m30s``, ``500ms``) or as a number of seconds.
-"Running for" is the runtime's clock ([`minikubelet.sim.go.now`][minikubelet.sim.go.now]) minus the
+"Running for" is the runtime's clock ([`minikubelet.go.now`][minikubelet.go.now]) minus the
 container status's ``state.running.startedAt``. For example::
 
     metadata:
@@ -83,16 +83,16 @@ from typing import Any
 from minikubelet.container.ref import generate_container_ref
 from minikubelet.container.runtime import ContainerID
 from minikubelet.events import ContainerProbeWarning, ContainerUnhealthy
+from minikubelet.go import Second
+from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.api.core.v1 import Container, HTTPHeader, Pod, PodStatus, Probe
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import YAMLSyntaxError, yaml_to_json
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import get_container_status
 from minikubelet.prober.prober_manager import ProbeType, liveness, readiness, startup
 from minikubelet.prober.results import results_manager as results
 from minikubelet.prober.worker import running_for
-from minikubelet.sim import klog
-from minikubelet.sim.go import Second
-from minikubelet.sim.go.duration import format_duration, parse_duration
 from minikubelet.util import format
 
 #: The pod annotation that scripts the fake probes (see the module docstring).

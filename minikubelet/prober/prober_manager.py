@@ -32,12 +32,13 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
+from minikubelet import go
 from minikubelet.container.runtime import ContainerID, parse_container_id
+from minikubelet.go import RecvCase, Selected, SendCase, select, send
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.prober.results import results_manager as results
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import RecvCase, Selected, SendCase, select, send
 
 if TYPE_CHECKING:
     from minikubelet.prober.prober import Prober
@@ -327,7 +328,7 @@ def new_manager(
     ``status_manager`` needs only ``get_pod_status(uid) -> (PodStatus, bool)``. ``runner`` is
     Go's ``kubecontainer.CommandRunner`` (it runs exec probes in containers); probes are faked
     here (see [`minikubelet.prober.prober`][minikubelet.prober.prober]), so it is kept but unused,
-    and may be None. Call it inside a run ([`minikubelet.sim.go.run`][minikubelet.sim.go.run]):
+    and may be None. Call it inside a run ([`minikubelet.go.run`][minikubelet.go.run]):
     ``start`` is read from the run's clock.
     """
     # prober.py imports this module (for ProbeType): import it here, not at the top.
@@ -350,7 +351,7 @@ def try_select(*cases: RecvCase | SendCase) -> Selected:
 
     Not in Go: Go needs no such helper. ``await select(..., default=True)`` never blocks and never
     yields to another goroutine, so its coroutine finishes the first time it is stepped; this
-    steps it once and returns what it chose (index ``minikubelet.sim.go.DEFAULT`` when no case
+    steps it once and returns what it chose (index ``minikubelet.go.DEFAULT`` when no case
     was ready). That keeps ``UpdatePodStatus`` and ``stop`` plain functions, as in Go.
     """
     coro = select(*cases, default=True)

@@ -27,7 +27,7 @@ Differences from Go:
   send, which blocks when nobody reads the updates, as in Go).
 * Times: ``time.Since(startedAt)`` is the runtime's clock minus ``state.running.started_at``
   (float seconds since the epoch, see [`running_for`][]); the initial random wait draws from the
-  run's seeded RNG (``minikubelet.sim.go.Runtime.rng``), so a run is repeatable.
+  run's seeded RNG (``minikubelet.go.Runtime.rng``), so a run is repeatable.
 """
 
 from __future__ import annotations
@@ -35,9 +35,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from minikubelet import go
 from minikubelet.container.runtime import ContainerID
+from minikubelet.go import Chan, Second, make_chan, recv, select, send
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.api.core.v1 import Container, Pod, Probe
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import get_container_status
 from minikubelet.prober.prober_manager import (
     ProbeType,
@@ -47,8 +50,6 @@ from minikubelet.prober.prober_manager import (
     try_select,
 )
 from minikubelet.prober.results import results_manager as results
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import Chan, Second, make_chan, recv, select, send
 
 if TYPE_CHECKING:
     from minikubelet.prober.prober_manager import ProberManager

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from minikubelet import KUBERNETES_VERSION, __version__
+from minikubelet.base.i18n import in_language, language_of, os_error, text
 from minikubelet.sim.argparse_messages import speak
-from minikubelet.sim.i18n import in_language, language_of, os_error, text
 
 # `--version` and `--help` import nothing more than the lines above: the port (and asyncio
 # under it) is imported by `run` only, so that they answer at once.
@@ -29,7 +29,7 @@ def duration_arg(lang: str) -> Callable[[str], float]:
     """An argparse type for Go durations (``30s``, ``2m``) that refuses others in ``lang``."""
 
     def parse(value: str) -> float:
-        from minikubelet.sim.go.duration import parse_duration
+        from minikubelet.go.duration import parse_duration
 
         try:
             seconds = parse_duration(value)
@@ -291,13 +291,15 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
 
 def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.ArgumentParser) -> int:
     """``minikubelet run``: check every input first, then run kubelet until ``--until``."""
+    from minikubelet import go
     from minikubelet.apis.config.types import KubeletConfiguration
     from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
     from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+    from minikubelet.k8s_io.klog.v2 import klog
     from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
     from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
     from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-    from minikubelet.sim import go, klog, trace
+    from minikubelet.sim import trace
     from minikubelet.sim.cri.scenario import ScenarioError
     from minikubelet.sim.node import MachineInfo
     from minikubelet.sim.phase_reporter import PhaseReporter

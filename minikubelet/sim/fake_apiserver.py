@@ -26,11 +26,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet.go import Chan, make_chan, now
 from minikubelet.k8s_io.api.core.v1 import Node, Pod, PodPhase
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
 from minikubelet.k8s_io.kubernetes.pkg.util.pod.pod import apply_merge_patch
-from minikubelet.sim import klog
-from minikubelet.sim.go import Chan, make_chan, now
 from minikubelet.sim.manifest import pod_from_dict, pod_to_dict
 
 __all__ = ["FakeAPIServer", "StatusError", "Watch", "WatchEvent", "is_already_exists"]

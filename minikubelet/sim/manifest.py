@@ -35,12 +35,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from minikubelet.base.files import FileReadError, FileTooLarge, read_at_most
+from minikubelet.base.i18n import Bilingual, both
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
     describe,
     field_path,
     index_path,
     marshal,
+    quoted,
     unmarshal,
 )
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import YAMLSyntaxError, to_json
@@ -50,8 +53,6 @@ from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.zz_generated_defaults import
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
     validate_pod_create,
 )
-from minikubelet.sim.files import FileReadError, FileTooLarge, read_at_most
-from minikubelet.sim.i18n import Bilingual, both
 
 __all__ = [
     "DefaultFunc",
@@ -74,7 +75,7 @@ class ManifestError(Exception):
 
     ``str(error)`` reads ``manifests/web.yaml: document 1: spec.containers[1].name: duplicate
     name "app"``; ``error.zh`` is the same in Chinese (``message`` is a
-    [`Bilingual`][minikubelet.sim.i18n.Bilingual] where it was written in both languages).
+    [`Bilingual`][minikubelet.base.i18n.Bilingual] where it was written in both languages).
     """
 
     def __init__(self, source: str, document: int | None, field: str | None, message: str):
@@ -194,7 +195,10 @@ def _check_type_meta(data: Any, kinds: tuple[str, ...], problems: _Problems) -> 
 
 def _shown(value: Any) -> Bilingual:
     """A value of ``apiVersion`` or ``kind`` as an error shows it (anything may be there)."""
-    return both(json.dumps(value), json.dumps(value)) if isinstance(value, str) else describe(value)
+    if isinstance(value, str):
+        text = quoted(value)
+        return both(text, text)
+    return describe(value)
 
 
 def _not_a_pod(value: Any) -> Bilingual:

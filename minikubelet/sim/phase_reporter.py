@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
+from minikubelet import go
+from minikubelet.base.i18n import in_language, text
+from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
-from minikubelet.sim import go
-from minikubelet.sim.go.duration import format_duration
-from minikubelet.sim.i18n import in_language, text
 from minikubelet.sim.manifest import ManifestError
 
 

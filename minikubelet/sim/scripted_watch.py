@@ -37,8 +37,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from minikubelet.base.files import FileReadError, read_at_most
+from minikubelet.base.i18n import Bilingual, both
+from minikubelet.go import go, now, sleep
+from minikubelet.go.duration import parse_duration
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import describe
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, describe, shown
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     YAMLSyntaxError,
     has_json_prefix,
@@ -47,10 +51,6 @@ from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
 )
 from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
 from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.files import FileReadError, read_at_most
-from minikubelet.sim.go import go, now, sleep
-from minikubelet.sim.go.duration import parse_duration
-from minikubelet.sim.i18n import Bilingual, both
 from minikubelet.sim.manifest import ManifestError, pod_from_dict
 
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED")
@@ -68,7 +68,7 @@ class WatchEvent:
 class ScriptError(ValueError):
     """A script that cannot be replayed: names the script, the event and the field.
 
-    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual].
+    Its message is [`Bilingual`][minikubelet.base.i18n.Bilingual].
     """
 
 
@@ -122,10 +122,14 @@ def load_script(text: str | bytes, source: str) -> list[WatchEvent]:
                 "an event is a mapping with at, type and object",
                 "事件应为包含 at、type 和 object 的映射",
             )
+        at_raw = raw.get("at", "0s")
         try:
-            at = parse_duration(str(raw.get("at", "0s")))
+            if not isinstance(at_raw, str | int | float):
+                raise ValueError(f"expected a duration like 5s, got {shown(at_raw)}")
+            at = parse_duration(str(at_raw))
         except ValueError as err:
-            raise _error(where, f"at: {err}", f"at：{err}") from err
+            bad = str(err).replace(str(at_raw), cut(str(at_raw), 60))
+            raise _error(where, f"at: {bad}", f"at：{bad}") from None
         kind = raw.get("type")
         if kind not in EVENT_TYPES:
             types = ", ".join(EVENT_TYPES)

@@ -25,16 +25,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from minikubelet.go import sleep
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.sim.cri.scenario import (
+from minikubelet.sim.cri.scenario import _load_text
+from minikubelet.sim.cri.scenario_values import (
     ScenarioError,
-    _check_keys,
-    _error,
-    _load_text,
-    _mapping,
+    as_mapping,
+    check_keys,
     parse_duration,
+    scenario_error,
 )
-from minikubelet.sim.go import sleep
 
 VolumesAnnotation = "minikubelet.dev/volumes"
 
@@ -57,24 +57,24 @@ NO_SCRIPT = VolumeScript()
 
 def parse_volume_scripts(value: Any, where: str) -> dict[str, VolumeScript]:
     scripts: dict[str, VolumeScript] = {}
-    for name, raw in _mapping(value, where).items():
+    for name, raw in as_mapping(value, where).items():
         at = f"{where}: {name}"
-        m = _mapping(raw, at)
-        _check_keys(m, ("setUpTime", "fail", "error"), at)
+        m = as_mapping(raw, at)
+        check_keys(m, ("setUpTime", "fail", "error"), at)
         fail_raw = m.get("fail", 0)
         if fail_raw == "always":
             fail: float = math.inf
         elif isinstance(fail_raw, int) and not isinstance(fail_raw, bool) and fail_raw >= 0:
             fail = fail_raw
         else:
-            raise _error(
+            raise scenario_error(
                 f"{at}: fail",
                 f"expected a count (0, 1, 2 …) or always, got {fail_raw!r}",
                 f"应为次数（0、1、2 …）或 always，实际为 {fail_raw!r}",
             )
         error = m.get("error", DEFAULT_MOUNT_ERROR)
         if not isinstance(error, str):
-            raise _error(
+            raise scenario_error(
                 f"{at}: error", f"expected a string, got {error!r}", f"应为字符串，实际为 {error!r}"
             )
         scripts[str(name)] = VolumeScript(

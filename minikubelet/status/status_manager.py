@@ -32,7 +32,7 @@ Differences from Go:
   gives way at an ``await`` that blocks; nothing in these methods blocks, so no lock is taken.
 * Times are float seconds since the epoch (see
 [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1]); "now" is the runtime's
-  clock ([`minikubelet.sim.go.now`][minikubelet.sim.go.now]), virtual in tests.
+  clock ([`minikubelet.go.now`][minikubelet.go.now]), virtual in tests.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from minikubelet import go
+from minikubelet.base import trace
 from minikubelet.container.runtime import ContainerID, MaxPodTerminationMessageLogLength
 from minikubelet.k8s_io.api.core.v1 import (
     ContainerState,
@@ -56,12 +58,12 @@ from minikubelet.k8s_io.api.core.v1 import (
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
     get_pod_condition,
     get_pod_condition_from_list,
 )
 from minikubelet.k8s_io.kubernetes.pkg.util.pod.pod import patch_pod_status, status_diff
-from minikubelet.sim import go, klog, trace
 from minikubelet.sim.fake_apiserver import is_not_found
 from minikubelet.status.generate import (
     generate_containers_ready_condition,

@@ -6,7 +6,7 @@ Go: pkg/kubelet/util/format/pod.go
 from __future__ import annotations
 
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.sim.klog import ObjectRef, kobj
+from minikubelet.k8s_io.klog.v2.klog import ObjectRef, kobj
 
 
 def pod(p: Pod | None) -> str:

@@ -17,9 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from minikubelet.container import runtime as kubecontainer
+from minikubelet.go import Millisecond, Minute, RecvChan, Second, go
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import poll_immediate
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import VolumePluginMgr
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.operationexecutor.operation_executor import (
     OperationExecutor,
@@ -31,8 +33,6 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.util.util import (
     get_pod_volume_names,
     get_unique_pod_name,
 )
-from minikubelet.sim import klog
-from minikubelet.sim.go import Millisecond, Minute, RecvChan, Second, go
 from minikubelet.volumemanager.cache.actual_state_of_world import ActualStateOfWorld
 from minikubelet.volumemanager.cache.desired_state_of_world import DesiredStateOfWorld
 from minikubelet.volumemanager.populator.desired_state_of_world_populator import (

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from minikubelet.go.ints import Bits
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity, parse_quantity
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
@@ -19,7 +20,6 @@ from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
     marshal,
     unmarshal,
 )
-from minikubelet.sim.go.ints import Bits
 
 
 class Problems(list):

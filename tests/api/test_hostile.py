@@ -253,3 +253,53 @@ def test_pod_from_dict_takes_any_python_data():
             "spec": {"containers": [{"name": "a", "image": "b", "resources": {"limits": {"cpu": 10**5000}}}]}}  # fmt: skip
     with pytest.raises(ManifestError, match="too many digits"):
         pod_from_dict(huge)
+
+
+# --- round two (#28 item 4): deep but parseable, and huge values in errors ------------------
+
+
+def _nested(depth: int, kind: str) -> str:
+    """JSON text of a value ``depth`` levels deep: mappings (``{"a": …}``) or lists."""
+    if kind == "mapping":
+        return '{"a": ' * depth + "1" + "}" * depth
+    return "[" * depth + "1" + "]" * depth
+
+
+@pytest.mark.parametrize("kind", ["mapping", "list"])
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "yaml"])
+@pytest.mark.parametrize("depth", [101, 500, 900])
+def test_deep_values_libyaml_accepts_are_refused_naming_the_field(depth, kind, as_json):
+    inner = _nested(depth, kind)
+    if as_json:
+        text = (
+            '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web"}, "spec": '
+            '{"containers": [{"name": "a", "image": "b"}], "volumes": [{"name": "v", '
+            f'"emptyDir": {inner}}}]}}}}'
+        )
+    else:
+        text = pod(spec_extra=f"  volumes:\n  - name: v\n    emptyDir: {inner}\n")
+    (message,) = run_bounded(text)
+    assert "nested more than 100 levels deep at spec.volumes[0].emptyDir" in message
+    assert len(message) < 300
+
+
+def test_a_depth_of_100_is_read():
+    inner = _nested(95, "mapping")
+    pods, errors = load_pods(
+        pod(spec_extra=f"  volumes:\n  - name: v\n    emptyDir: {inner}\n"), SRC
+    )
+    assert errors == [] and len(pods) == 1
+
+
+def test_a_huge_api_version_is_cut_in_the_error():
+    pods, errors = load_pods("apiVersion: " + "v" * 2_000_000 + "\nkind: Pod\n", SRC)
+    (message,) = map(str, errors)
+    assert (
+        pods == [] and message.startswith(f"{SRC}: document 1: apiVersion: ") and len(message) < 300
+    )
+
+
+def test_a_huge_invalid_name_is_cut_in_the_error():  # found by tests/test_fuzz_inputs.py
+    pods, errors = load_pods(pod().replace("name: web", "name: " + "x" * 100_000), SRC)
+    (message,) = map(str, errors)
+    assert pods == [] and 'metadata.name: invalid name "xxx' in message and len(message) < 400

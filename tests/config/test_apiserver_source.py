@@ -4,14 +4,16 @@ server that a script drives."""
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
+from minikubelet import go
 from minikubelet.config.apiserver import new_source_apiserver
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
+from minikubelet.go import Second
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import Second
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.sim.scripted_watch import ScriptError, load_script, start_scripted_cluster
 from minikubelet.types import ApiserverSource, PodOperation
 
@@ -140,3 +142,17 @@ def test_every_pod_of_a_script_is_checked_before_anything_runs():
             "script.yaml",
         )
     assert str(info.value) == ("script.yaml: event 2: object: spec.containers[0].image: required")
+
+
+@pytest.mark.parametrize(
+    ("at", "shown"),
+    [("[" * 500 + "]" * 500, "nested more than 100 levels deep at [0].at"),
+     (json.dumps("1" * 1_000_000 + "x"), 'at: time: invalid duration "111'),
+     ("{" + ", ".join(f"k{i}: {i}" for i in range(20_000)) + "}", "at: expected a duration")],
+    ids=["deep", "long", "mapping"],
+)  # fmt: skip
+def test_a_huge_or_deep_at_is_cut_in_the_error(at, shown):
+    with pytest.raises(ScriptError) as info:
+        load_script(f"- {{at: {at}, type: ADDED, object: {GOOD}}}\n", "script.yaml")
+    message = str(info.value)
+    assert shown in message and len(message) < 300, message[:300]

@@ -11,13 +11,14 @@ from collections import OrderedDict
 
 import pytest
 
+from minikubelet import go
 from minikubelet.config import common
 from minikubelet.config.common import try_decode_pods
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.file import new_source_file
+from minikubelet.go import Second
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import Second
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.types import FileSource
 from tests.config.helpers import manifest
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from minikubelet.sim.fsnotify import InotifyGate, changes, snapshot
+from minikubelet.github_com.fsnotify.fsnotify.fsnotify import InotifyGate, changes, snapshot
 
 
 def steps(d: Path, outside: Path) -> list[tuple[str, Callable[[], object]]]:

@@ -13,11 +13,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from minikubelet import go
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.http import new_source_url
+from minikubelet.go import Second
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import Second
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.types import HTTPSource, PodOperation
 from tests.config.helpers import Server, manifest
 

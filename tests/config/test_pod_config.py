@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 
+from minikubelet import go
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
+from minikubelet.go import recv, select
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.sim import go
-from minikubelet.sim.go import recv, select
 from minikubelet.types import (
     ConfigFirstSeenAnnotationKey,
     ConfigSourceAnnotationKey,

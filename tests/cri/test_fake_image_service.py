@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from minikubelet import go
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
-from minikubelet.sim import go
 from minikubelet.sim.cri.fake_image_service import FakeImageService, image_id
 from minikubelet.sim.cri.scenario import parse_scenario
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from minikubelet import go
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
-from minikubelet.sim import go
 from minikubelet.sim.cri.fake_image_service import FakeImageService
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeService
 from minikubelet.sim.cri.scenario import parse_scenario
@@ -293,3 +293,66 @@ def test_a_scripted_hang_holds_calls_made_in_its_window_until_it_ends():
 
     # The call at 3 s returns at 5 s; the calls at 1 s and 6 s at once.
     assert go.run(main) == [1.0, 5.0, 6.0]
+
+
+def test_a_stopped_or_dead_sandbox_takes_no_new_containers():
+    """containerd 1.4/1.5 pkg/cri/server: CreateContainer asks for the sandbox's task
+    (``failed to get sandbox container task``, gRPC NotFound once the task is deleted);
+    StartContainer checks the sandbox's state (``sandbox container %q is not running``)."""
+
+    async def main():
+        rs = FakeRuntimeService(seed=1)
+        cfg = sandbox_config()
+        stopped = await rs.run_pod_sandbox(cfg, "")
+        dead = await rs.run_pod_sandbox(cfg, "")
+        created = await rs.create_container(dead, container_config("app"), cfg)
+        await rs.stop_pod_sandbox(stopped)
+        rs.crash_sandbox(dead)
+        with pytest.raises(CRIError) as create_err:
+            await rs.create_container(stopped, container_config("app"), cfg)
+        with pytest.raises(CRIError) as start_err:
+            await rs.start_container(created)
+        return stopped, dead, created, create_err.value, start_err.value, rs
+
+    stopped, dead, created, create_err, start_err, rs = go.run(main)
+    assert create_err.code == "NotFound"
+    assert create_err.desc == (
+        f"failed to get sandbox container task: no running task found: task {stopped} "
+        "not found: not found"
+    )
+    assert (start_err.code, start_err.desc) == (
+        "Unknown",
+        f'sandbox container "{dead}" is not running',
+    )
+    assert rs.containers[created].state == runtimeapi.ContainerState_CONTAINER_CREATED
+
+
+def test_a_scripted_sandbox_dies_on_time_and_an_oom_kill_has_its_reason():
+    """containerd reports an OOM-killed task with reason OOMKilled and exit code 137; a sandbox
+    whose pause process died is NOTREADY, its containers left running."""
+
+    async def main():
+        rs = FakeRuntimeService(
+            seed=1, scenario=parse_scenario({"sandboxes": {"default/web": ["2s", "forever"]}})
+        )
+        cfg = sandbox_config(scenario="app: {runFor: 1s, oomKilled: true}\nside: forever")
+        first = await rs.run_pod_sandbox(cfg, "")
+        app = await start(rs, first, cfg, "app")
+        side = await start(rs, first, cfg, "side")
+        await go.sleep(1.5)
+        oom = await rs.container_status(app)
+        ready = (await rs.pod_sandbox_status(first)).state
+        await go.sleep(1)
+        dead = (await rs.pod_sandbox_status(first)).state
+        side_state = (await rs.container_status(side)).state
+        cfg.metadata.attempt = 1
+        second = await rs.run_pod_sandbox(cfg, "")
+        await go.sleep(3600)
+        return oom, ready, dead, side_state, (await rs.pod_sandbox_status(second)).state
+
+    oom, ready, dead, side_state, second = go.run(main)
+    assert (oom.exit_code, oom.reason, t(oom.finished_at)) == (137, "OOMKilled", 1.0)
+    assert ready == runtimeapi.PodSandboxState_SANDBOX_READY
+    assert dead == runtimeapi.PodSandboxState_SANDBOX_NOTREADY
+    assert side_state == runtimeapi.ContainerState_CONTAINER_RUNNING
+    assert second == runtimeapi.PodSandboxState_SANDBOX_READY

@@ -16,6 +16,7 @@ from minikubelet.sim.cri.scenario import (
     load_scenario_file,
     parse_container_scripts,
     parse_scenario,
+    sandbox_script_from_annotations,
     scripts_from_annotations,
 )
 
@@ -67,6 +68,14 @@ def test_run_for_left_out_takes_the_kind_default():
         ("app: []", "container 'app': the list of runs is empty"),
         ("- app", "expected a mapping"),
         ("app: {runFor: 5s", "not YAML or JSON"),
+        (
+            "app: {oomKilled: yes please}",
+            "container 'app': field oomKilled: expected true or false",
+        ),
+        (
+            "app: {oomKilled: true, exitCode: 1}",
+            "container 'app': field exitCode: an OOM-killed container exits with 137 (SIGKILL), not 1",
+        ),
     ],
 )
 def test_bad_annotations_say_where(text, message):
@@ -119,3 +128,65 @@ def test_scenario_errors():
         parse_scenario({"podz": {}})
     with pytest.raises(ScenarioError, match=r"nope\.yaml: cannot read: No such file"):
         load_scenario_file("/nonexistent/nope.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("images: {x: {pullTime: " + "[" * 500 + "]" * 500 + "}}", "images.x.pullTime"),
+        ('{"pods": {"d/p": {"c": ' + '{"a": ' * 500 + "1" + "}" * 500 + "}}}", "pods.d/p.c"),
+    ],
+    ids=["yaml", "json"],
+)
+def test_deep_values_are_refused_naming_the_field(tmp_path, text, field):
+    path = tmp_path / ("s.json" if text.startswith("{") else "s.yaml")
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_file(path)
+    message = str(info.value)
+    assert f"nested more than 100 levels deep at {field}" in message and len(message) < 400
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "images: {x: {pullTime: " + json.dumps("9" * 1_000_000 + "x") + "}}",
+        "images: {x: {pullTime: " + json.dumps([list(range(50_000))]) + "}}",
+        "images:\n  ? " + json.dumps("k" * 1_000_000) + "\n  : {what: 1}\n",
+        "pods:\n  ? " + json.dumps("p" * 1_000_000) + "\n  : 1\n",
+        "defaults: {app: {exitCode: " + json.dumps("x" * 1_000_000) + "}}",
+    ],
+    ids=["string", "list", "key", "pod", "exit-code"],
+)
+def test_huge_values_are_cut_in_errors_and_the_field_named(text):
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(text, "s.yaml")
+    message = str(info.value)
+    assert len(message) < 400, message[:400]
+    assert message.startswith("s.yaml: ") and ("…" in message or "..." in message)
+    assert len(info.value.args[0].zh) < 400
+
+
+def test_oom_kills_and_sandbox_lifetimes():
+    containers, _ = scripts_from_annotations(
+        {"minikubelet.dev/scenario": "cache: {runFor: 30s, oomKilled: true}"}, "default/web"
+    )
+    oom = containers["cache"].lifetime(0)
+    assert (oom.run_for, oom.exit_code, oom.oom_killed) == (30.0, 137, True)
+    assert oom.or_default(DEFAULT_APP).oom_killed
+    script = sandbox_script_from_annotations(
+        {"minikubelet.dev/sandbox": "[20s, {runFor: 1m}, forever]"}, "default/web"
+    )
+    assert script is not None
+    assert [script.run_for(i) for i in range(4)] == [20.0, 60.0, None, None]
+    assert sandbox_script_from_annotations({}, "default/web") is None
+    sc = parse_scenario({"sandboxes": {"default/web": "5s"}})
+    assert sc.sandboxes["default/web"].run_for(3) == 5.0
+    with pytest.raises(ScenarioError, match=r"sandboxes: 'web': expected namespace/name"):
+        parse_scenario({"sandboxes": {"web": "5s"}})
+    with pytest.raises(
+        ScenarioError, match=r"sandbox of pod default/web: sandbox 1: unknown field 'stopTime'"
+    ):
+        parse_scenario({"sandboxes": {"default/web": ["5s", {"stopTime": "1s"}]}})
+    with pytest.raises(ScenarioError, match=r"annotation minikubelet.dev/sandbox: the list"):
+        sandbox_script_from_annotations({"minikubelet.dev/sandbox": "[]"}, "default/web")

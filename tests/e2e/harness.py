@@ -8,14 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim import go, klog
 from minikubelet.sim.node import MachineInfo
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 

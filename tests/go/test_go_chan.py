@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minikubelet.sim import go
-from minikubelet.sim.go import Chan, Panic, RecvChan, SendChan
+from minikubelet import go
+from minikubelet.go import Chan, Panic, RecvChan, SendChan
 
 FAST = settings(max_examples=60, deadline=None)
 

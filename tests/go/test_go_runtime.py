@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from minikubelet.sim import go
-from minikubelet.sim.go import Chan, DeadlockError, Panic, recv, select
+from minikubelet import go
+from minikubelet.go import Chan, DeadlockError, Panic, recv, select
 
 HERE = Path(__file__)
 

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from minikubelet.sim import go
-from minikubelet.sim.go import DEFAULT, Chan, DeadlockError, Panic, Selected, recv, select, send
+from minikubelet import go
+from minikubelet.go import DEFAULT, Chan, DeadlockError, Panic, Selected, recv, select, send
 
 
 def test_default_runs_when_nothing_is_ready_and_never_blocks():

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from minikubelet.sim import go
-from minikubelet.sim.go import Chan, Panic, Second, recv, select
-from minikubelet.sim.go.clock import time_string
+from minikubelet import go
+from minikubelet.go import Chan, Panic, Second, recv, select
+from minikubelet.go.clock import time_string
 
 
 def elapsed() -> float:

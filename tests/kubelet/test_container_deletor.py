@@ -73,7 +73,7 @@ def test_only_exited_containers_of_the_dead_ones_name_past_the_newest_kept():
 
 
 def test_an_unknown_container_deletes_nothing(capsys):
-    from minikubelet.sim import klog
+    from minikubelet.k8s_io.klog.v2 import klog
 
     klog.configure(verbosity=0, out=None)
     assert get_containers_to_delete_in_pod("gone", POD, 0) == []

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.config.config import PodConfig, PodConfigNotificationIncremental
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
@@ -19,7 +20,6 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
 from minikubelet.kubelet import new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim import go
 from minikubelet.sim.node import MachineInfo
 from tests.test_cli import EXAMPLES, run_cli
 

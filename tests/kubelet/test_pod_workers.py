@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from minikubelet import go
 from minikubelet.events import ExceededGracePeriod
+from minikubelet.go import Second
 from minikubelet.k8s_io.api.core.v1 import PodStatus
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, UpdatePodOptions, kill_pod_now
-from minikubelet.sim import go
-from minikubelet.sim.go import Second
 from minikubelet.types import SyncPodType
 from minikubelet.util.queue.work_queue import BasicWorkQueue
 from tests.config.helpers import pod

@@ -6,18 +6,19 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet import go
 from minikubelet.config.sources import SourcesReady
 from minikubelet.container.runtime import ContainerID
+from minikubelet.go import Millisecond, Second, make_chan
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager
 from minikubelet.runtime import new_runtime_state
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import Millisecond, Second, make_chan
 from minikubelet.status.status_manager import new_manager
 from minikubelet.types import FileSource, PodOperation, PodUpdate
 from minikubelet.util.queue.work_queue import BasicWorkQueue

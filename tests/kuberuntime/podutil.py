@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet import go
 from minikubelet.container.runtime import PodStatus
 from minikubelet.container.sync_result import PodSyncResult
 from minikubelet.k8s_io.api.core import v1
@@ -15,7 +16,6 @@ from minikubelet.kuberuntime.fake_kuberuntime_manager import (
     backOffPeriod,
     new_fake_runtime,
 )
-from minikubelet.sim import go
 
 
 def container(name: str, image: str = "busybox:1.34", **kw: Any) -> v1.Container:

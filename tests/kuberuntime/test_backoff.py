@@ -79,7 +79,7 @@ def test_reset_and_delete_entry():
 
 
 def test_default_back_off_reads_the_running_runtime_clock():
-    from minikubelet.sim import go
+    from minikubelet import go
 
     b = new_back_off(10, 300)  # made before the run
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from minikubelet import go
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
 from minikubelet.container.runtime import (
     ContainerID,
@@ -19,7 +20,6 @@ from minikubelet.kuberuntime.labels import (
     get_container_info_from_annotations,
     new_container_annotations,
 )
-from minikubelet.sim import go
 from tests.kuberuntime.podutil import Node, container, make_pod
 
 

@@ -7,9 +7,9 @@ import io
 
 from minikubelet.container.runtime import Container
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.helpers import HelperMethods, ListingMemo
 from minikubelet.kuberuntime.labels import containerHashLabel, get_container_info_from_labels
-from minikubelet.sim import klog
 from minikubelet.types import (
     KubernetesContainerNameLabel,
     KubernetesPodNameLabel,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from minikubelet import go
 from minikubelet.container.cache import new_cache
 from minikubelet.container.runtime import ContainerStateRunning
 from minikubelet.pleg.generic import new_generic_pleg
-from minikubelet.sim import go
 from tests.kuberuntime.podutil import Node, container, make_pod
 
 

@@ -3,7 +3,9 @@ that speaks another API version."""
 
 from __future__ import annotations
 
+from minikubelet import go
 from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
+from minikubelet.go import Second
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
@@ -16,8 +18,6 @@ from minikubelet.kuberuntime.kuberuntime_manager import (
     ErrVersionNotSupported,
     new_kube_generic_runtime_manager,
 )
-from minikubelet.sim import go
-from minikubelet.sim.go import Second
 
 
 def _new(api_version: str | None = None):

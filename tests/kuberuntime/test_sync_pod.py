@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+from minikubelet import go
 from minikubelet.container.runtime import ContainerStateExited, ContainerStateRunning
 from minikubelet.container.sync_result import (
     ErrCrashLoopBackOff,
@@ -14,7 +15,6 @@ from minikubelet.images.types import ErrImageNeverPull, ErrImagePull
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.fake_kuberuntime_manager import MaxContainerBackOff, backOffPeriod
-from minikubelet.sim import go
 from tests.kuberuntime.podutil import Node, container, dedup, make_pod, rel
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from minikubelet import go
 from minikubelet.container.cache import new_cache
 from minikubelet.container.runtime import PodStatus
-from minikubelet.sim import go
 
 
 def test_a_missing_pod_has_an_empty_status():

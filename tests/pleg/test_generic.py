@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from minikubelet import go
 from minikubelet.container.cache import new_cache
 from minikubelet.container.runtime import ContainerStateExited, ContainerStateRunning
 from minikubelet.pleg.generic import (
@@ -13,7 +14,6 @@ from minikubelet.pleg.generic import (
     plegContainerUnknown,
 )
 from minikubelet.pleg.pleg import PodLifeCycleEventType
-from minikubelet.sim import go
 from tests.kuberuntime.podutil import Node, make_pod, rel
 
 Started = PodLifeCycleEventType.CONTAINER_STARTED

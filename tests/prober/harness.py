@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet import go
 from minikubelet.k8s_io.api.core.v1 import (
     Container,
     ContainerPort,
@@ -28,7 +29,6 @@ from minikubelet.k8s_io.client_go.tools.record.event import Event, Recorder
 from minikubelet.prober.prober import MinikubeletProbesAnnotation
 from minikubelet.prober.prober_manager import ProberManager, new_manager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
-from minikubelet.sim import go
 
 POD_IP = "10.0.0.5"
 

@@ -7,6 +7,7 @@ import io
 
 import pytest
 
+from minikubelet import go
 from minikubelet.container.runtime import parse_container_id
 from minikubelet.k8s_io.api.core.v1 import (
     Container,
@@ -18,6 +19,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     Probe,
     TCPSocketAction,
 )
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.prober.prober import (
     MinikubeletProbesAnnotation,
     ProbeAnnotationError,
@@ -30,7 +32,6 @@ from minikubelet.prober.prober import (
 )
 from minikubelet.prober.prober_manager import liveness, readiness, startup
 from minikubelet.prober.results.results_manager import Result
-from minikubelet.sim import go, klog
 from tests.prober.harness import POD_IP, Harness, http_probe, make_pod, running
 
 ID1 = "containerd://nginx-1"

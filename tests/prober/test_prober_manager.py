@@ -11,7 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from minikubelet import go
 from minikubelet.container.runtime import parse_container_id
+from minikubelet.go import DeadlockError, Second
+from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core.v1 import (
     ContainerState,
     ContainerStateTerminated,
@@ -21,11 +24,9 @@ from minikubelet.k8s_io.api.core.v1 import (
     PodStatus,
     RestartPolicy,
 )
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.prober.prober_manager import ProbeKey, liveness, readiness, startup
 from minikubelet.prober.results.results_manager import Result
-from minikubelet.sim import go, klog
-from minikubelet.sim.go import DeadlockError, Second
-from minikubelet.sim.go.duration import format_duration
 from tests.prober.harness import POD_IP, Harness, http_probe, make_pod, running
 
 S, F, U = Result.SUCCESS, Result.FAILURE, Result.UNKNOWN

@@ -6,6 +6,7 @@ import copy
 
 import pytest
 
+from minikubelet import go
 from minikubelet.container.runtime import ContainerID
 from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
@@ -26,7 +27,6 @@ from minikubelet.k8s_io.api.core.v1 import (
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
-from minikubelet.sim import go
 from minikubelet.status.status_manager import (
     StatusManager,
     check_container_state_transition,
@@ -349,7 +349,7 @@ def test_a_full_channel_skips_the_sync_but_still_caches_the_status(capsys):
     pod = make_pod()
 
     async def main():
-        from minikubelet.sim import klog
+        from minikubelet.k8s_io.klog.v2 import klog
 
         m = manager(pod)
         queued = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from minikubelet import go
 from minikubelet.k8s_io.api.core.v1 import (
     Container,
     Pod,
@@ -22,7 +23,6 @@ from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
 from minikubelet.k8s_io.kubernetes.pkg.util.pod.pod import apply_merge_patch, create_merge_patch
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
-from minikubelet.sim import go
 from minikubelet.sim.fake_apiserver import FakeAPIServer
 from minikubelet.status.status_manager import merge_pod_status, new_manager
 from tests.kubelet.test_sync_loop import run as run_logged

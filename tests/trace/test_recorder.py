@@ -13,9 +13,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from minikubelet.sim import cli, go
-from minikubelet.sim.go import Chan, Second, recv, select, send
+from minikubelet import go
+from minikubelet.go import Chan, Second, recv, select, send
+from minikubelet.sim import cli
 from minikubelet.sim.trace import RecordingError, dumps, recording
+from minikubelet.sim.trace.recorder import SIM
 from tests.conftest import ROOT
 
 SCHEMA = json.loads((ROOT / "minikubelet/sim/trace/schema.json").read_text(encoding="utf-8"))
@@ -172,7 +174,7 @@ def test_steps_are_located_in_the_port_not_in_the_simulation():
     trace, _ = cli_trace(["run", "--manifests", "examples/static-pods", "--until", "2s"])
     files = {trace["locations"][s["at"][0]]["py"] for s in trace["steps"] if s["at"]}
     assert "minikubelet/pod_workers.py" in files and "minikubelet/kubelet.py" in files
-    assert not {f for f in files if f.startswith("minikubelet/sim/")}
+    assert not {f for f in files if f.removeprefix("minikubelet/").startswith(SIM)}
     cri = [s for s in trace["steps"] if s["k"] == "cri"]
     # A runtime call is located at the kubelet line that made it.
     assert {trace["locations"][s["at"][0]]["py"] for s in cri} <= {

@@ -18,17 +18,19 @@ from typing import Any
 
 import pytest
 
+from minikubelet import go
 from minikubelet.container.cache import new_cache
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
 from minikubelet.container.runtime import ContainerID, PodStatus, State, Status
+from minikubelet.go import Second
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.apimachinery.pkg.util.wait import wait
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.pleg.generic import new_generic_pleg
 from minikubelet.pod_container_deletor import PodContainerDeletor
 from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, kill_pod_now
-from minikubelet.sim import cli, go, klog
-from minikubelet.sim.go import Second
+from minikubelet.sim import cli
 from minikubelet.sim.trace import recording
 from minikubelet.util.queue.work_queue import BasicWorkQueue
 from tests.config.helpers import manifest, pod

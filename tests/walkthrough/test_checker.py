@@ -140,10 +140,10 @@ def test_what_the_learner_prints_is_kept(workspace: Workspace, tmp_path) -> None
 
 def test_a_patched_port_stays_in_its_check(workspace: Workspace, tmp_path) -> None:
     poison = """
-import minikubelet.kubelet, minikubelet.sim.go
+import minikubelet.kubelet, minikubelet.go
 
 minikubelet.kubelet.Kubelet.dispatch_work = None
-minikubelet.sim.go.select = None
+minikubelet.go.select = None
 """
     hostile(workspace, tmp_path, "return []", module=poison)
     solve(workspace, "dispatch-work")

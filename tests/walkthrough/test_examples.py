@@ -288,10 +288,24 @@ def test_stepping_over_the_select_lands_in_the_chosen_case() -> None:
 
 @pytest.mark.parametrize("page", ["debugging.md", "debugging.zh.md"])
 def test_the_debugging_page_names_every_spot(page: str) -> None:
+    from tools.site.recipes import spots_table
+
     text = (ROOT / "docs" / page).read_text()
+    assert "{{ spots() }}" in text  # the table is made from the examples' SPOTS
+    table = spots_table("zh" if page.endswith(".zh.md") else "en")
     for chapter in CHAPTERS:
         for spot in example(chapter).SPOTS:
-            assert f"| `{spot.name}` |" in text, (page, spot.name)
-    # The session it shows is the one test_a_scripted_pdb_session… runs.
-    for command in ("disable 1", "p u.op.name", "p pods[0].metadata.name"):
-        assert f"(Pdb) {command}" in text
+            assert f"| `{spot.name}` |" in table, (page, spot.name)
+
+
+def test_breakpoints_into_a_closed_pipe_say_nothing() -> None:
+    # `--breakpoints | head -1` is how a reader takes the first spot: no BrokenPipeError.
+    done = subprocess.run(
+        f"{sys.executable} walkthrough/ch03/example.py --breakpoints --lang en | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.stdout.startswith("# ") and done.stderr == ""

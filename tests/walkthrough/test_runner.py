@@ -334,7 +334,7 @@ def test_a_deadlock_names_the_learners_line(workspace: Workspace) -> None:
     )
     text = text.replace(
         "from __future__ import annotations\n",
-        "from __future__ import annotations\n\nfrom minikubelet.sim.go import make_chan\n",
+        "from __future__ import annotations\n\nfrom minikubelet.go import make_chan\n",
     )
     find(workspace.chapters(), "pleg-case").exercise_file.write_text(text)
     line = text.splitlines().index("                await make_chan(0).recv()") + 1

@@ -176,7 +176,49 @@ def test_a_trickling_server_cannot_hold_a_fetch(server):
     t0 = time.monotonic()
     res = download_raw({KUBELET_GO}, server.base + "/raw", timeout=5, limits=Limits(deadline=0.5))
     assert time.monotonic() - t0 < 4
-    assert "took longer than its deadline" in res.refused[KUBELET_GO]
+    assert "took longer than its 0.5 s deadline" in res.refused[KUBELET_GO]
+
+
+def test_the_deadline_covers_response_headers(server):
+    def slow_headers(handler):
+        handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
+        for i in range(100):
+            handler.wfile.write(b"X-Slow-%d: y\r\n" % i)
+            handler.wfile.flush()
+            time.sleep(0.1)
+
+    server.routes[f"/raw/{KUBELET_GO}"] = slow_headers
+    t0 = time.monotonic()
+    res = download_raw({KUBELET_GO}, server.base + "/raw", timeout=5, limits=Limits(deadline=0.5))
+    assert time.monotonic() - t0 < 2
+    assert "took longer than its 0.5 s deadline" in res.refused[KUBELET_GO]
+    archived = download_archive(
+        {KUBELET_GO}, server.base + f"/raw/{KUBELET_GO}", timeout=5, limits=Limits(deadline=0.5)
+    )
+    assert "took longer than its 0.5 s deadline" in archived.refused["(archive)"]
+
+
+def test_one_deadline_for_the_whole_fetch_not_one_per_file(server):
+    files = {f"pkg/f{i}.go": b"package f\n" for i in range(20)}
+
+    def slow(data):
+        def route(handler):
+            time.sleep(0.2)
+            handler.send_response(200)
+            handler.send_header("Content-Length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.write(data)
+
+        return route
+
+    for rel, data in files.items():
+        server.routes[f"/raw/{rel}"] = slow(data)
+    t0 = time.monotonic()
+    res = download_raw(set(files), server.base + "/raw", timeout=5, limits=Limits(deadline=1.0))
+    assert time.monotonic() - t0 < 2
+    assert 1 <= len(res.files) < 20
+    (why,) = res.refused.values()
+    assert "took longer than its 1 s deadline" in why
 
 
 # --- archives --------------------------------------------------------------------------------
@@ -212,6 +254,49 @@ def test_a_member_met_twice_refuses_the_archive():
             tf.addfile(info, io.BytesIO(data))
     with pytest.raises(Refused, match="appears twice"):
         _extract(buf.getvalue())
+
+
+def _raw_archive(names: list[str], fmt=tarfile.PAX_FORMAT) -> bytes:
+    """Members with exactly these names (each ``package x``), under git's pax header."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", format=fmt, pax_headers={"comment": COMMIT}) as tf:
+        for name in names:
+            info = tarfile.TarInfo(name)
+            info.size = 10
+            tf.addfile(info, io.BytesIO(b"package x\n"))
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(
+    "second",
+    [f"./{PREFIX}{KUBELET_GO}", f"{PREFIX}pkg//kubelet/kubelet.go",
+     f"{PREFIX}pkg/./kubelet/kubelet.go", f"other/{KUBELET_GO}"],
+)  # fmt: skip
+def test_a_member_met_twice_under_another_spelling_refuses_the_archive(second):
+    with pytest.raises(Refused, match=f"appears twice \\(as '{KUBELET_GO}'\\)"):
+        _extract(_raw_archive([PREFIX + KUBELET_GO, second]))
+
+
+def test_a_nul_in_a_short_member_name_refuses_the_archive():
+    with pytest.raises(Refused, match="NUL in the name of member"):
+        _extract(_raw_archive_plain(f"{PREFIX}{KUBELET_GO}"))
+
+
+def _raw_archive_plain(name: str) -> bytes:
+    """One ustar member named ``name`` + NUL + ``.orig`` in its header (tarfile reads only
+    ``name``), gzipped, after a pax global header with the commit."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT,
+                      pax_headers={"comment": COMMIT}) as tf:  # fmt: skip
+        info = tarfile.TarInfo(name)
+        info.size = 10
+        tf.addfile(info, io.BytesIO(b"package x\n"))
+    raw = bytearray(buf.getvalue())
+    header = raw.index(name.encode())
+    raw[header + len(name) + 1 : header + len(name) + 6] = b".orig"
+    chksum = sum(raw[header : header + 148]) + 8 * 32 + sum(raw[header + 156 : header + 512])
+    raw[header + 148 : header + 156] = b"%06o\0 " % chksum
+    return gzip.compress(bytes(raw))
 
 
 def test_a_nul_in_a_member_name_refuses_the_archive():
@@ -289,16 +374,19 @@ def _cli(capsys, *args) -> tuple[int, str]:
 def test_a_verified_fetch_is_recorded_in_the_lock_and_checks_later_fetches(
     capsys, server, tmp_path, monkeypatch
 ):
-    """The deploy workflow's steps, against a local server: fetch (verified), record the lock
-    (read_from v1.21.3), then a later fetch of different bytes is refused."""
+    """The deploy workflow's steps, against a local server: with the lock read from v1.21.4 (as
+    committed), fetch (verified by its git blob ids), record the lock (read_from v1.21.3), then
+    a later fetch of different bytes is refused."""
     base = serve_tree(server, fixture_files())
     monkeypatch.setenv("XREF_RAW_BASE", base)
     lock = tmp_path / "kubelet.lock.json"
     common = ["--root", str(FIXTURES), "--package", "port", "--lock", str(lock)]
+    main(["lock", *common, "--src", str(K8S), "--source-version", "v1.21.4"])
     cache = ["--cache-dir", str(tmp_path / "c")]
     code, out = _cli(capsys, "fetch", *common, *cache)
     assert code == 0, out
-    assert "3/3 Go files of v1.21.3 verified" in out and f"at commit {COMMIT[:12]}" in out
+    assert "3/3 Go files of v1.21.3 verified by the lock's git blob ids (v1.21.4)" in out
+    assert f"at commit {COMMIT[:12]}" in out and "unverified" not in out
     code, out = _cli(capsys, "lock", *common, *cache, "--offline")
     assert code == 0 and "read from v1.21.3" in out, out
     recorded = load_lock(lock)
@@ -318,6 +406,44 @@ def test_a_verified_fetch_is_recorded_in_the_lock_and_checks_later_fetches(
     assert (tmp_path / "c" / "src" / "v1.21.3" / KUBELET_GO).read_bytes() == (
         K8S / KUBELET_GO
     ).read_bytes()
+
+
+def _v1214_lock(tmp_path) -> list[str]:
+    """The arguments of a fetch with a lock read from v1.21.4, as the committed one is."""
+    lock = tmp_path / "kubelet.lock.json"
+    common = ["--root", str(FIXTURES), "--package", "port", "--lock", str(lock)]
+    assert main(["lock", *common, "--src", str(K8S), "--source-version", "v1.21.4"]) == 0
+    return [*common, "--cache-dir", str(tmp_path / "c")]
+
+
+def test_impostor_files_are_refused_by_the_git_blob_ids_of_v1_21_4(
+    capsys, server, tmp_path, monkeypatch
+):
+    """The lock's ids are v1.21.4's, so the v1.21.3 sha256 check has nothing to check: each
+    fetched file is held to the git blob id the lock records, of whichever release."""
+    args = _v1214_lock(tmp_path)
+    capsys.readouterr()
+    impostors = {p: data + b"// not kubelet\n" for p, data in fixture_files().items()}
+    monkeypatch.setenv("XREF_RAW_BASE", serve_tree(server, impostors))
+    code, out = _cli(capsys, "fetch", *args)
+    assert code == 1 and "0/3 Go files of v1.21.3 verified" in out, out
+    assert "3/3" not in out and out.count(": refused: git blob id ") == 3
+    assert "the v1.21.4 text the lock was read from" in out
+    assert not (tmp_path / "c" / "src" / "v1.21.3" / KUBELET_GO).exists()
+
+
+def test_a_tampered_archive_naming_the_right_commit_is_refused(
+    capsys, server, tmp_path, monkeypatch
+):
+    args = _v1214_lock(tmp_path)
+    capsys.readouterr()
+    files = {**fixture_files(), KUBELET_GO: fixture_files()[KUBELET_GO] + b"// evil\n"}
+    server.routes["/a.tar.gz"] = archive(files)  # git's pax header names COMMIT
+    monkeypatch.setenv("XREF_ARCHIVE_URL", server.base + "/a.tar.gz")
+    code, out = _cli(capsys, "fetch", *args, "--via", "archive")
+    assert code == 1 and "0/3 Go files of v1.21.3 verified" in out, out
+    assert "(archive): refused: " in out and "1 members are not the text the lock records" in out
+    assert not (tmp_path / "c" / "src" / "v1.21.3").exists()  # not even the two good ones
 
 
 def test_offline_ok_says_one_line_and_succeeds(capsys, dead_url, tmp_path):

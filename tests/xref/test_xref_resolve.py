@@ -41,6 +41,15 @@ def test_every_fixture_mapping_resolves_with_lines_and_permalinks():
     assert index.go_source(KUBELET_GO).startswith("// Test fixture")
 
 
+def test_lines_read_from_another_release_link_to_that_release():
+    """Line numbers read from v1.21.4 may not be v1.21.3's: the links name v1.21.4."""
+    m = _by(_build(source_version="v1.21.4"), "(*Kubelet).syncLoopIteration")
+    assert not m.verified and m.read_from == "v1.21.4"
+    assert m.permalink.startswith("https://github.com/kubernetes/kubernetes/blob/v1.21.4/")
+    assert m.blocks and all("/blob/v1.21.4/" in b.permalink for b in m.blocks)
+    assert m.file_permalink == permalink(KUBELET_GO)  # a whole file: the tag itself
+
+
 def test_blocks_link_go_cases_to_python_lines():
     m = _by(_build(), "(*Kubelet).syncLoopIteration")
     blocks = {b.case: b for b in m.blocks}

@@ -16,10 +16,13 @@ import sys
 
 import yaml
 
+from minikubelet import go
 from minikubelet.container.container_gc import GCPolicy
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
 from minikubelet.container.runtime import ContainerID
+from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.fake_kuberuntime_manager import (
     FakePodStateProvider,
     MaxContainerBackOff,
@@ -27,9 +30,7 @@ from minikubelet.kuberuntime.fake_kuberuntime_manager import (
     new_fake_runtime,
 )
 from minikubelet.prober.results.results_manager import Result
-from minikubelet.sim import go, klog
 from minikubelet.sim.cri.scenario import Scenario, default_tag
-from minikubelet.sim.go.duration import format_duration, parse_duration
 from minikubelet.sim.manifest import pod_from_dict
 
 

@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 from .directives import DirectiveError
+from .recipes import expand_spots, session_block, spot_location
 from .runner import PROMPT, console_block
 
 
@@ -50,8 +51,15 @@ def locate(root: Path, dotted: str) -> tuple[str, int]:
     raise DirectiveError(f"pdb: no module of the repository holds {dotted!r}")
 
 
-def pdb_directive(root: Path, script: str, *targets: str) -> str:
+def pdb_directive(
+    root: Path, script: str, *targets: str, then: list[str] | None = None, args: str = ""
+) -> str:
     """A console block: start the script under pdb, break at each target, continue.
+
+    A target is a function (``minikubelet.kubelet.Kubelet.sync_loop``: its first statement) or
+    a spot of the script's example (``config-add``). With ``then``, the commands typed after
+    the first ``continue`` (``{spot}`` in one becomes its ``file:line``): the session is run now
+    and the block shows what pdb printed.
 
     ``PYTHONPATH=.``: pdb puts the script's folder first on ``sys.path``, and a ``break
     minikubelet/…py:N`` is looked up on ``sys.path``; from the repository's top it then works
@@ -59,9 +67,12 @@ def pdb_directive(root: Path, script: str, *targets: str) -> str:
     """
     if not targets:
         raise DirectiveError("pdb: name at least one function to break in")
-    lines = [f"{PROMPT}PYTHONPATH=. python -m pdb {script}"]
+    command = f"PYTHONPATH=. python -m pdb {script}" + (f" {args}" if args else "")
+    breaks = []
     for target in targets:
-        path, line = locate(root, target)
-        lines.append(f"(Pdb) break {path}:{line}")
-    lines.append("(Pdb) continue")
-    return console_block(lines)
+        path, line = locate(root, target) if "." in target else spot_location(root, script, target)
+        breaks.append(f"break {path}:{line}")
+    if then is None:
+        return console_block([PROMPT + command, *(f"(Pdb) {b}" for b in breaks), "(Pdb) continue"])
+    typed = [*breaks, "continue", *(expand_spots(root, script, c) for c in then)]
+    return console_block([PROMPT + command, *session_block(root, script, typed, args.split())])

@@ -371,7 +371,7 @@ def build_view(
     view.go_first = first
     go_lines = _code_lines(go_all[first - 1 : mapping.go_end], first, "go", blocks, "go")
     for line in go_lines:
-        line.href = permalink(mapping.go_path, line.number, tag=index.tag)
+        line.href = permalink(mapping.go_path, line.number, tag=mapping.read_from or index.tag)
     view.rows = align(go_lines, py_lines, blocks)
     return view
 

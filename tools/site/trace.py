@@ -34,7 +34,7 @@ MAX_BYTES = 200_000
 
 
 def _seconds(value: Any, name: str) -> float:
-    from minikubelet.sim.go.duration import parse_duration
+    from minikubelet.go.duration import parse_duration
 
     try:
         return float(value) if isinstance(value, int | float) else parse_duration(str(value))

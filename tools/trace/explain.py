@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minikubelet.sim.go.duration import format_duration
+from minikubelet.go.duration import format_duration
 
 
 def channel_of_case(case: str | None) -> str | None:

@@ -181,7 +181,8 @@ def cmd_fetch(args, progress) -> int:
             print(f"xref fetch: {rel}: not in K8S_SRC")
         return 1 if lacking else 0
     expected = lock.expected_hashes(TAG) if lock else {}
-    cache = CacheSource(args.cache_dir or default_cache_dir(root), expected=expected)
+    known = lock.known_blobs() if lock else {}
+    cache = CacheSource(args.cache_dir or default_cache_dir(root), expected=expected, known=known)
     todo = set(need) if args.force else cache.missing(need)
     for note in cache.notes:
         print(f"xref fetch: {note}")
@@ -199,6 +200,8 @@ def cmd_fetch(args, progress) -> int:
         )
     missing = sorted(cache.missing(need))
     absent = sorted(set(need) & cache.absent())
+    # Present and checked by a git blob id the lock records, or present with none to check by.
+    unverified = sorted(set(need) - set(missing) - set(absent) - set(known))
     out = {
         "cache": str(cache.dir),
         "commit": COMMIT,
@@ -212,6 +215,7 @@ def cmd_fetch(args, progress) -> int:
         "unwritable": unwritable,
         "missing": missing,
         "absent_at_tag": absent,
+        "unverified": unverified,
     }
     offline = bool(out["network_error"]) and not out["refused"]
     if args.json:
@@ -224,11 +228,17 @@ def cmd_fetch(args, progress) -> int:
             "the Go as links to GitHub; set K8S_SRC=/path/to/kubernetes to read a local copy"
         )
     else:
-        ok = len(need) - len(missing) - len(absent)
-        checked = len(out["checked_against_lock"])
+        ok = len(need) - len(missing) - len(absent) - len(unverified)
+        releases = "/".join(sorted({known[p][1] for p in set(need) & set(known)}))
+        by = f" by the lock's git blob ids ({releases})" if releases else ""
         got = f"; {len(out['fetched'])} downloaded at commit {COMMIT[:12]}" if res else ""
-        got += f", {checked} of them checked against the lock's {TAG} sha256" if res else ""
-        print(f"xref fetch: {ok}/{len(need)} Go files of {TAG} verified in {cache.dir}{got}")
+        print(f"xref fetch: {ok}/{len(need)} Go files of {TAG} verified{by} in {cache.dir}{got}")
+        if unverified:
+            names = ", ".join(unverified[:3]) + (", …" if len(unverified) > 3 else "")
+            print(
+                f"xref fetch: {len(unverified)} unverified (the lock has no git blob id for "
+                f"them): {names}"
+            )
         for rel in absent:
             print(f"xref fetch: {rel}: not found at {TAG} (404): a mapping names a missing file")
         for rel, why in out["refused"].items():

@@ -65,6 +65,11 @@ class Lock:
         """sha256 of the files read from `version` itself: a download of it must match."""
         return {p: f.sha256 for p, f in self.files.items() if f.read_from == version}
 
+    def known_blobs(self) -> dict[str, tuple[str, str]]:
+        """path → (git blob id, the release it was read from): what a fetched file is verified
+        by, whichever release the lock was read from (``K8S-SOURCE.md``: v1.21.4's ids)."""
+        return {p: (f.git_blob, f.read_from) for p, f in self.files.items() if f.git_blob}
+
     def paths(self) -> set[str]:
         return set(self.files) | {p for p, _ in self.symbols}
 

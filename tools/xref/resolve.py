@@ -272,7 +272,7 @@ def _place_statement(
             seen += 1
             if i in taken[key]:
                 continue
-            link = permalink(out.go_path, st.start, st.end, tag=tag)
+            link = permalink(out.go_path, st.start, st.end, tag=out.read_from or tag)
             status = "omitted" if a.kind == "omitted-statement" else "ported"
             block = Block(a.case, status, a.line, a.start, a.end, st.start, st.end, "stmt", link,
                           a.reason, st.lead)  # fmt: skip
@@ -334,7 +334,7 @@ def _link_fields(out: Mapping, d: PyDef, go_fields: list[GoStmt], tag: str) -> N
         pys = py_by.get(key, [])
         if len(gos) == 1 and len(pys) == 1:
             g, p = gos[0], pys[0]
-            link = permalink(out.go_path, g.start, g.end, tag=tag)
+            link = permalink(out.go_path, g.start, g.end, tag=out.read_from or tag)
             out.blocks.append(Block(g.text, "ported", p.line, p.start, p.end, g.start, g.end,
                                     "field", link, "", g.lead))  # fmt: skip
 
@@ -424,7 +424,8 @@ def resolve(
             out.go_start, out.go_end, out.sha256 = facts.start, facts.end, facts.sha256
             out.read_from = facts.read_from
             out.verified = facts.read_from == tag
-            out.permalink = permalink(m.go_path, facts.start, facts.end, tag=tag)
+            # A line number links to the release it was read from: the tag's lines may differ.
+            out.permalink = permalink(m.go_path, facts.start, facts.end, tag=facts.read_from)
             out.go_text = facts.text
             if facts.kind in FUNCTION_KINDS:
                 key = (m.go_path, facts.symbol)
@@ -473,7 +474,7 @@ def resolve(
                         continue
                     taken[key][i] = (a, d)
                     status = "omitted" if a.kind == "omitted" else "ported"
-                    link = permalink(out.go_path, c.start, c.end, tag=tag)
+                    link = permalink(out.go_path, c.start, c.end, tag=out.read_from or tag)
                     out.blocks.append(
                         Block(a.case, status, a.line, a.start, a.end, c.start, c.end, c.kind,
                               link, a.reason)
@@ -511,7 +512,7 @@ def resolve(
     if not lookup.exact_statements:  # from the source: statements know their siblings
         for key, placed in taken_stmts.items():
             if placed:
-                _extend_runs(lookup.statements(*key), placed, key[0], tag)
+                _extend_runs(lookup.statements(*key), placed, key[0], funcs[key].read_from)
 
     fidelity: list[Fidelity] = []
     for key, facts in sorted(funcs.items(), key=lambda kv: (kv[0][0], kv[1].start)):

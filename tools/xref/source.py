@@ -174,13 +174,20 @@ class CacheSource(Source):
 
     kind = "cache"
 
-    def __init__(self, cache_dir: Path, tag: str = TAG, expected: dict[str, str] | None = None):
+    def __init__(
+        self,
+        cache_dir: Path,
+        tag: str = TAG,
+        expected: dict[str, str] | None = None,
+        known: dict[str, tuple[str, str]] | None = None,
+    ):
         self.root = Path(cache_dir)
         self.dir = self.root / "src" / tag
         self.manifest_path = self.root / "src" / f"{tag}.manifest.json"
         super().__init__(tag, str(self.dir))
         self.identity = f"fetched at commit {COMMIT[:12]}" if tag == TAG else ""
         self.expected = expected or {}
+        self.known = known or {}  # path -> (git blob id, release): Lock.known_blobs
         self.bad: dict[str, str] = {}  # path -> why it was not used
         self.notes: list[str] = []  # what was wrong with the cache itself
 
@@ -277,6 +284,10 @@ class CacheSource(Source):
             if self.expected.get(p, digest) != digest:
                 self.bad[p] = f"it is not the text the lock read from {self.version}"
                 continue
+            blob, release = self.known.get(p, ("", ""))
+            if blob and git_blob_sha(data) != blob:
+                self.bad[p] = f"it is not the text the lock read from {release} (git blob id)"
+                continue
             out[p] = data
         return out
 
@@ -305,7 +316,12 @@ def fetch_into(
     base_url = base_url or os.environ.get("XREF_RAW_BASE") or RAW_BASE
     archive_url = archive_url or os.environ.get("XREF_ARCHIVE_URL") or ARCHIVE_URL
     timeout = timeout or float(os.environ.get("XREF_TIMEOUT", DEFAULT_TIMEOUT))
-    options = {"expected": cache.expected, "timeout": timeout, "progress": progress}
+    options = {
+        "expected": cache.expected,
+        "known": cache.known,
+        "timeout": timeout,
+        "progress": progress,
+    }
     if via == "archive":
         # A mirror (XREF_ARCHIVE_URL) may serve any archive: the commit it holds is checked.
         res = download_archive(paths, archive_url, commit=COMMIT, **options)
@@ -388,7 +404,11 @@ def acquire(
         return Acquired(None, ["no Go file is mapped yet: there is nothing to read"])
     if cache_dir is None:
         return Acquired(None, [link_only(["K8S_SRC is not set", "no cache (--no-cache)"])])
-    cache = CacheSource(cache_dir, expected=lock.expected_hashes(TAG) if lock else None)
+    cache = CacheSource(
+        cache_dir,
+        expected=lock.expected_hashes(TAG) if lock else None,
+        known=lock.known_blobs() if lock else None,
+    )
     missing = set(need) if force else cache.missing(need)
     notes = list(cache.notes)
     notes += [f"cache: {p}: {why}; fetching it again" for p, why in sorted(cache.bad.items())]

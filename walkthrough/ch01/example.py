@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.go import recv, select
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.kubelet import make_pod_source_config
-from minikubelet.sim import go
-from minikubelet.sim.go import recv, select
 from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 from walkthrough.examples import Spot, example_main
 
@@ -77,23 +77,23 @@ SPOTS = [
         "merge",
         "minikubelet.config.config:PodStorage.merge",
         None,
-        "a source sent its whole list: p source, p change.op, p [p.metadata.name for p in "
-        "change.pods]",
-        "某个来源发来了完整列表：p source，p change.op，p [p.metadata.name for p in change.pods]",
+        "a source sent its whole list: `p source`, `p change.op`, `p [p.metadata.name for p in "
+        "change.pods]`",
+        "某个来源发来了完整列表：`p source`、`p change.op`、`p [p.metadata.name for p in change.pods]`",
     ),
     Spot(
         "set",
         "minikubelet.config.config:PodStorage._merge",
         "self.mark_source_set(source)",
-        "the SET case: p list(pods) (the UIDs kept from last time); step on to see the split",
-        "SET 分支：p list(pods)（上次保存的 UID）；继续单步，看 Pod 怎样被分类",
+        "the SET case: `p list(pods)` (the UIDs kept from last time); `n` on to see the split",
+        "SET 分支：`p list(pods)`（上次保存的 UID）；继续 `n`，看 Pod 怎样被分类",
     ),
     Spot(
         "compare",
         "minikubelet.config.config:check_and_update_pod",
         None,
-        "a pod seen before: p existing.spec == ref.spec, p existing.status, p ref.status",
-        "一个见过的 Pod：p existing.spec == ref.spec，p existing.status，p ref.status",
+        "a pod seen before: `p existing.spec == ref.spec`, `p existing.status`, `p ref.status`",
+        "一个见过的 Pod：`p existing.spec == ref.spec`、`p existing.status`、`p ref.status`",
     ),
 ]
 

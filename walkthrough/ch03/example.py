@@ -66,22 +66,22 @@ SPOTS = [
         "config-add",
         "minikubelet.kubelet:Kubelet.sync_loop_iteration",
         "await handler.handle_pod_additions(u.pods)",
-        "an ADD from configCh: p u.source, p [p.metadata.name for p in u.pods]; step into it",
-        "来自 configCh 的 ADD：p u.source，p [p.metadata.name for p in u.pods]；再 step 进去",
+        "an ADD from configCh: `p u.source`, `p [p.metadata.name for p in u.pods]`; `s` into it",
+        "来自 configCh 的 ADD：`p u.source`、`p [p.metadata.name for p in u.pods]`；再 `s` 进去",
     ),
     Spot(
         "pleg-event",
         "minikubelet.kubelet:Kubelet.sync_loop_iteration",
         "if is_sync_pod_worthy(e):",
-        "a PLEG event: p e.type, p e.id (the pod's UID), p e.data (the container)",
-        "一个 PLEG 事件：p e.type，p e.id（Pod 的 UID），p e.data（容器）",
+        "a PLEG event: `p e.type`, `p e.id` (the pod's UID), `p e.data` (the container)",
+        "一个 PLEG 事件：`p e.type`、`p e.id`（Pod 的 UID）、`p e.data`（容器）",
     ),
     Spot(
         "housekeeping",
         "minikubelet.kubelet:Kubelet.sync_loop_iteration",
         "if not self.sources_ready.all_ready():",
-        "housekeeping every 2 s: p self.sources_ready.sources_seen",
-        "每 2 秒一次的清理：p self.sources_ready.sources_seen",
+        "housekeeping every 2 s: `p self.sources_ready.sources_seen`",
+        "每 2 秒一次的清理：`p self.sources_ready.sources_seen`",
     ),
 ]
 

@@ -68,37 +68,42 @@ SPOTS = [
         "additions",
         "minikubelet.kubelet:Kubelet.handle_pod_additions",
         None,
-        "a batch of new pods: p [p.metadata.name for p in pods]; n once and look again (sorted)",
-        "一批新 Pod：p [p.metadata.name for p in pods]；n 一步后再看一次（已排序）",
+        "a batch of new pods: `p [p.metadata.name for p in pods]`; `n` once and `p "
+        "[p.metadata.name for p in pods]` again (sorted)",
+        "一批新 Pod：`p [p.metadata.name for p in pods]`；`n` 一步后再 `p [p.metadata.name for p in "
+        "pods]`（已排序）",
     ),
     Spot(
         "admit",
         "minikubelet.kubelet:Kubelet.handle_pod_additions",
         "ok, reason, message = await self.can_admit_pod(active_pods, pod)",
-        "admission: p pod.metadata.name, p [p.metadata.name for p in active_pods]; n, p ok, reason",
-        "准入检查：p pod.metadata.name，p [p.metadata.name for p in active_pods]；n，p ok, reason",
+        "admission: `p pod.metadata.name`, `p [p.metadata.name for p in active_pods]`; "
+        "`goroutine`: the sync loop's; a refusal stops at the spot `reject`",
+        "准入检查：`p pod.metadata.name`、`p [p.metadata.name for p in active_pods]`；`goroutine`：主循环的 "
+        "goroutine；被拒绝时停在位置 `reject`",
     ),
     Spot(
         "reject",
         "minikubelet.kubelet:Kubelet.reject_pod",
         None,
-        "a pod is rejected: p pod.metadata.name, reason, message",
-        "一个 Pod 被拒绝：p pod.metadata.name, reason, message",
+        "a pod is rejected: `p pod.metadata.name, reason, message`",
+        "一个 Pod 被拒绝：`p pod.metadata.name, reason, message`",
     ),
     Spot(
         "dispatch",
         "minikubelet.kubelet:Kubelet.dispatch_work",
         None,
-        "to the pod worker: p pod.metadata.name, str(sync_type)",
-        "交给 pod worker：p pod.metadata.name, str(sync_type)",
+        "to the pod worker: `p pod.metadata.name, str(sync_type)`",
+        "交给 pod worker：`p pod.metadata.name, str(sync_type)`",
     ),
     Spot(
         "sync-pod",
         "minikubelet.kubelet:Kubelet.sync_pod",
         None,
-        "in the pod worker's goroutine: p o.pod.metadata.name, str(o.update_type); w shows how "
-        "it got here",
-        "在 pod worker 的 goroutine 里：p o.pod.metadata.name, str(o.update_type)；w 看调用栈",
+        "in the pod worker's goroutine: `p o.pod.metadata.name, str(o.update_type)`; "
+        "`goroutine` names it; `w` shows how it got here",
+        "在 pod worker 的 goroutine 里：`p o.pod.metadata.name, str(o.update_type)`；`goroutine` "
+        "说出它的名字；`w` 看调用栈",
     ),
 ]
 

@@ -20,11 +20,11 @@ import argparse
 import sys
 from typing import Any
 
+from minikubelet import go
+from minikubelet.base.i18n import text
+from minikubelet.go.duration import format_duration
 from minikubelet.kubelet import Kubelet
 from minikubelet.pod_workers import SyncPodOptions, UpdatePodOptions
-from minikubelet.sim import go
-from minikubelet.sim.go.duration import format_duration
-from minikubelet.sim.i18n import text
 from minikubelet.types import SyncPodType
 from walkthrough.examples import Spot, example_main, run_kubelet
 
@@ -67,44 +67,47 @@ SPOTS = [
         "update-pod",
         "minikubelet.pod_workers:PodWorkersImpl.update_pod",
         None,
-        "an update for a pod: p str(options.update_type), options.pod.metadata.labels, "
-        "self.is_working.get(options.pod.metadata.uid)",
-        "一个更新：p str(options.update_type), options.pod.metadata.labels, "
-        "self.is_working.get(options.pod.metadata.uid)",
+        "an update for a pod: `p str(options.update_type), options.pod.metadata.labels, "
+        "self.is_working.get(options.pod.metadata.uid)`; to stop only while the worker is busy: "
+        "`condition 1 self.is_working.get(options.pod.metadata.uid, False)`, `c`",
+        "一个更新：`p str(options.update_type), options.pod.metadata.labels, "
+        "self.is_working.get(options.pod.metadata.uid)`；只想在 worker 正忙时停下："
+        "`condition 1 self.is_working.get(options.pod.metadata.uid, False)`、`c`",
     ),
     Spot(
         "coalesce",
         "minikubelet.pod_workers:PodWorkersImpl.update_pod",
         "self.last_undelivered_work_update[uid] = options",
-        "the worker is busy: p update (what waits now, or None), then n and p "
-        "self.last_undelivered_work_update[uid].pod.metadata.labels",
-        "worker 正忙：p update（现在等着的是什么，或 None），然后 n，再 p "
-        "self.last_undelivered_work_update[uid].pod.metadata.labels",
+        "the worker is busy: `p update` (what waits now: None at 1 s); `c` to 5 s and "
+        "`p update.update_type, update.pod.metadata.labels`, the event about to be replaced; "
+        "`n` and `p self.last_undelivered_work_update[uid].pod.metadata.labels`",
+        "worker 正忙：`p update`（现在等着的是什么：1 秒时是 None）；`c` 继续到 5 秒，"
+        "`p update.update_type, update.pod.metadata.labels`，即将被替换的那个事件；"
+        "`n`，再 `p self.last_undelivered_work_update[uid].pod.metadata.labels`",
     ),
     Spot(
         "sync",
         "minikubelet.pod_workers:PodWorkersImpl.manage_pod_loop",
         "await self.sync_pod_fn(",
-        "in the pod's goroutine, about to sync: p str(update.update_type), "
-        "update.pod.metadata.labels, last_sync_time",
-        "在 Pod 自己的 goroutine 里，即将同步：p str(update.update_type), "
-        "update.pod.metadata.labels, last_sync_time",
+        "in the pod's goroutine, about to sync: `p str(update.update_type), "
+        "update.pod.metadata.labels, last_sync_time`",
+        "在 Pod 自己的 goroutine 里，即将同步：`p str(update.update_type), update.pod.metadata.labels, "
+        "last_sync_time`",
     ),
     Spot(
         "check-for-updates",
         "minikubelet.pod_workers:PodWorkersImpl.check_for_updates",
         None,
-        "after a sync: p self.last_undelivered_work_update.get(uid) (delivered next, or None: "
+        "after a sync: `p self.last_undelivered_work_update.get(uid)` (delivered next, or None: "
         "the worker goes idle)",
-        "一次同步之后：p self.last_undelivered_work_update.get(uid)（接下来送出的更新，"
-        "或 None：worker 变为空闲）",
+        "一次同步之后：`p self.last_undelivered_work_update.get(uid)`（接下来送出的更新，或 None：worker 变为空闲）",
     ),
     Spot(
         "wrap-up",
         "minikubelet.pod_workers:PodWorkersImpl.wrap_up",
         None,
-        "requeue: p sync_err; n until enqueue and p self.work_queue.queue",
-        "重新入队：p sync_err；n 到 enqueue 之后，p self.work_queue.queue",
+        "requeue: `p sync_err`; `n` until the enqueue, `n` over it, and `p self.work_queue.queue`",
+        "重新入队：`p sync_err`；`n` 到 enqueue，再 `n` 越过它，`p self.work_queue.queue`",
     ),
 ]
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from minikubelet import go
+from minikubelet.go import Second
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.pod_workers import (
@@ -19,8 +21,6 @@ from minikubelet.pod_workers import (
     SyncPodOptions,
     UpdatePodOptions,
 )
-from minikubelet.sim import go
-from minikubelet.sim.go import Second
 from minikubelet.types import SyncPodType
 from minikubelet.util.queue.work_queue import BasicWorkQueue
 from walkthrough.fixtures import make_pod, run_go

@@ -21,9 +21,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from minikubelet.base.i18n import text
+from minikubelet.go.duration import format_duration
 from minikubelet.kubelet import Kubelet
-from minikubelet.sim.go.duration import format_duration
-from minikubelet.sim.i18n import text
 from walkthrough.ch06.syncs import Sync, network_not_ready_until, watch_syncs
 from walkthrough.examples import Spot, example_main, run_kubelet
 
@@ -86,48 +86,47 @@ SPOTS = [
         "sync-pod",
         "minikubelet.kubelet:Kubelet.sync_pod",
         None,
-        "a sync starts: p o.pod.metadata.name, o.pod.metadata.uid, str(o.update_type); n over "
-        "the steps",
-        "一次同步开始：p o.pod.metadata.name, o.pod.metadata.uid, str(o.update_type)；用 n "
-        "走过各个步骤",
+        "a sync starts: `p o.pod.metadata.name, o.pod.metadata.uid, str(o.update_type)`; `n` "
+        "over the steps",
+        "一次同步开始：`p o.pod.metadata.name, o.pod.metadata.uid, str(o.update_type)`；用 `n` 走过各个步骤",
     ),
     Spot(
         "pending",
         "minikubelet.kubelet:Kubelet.sync_pod",
         "if self.pod_killer.is_pod_pending_termination_by_pod_name(pod_full_name):",
-        "step 2: p pod_full_name, self.pod_killer.is_pod_pending_termination_by_pod_name("
-        "pod_full_name)",
-        "第 2 步：p pod_full_name, self.pod_killer.is_pod_pending_termination_by_pod_name("
-        "pod_full_name)",
+        "step 2: `p pod_full_name, "
+        "self.pod_killer.is_pod_pending_termination_by_pod_name(pod_full_name)`",
+        "第 2 步：`p pod_full_name, "
+        "self.pod_killer.is_pod_pending_termination_by_pod_name(pod_full_name)`",
     ),
     Spot(
         "status",
         "minikubelet.kubelet:Kubelet.sync_pod",
         "api_pod_status = self.generate_api_pod_status(pod, pod_status)",
-        "step 3: n, then p api_pod_status.phase, api_pod_status.reason",
-        "第 3 步：n 之后 p api_pod_status.phase, api_pod_status.reason",
+        "step 3: `n`, then `p api_pod_status.phase, api_pod_status.reason`",
+        "第 3 步：`n` 之后 `p api_pod_status.phase, api_pod_status.reason`",
     ),
     Spot(
         "kill-if",
         "minikubelet.kubelet:Kubelet.sync_pod",
         "or pod.metadata.deletion_timestamp is not None",
-        "step 6: p runnable.admit, pod.metadata.deletion_timestamp, str(api_pod_status.phase)",
-        "第 6 步：p runnable.admit, pod.metadata.deletion_timestamp, str(api_pod_status.phase)",
+        "step 6: `p runnable.admit, pod.metadata.deletion_timestamp, str(api_pod_status.phase)`",
+        "第 6 步：`p runnable.admit, pod.metadata.deletion_timestamp, str(api_pod_status.phase)`",
     ),
     Spot(
         "network",
         "minikubelet.kubelet:Kubelet.sync_pod",
         "err = self.runtime_state.network_errors()",
-        "step 7: n, then p err, pod.spec.host_network",
-        "第 7 步：n 之后 p err, pod.spec.host_network",
+        "step 7: `n`, then `p network_err, pod.spec.host_network`",
+        "第 7 步：`n` 之后 `p network_err, pod.spec.host_network`",
     ),
     Spot(
         "runtime",
         "minikubelet.kubelet:Kubelet.sync_pod",
         "result = await self.container_runtime.sync_pod(pod, pod_status, pull_secrets, "
         "self.back_off)",
-        "step 9, the runtime's SyncPod: s to step into it (chapter 7)",
-        "第 9 步，运行时的 SyncPod：s 进入它（第 7 章）",
+        "step 9, the runtime's SyncPod: `s` to step into it (chapter 7)",
+        "第 9 步，运行时的 SyncPod：`s` 进入它（第 7 章）",
     ),
 ]
 

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet import go
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet
 from minikubelet.pod_workers import SyncPodOptions
-from minikubelet.sim import go, klog
 from walkthrough.examples import run_kubelet
 
 

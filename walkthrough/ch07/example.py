@@ -21,11 +21,11 @@ import argparse
 import sys
 from typing import Any
 
+from minikubelet import go
+from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.kubelet import Kubelet
 from minikubelet.kuberuntime.kuberuntime_manager import PodActions
-from minikubelet.sim import go
-from minikubelet.sim.go.duration import format_duration
 from walkthrough.ch07.plans import describe
 from walkthrough.examples import Spot, example_main, run_kubelet
 
@@ -82,39 +82,40 @@ SPOTS = [
         "compute",
         "minikubelet.kuberuntime.kuberuntime_manager:KubeGenericRuntimeManager.compute_pod_actions",
         None,
-        "a plan is computed: p pod.metadata.name, [(s.name, str(s.state), s.exit_code) for s in "
-        "pod_status.container_statuses]; r, then p str(changes)",
-        "开始计算计划：p pod.metadata.name, [(s.name, str(s.state), s.exit_code) for s in "
-        "pod_status.container_statuses]；r 之后 p str(changes)",
+        "a plan is computed: `p pod.metadata.name, [(s.name, str(s.state), s.exit_code) for s "
+        "in pod_status.container_statuses]`; `r`, then `p str(__return__)`",
+        "开始计算计划：`p pod.metadata.name, [(s.name, str(s.state), s.exit_code) for s in "
+        "pod_status.container_statuses]`；`r` 之后 `p str(__return__)`",
     ),
     Spot(
         "plan",
         "minikubelet.kuberuntime.kuberuntime_manager:KubeGenericRuntimeManager.sync_pod",
         "if pod_container_changes.create_sandbox:",
-        "SyncPod has its plan (step 1): p pod.metadata.name, str(pod_container_changes)",
-        "SyncPod 拿到了计划（第 1 步）：p pod.metadata.name, str(pod_container_changes)",
+        "SyncPod has its plan (step 1): `p pod.metadata.name, str(pod_container_changes)`",
+        "SyncPod 拿到了计划（第 1 步）：`p pod.metadata.name, str(pod_container_changes)`",
     ),
     Spot(
         "next-init",
         "minikubelet.kuberuntime.kuberuntime_container:find_next_init_container_to_run",
         None,
-        "where initialization stands: p [c.name for c in pod.spec.init_containers]; r and "
-        "p __return__",
-        "初始化进行到哪一步：p [c.name for c in pod.spec.init_containers]；r 之后 p __return__",
+        "where initialization stands: `p [c.name for c in pod.spec.init_containers]`; `r` and "
+        "`p __return__`",
+        "初始化进行到哪一步：`p [c.name for c in pod.spec.init_containers]`；`r` 之后 `p __return__`",
     ),
     Spot(
         "should-restart",
         "minikubelet.container.helpers:should_container_be_restarted",
         None,
-        "a container is not running: p container.name, pod.spec.restart_policy; r and p __return__",
-        "一个容器没在运行：p container.name, pod.spec.restart_policy；r 之后 p __return__",
+        "a container is not running: `p container.name, pod.spec.restart_policy`; `r` and `p "
+        "__return__`",
+        "一个容器没在运行：`p container.name, pod.spec.restart_policy`；`r` 之后 `p __return__`",
     ),
     Spot(
         "start-init",
         "minikubelet.kuberuntime.kuberuntime_manager:KubeGenericRuntimeManager.sync_pod",
         'if await start("init container", container_start_spec(container)) is not None:',
-        "step 6, an init container starts: p container.name",
-        "第 6 步，启动一个 init 容器：p container.name",
+        "step 6, an init container starts: `p container.name`",
+        "第 6 步，启动一个 init 容器：`p container.name`",
     ),
 ]
 

@@ -20,12 +20,12 @@ import argparse
 import sys
 from typing import Any
 
+from minikubelet import go
+from minikubelet.base.i18n import text
+from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.kubelet import Kubelet
 from minikubelet.kuberuntime.helpers import get_stable_key
-from minikubelet.sim import go
-from minikubelet.sim.go.duration import format_duration
-from minikubelet.sim.i18n import text
 from walkthrough.examples import Spot, example_main, run_kubelet
 
 SCRIPT = """
@@ -58,38 +58,38 @@ SPOTS = [
         "start-container",
         "minikubelet.kuberuntime.kuberuntime_container:ContainerMethods.start_container",
         None,
-        "a container is about to start: p pod.metadata.name, spec.container.name; n over each "
-        "step (pull, create, start, post-start hook)",
-        "即将启动一个容器：p pod.metadata.name, spec.container.name；用 n 逐步走过"
-        "（拉取、创建、启动、postStart 钩子）",
+        "a container is about to start: `p pod.metadata.name, spec.container.name`; `n` over "
+        "each step (pull, create, start, post-start hook)",
+        "即将启动一个容器：`p pod.metadata.name, spec.container.name`；用 `n` 逐步走过（拉取、创建、启动、postStart 钩子）",
     ),
     Spot(
         "back-off",
         "minikubelet.kuberuntime.kuberuntime_manager:KubeGenericRuntimeManager.do_back_off",
         "if back_off.is_in_back_off_since(key, ts):",
-        "the restart decision: p back_off.get(key), back_off.clock.now() - ts",
-        "是否重启的决定：p back_off.get(key), back_off.clock.now() - ts",
+        "the restart decision: `p back_off.get(key), float(back_off.clock.now() - ts)`, the "
+        "delay and the seconds since the container finished",
+        "是否重启的决定：`p back_off.get(key), float(back_off.clock.now() - ts)`，即退避时长，以及容器结束后过去的秒数",
     ),
     Spot(
         "pull",
         "minikubelet.images.image_manager:ImageManagerImpl.ensure_image_exists",
         'present = image_ref != ""',
-        "is the image here? p image_ref, container.image_pull_policy",
-        "镜像在不在本地？p image_ref, container.image_pull_policy",
+        "is the image here? `p image_ref, container.image_pull_policy`",
+        "镜像在不在本地？`p image_ref, container.image_pull_policy`",
     ),
     Spot(
         "pull-failed",
         "minikubelet.images.image_manager:ImageManagerImpl.ensure_image_exists",
         "self.back_off.next(back_off_key, self.back_off.clock.now())",
-        "a pull failed: p image_pull_result.err; n, then p self.back_off.get(back_off_key)",
-        "一次拉取失败了：p image_pull_result.err；n 之后 p self.back_off.get(back_off_key)",
+        "a pull failed: `p image_pull_result.err`; `n`, then `p self.back_off.get(back_off_key)`",
+        "一次拉取失败了：`p image_pull_result.err`；`n` 之后 `p self.back_off.get(back_off_key)`",
     ),
     Spot(
         "post-start",
         "minikubelet.kuberuntime.kuberuntime_container:ContainerMethods.start_container",
         "if container.lifecycle is not None and container.lifecycle.post_start is not None:",
-        "started; is there a postStart hook? p container.lifecycle",
-        "已经启动；有没有 postStart 钩子？p container.lifecycle",
+        "started; is there a postStart hook? `p container.lifecycle`",
+        "已经启动；有没有 postStart 钩子？`p container.lifecycle`",
     ),
 ]
 

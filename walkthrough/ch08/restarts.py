@@ -12,8 +12,9 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet import go
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet
-from minikubelet.sim import go, klog
 from walkthrough.examples import run_kubelet
 
 #: How long the container runs before it exits with code 1.

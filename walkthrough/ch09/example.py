@@ -48,15 +48,16 @@ SPOTS = [
         "relist",
         "minikubelet.pleg.generic:GenericPLEG.relist",
         None,
-        "one relist: n past set_current, then p self.pod_records (old and current of each pod)",
-        "一次 relist：n 到 set_current 之后，p self.pod_records（每个 Pod 的 old 和 current）",
+        "one relist: `n` past `set_current`, then `p self.pod_records` (old and current of each "
+        "pod)",
+        "一次 relist：`n` 到 `set_current` 之后，`p self.pod_records`（每个 Pod 的 old 和 current）",
     ),
     Spot(
         "events",
         "minikubelet.pleg.generic:generate_events",
         None,
-        "one container changed: p old_state, new_state, cid (a sandbox ID too)",
-        "某个容器变了：p old_state, new_state, cid（也可能是沙箱 ID）",
+        "one container changed: `p old_state, new_state, cid` (a sandbox ID too)",
+        "某个容器变了：`p old_state, new_state, cid`（也可能是沙箱 ID）",
     ),
     Spot(
         "inspect",
@@ -69,22 +70,23 @@ SPOTS = [
         "send",
         "minikubelet.pleg.generic:GenericPLEG.relist",
         "match await select(send(self.event_channel, event), default=True):",
-        "the non-blocking send: p event, p len(self.event_channel), p self.event_channel.cap",
-        "不阻塞的发送：p event，p len(self.event_channel)，p self.event_channel.cap",
+        "the non-blocking send: `p event`, `p len(self.event_channel)`, `p self.event_channel.cap`",
+        "不阻塞的发送：`p event`、`p len(self.event_channel)`、`p self.event_channel.cap`",
     ),
     Spot(
         "wait-cache",
         "minikubelet.container.cache:CacheImpl.get_newer_than",
         None,
-        "a pod worker about to wait for a fresh cache: p min_time, p self.timestamp",
-        "一个 pod worker 准备等待新鲜的缓存：p min_time，p self.timestamp",
+        "a pod worker about to wait for a fresh cache: `p min_time`, `p self.timestamp`",
+        "一个 pod worker 准备等待新鲜的缓存：`p min_time`、`p self.timestamp`",
     ),
     Spot(
         "unhealthy",
         "minikubelet.pleg.generic:GenericPLEG.healthy",
         "if elapsed > relistThreshold:",
-        "how long since the last relist began: p elapsed (c until it passes 180)",
-        "距上一次 relist 开始过了多久：p elapsed（一直 c，直到超过 180）",
+        "how long since the last relist began: `p elapsed`; `condition 1 elapsed > 180`, `c`, "
+        "`p elapsed`: past three minutes",
+        "距上一次 relist 开始过了多久：`p elapsed`；`condition 1 elapsed > 180`、`c`、`p elapsed`：超过了三分钟",
     ),
 ]
 

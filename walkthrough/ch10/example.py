@@ -61,36 +61,38 @@ SPOTS = [
         "phase",
         "minikubelet.kubelet_pods:get_phase",
         "if failed_initialization > 0 and spec.restart_policy == RestartPolicy.NEVER:",
-        "the counts are done: p running, waiting, stopped, succeeded, unknown",
-        "计数完成：p running, waiting, stopped, succeeded, unknown",
+        "the counts are done: `p running, waiting, stopped, succeeded, unknown`",
+        "计数完成：`p running, waiting, stopped, succeeded, unknown`",
     ),
     Spot(
         "status",
         "minikubelet.status.status_manager:StatusManager.update_status_internal",
         "new_status = VersionedPodStatus(",
-        "a new status version: p cached_status.version, p status.phase",
-        "一个新的状态版本：p cached_status.version，p status.phase",
+        "a new status version: `p cached_status.version`, `p status.phase`",
+        "一个新的状态版本：`p cached_status.version`、`p status.phase`",
     ),
     Spot(
         "probe",
         "minikubelet.prober.worker:Worker.do_probe",
         "if self.last_result == result:",
-        "one probe ran: p self.probe_type, result, self.last_result, self.result_run",
-        "探测了一次：p self.probe_type, result, self.last_result, self.result_run",
+        "one probe ran: `p self.probe_type, result, self.last_result, self.result_run`; "
+        "`goroutine`: the worker's own",
+        "探测了一次：`p self.probe_type, result, self.last_result, "
+        "self.result_run`；`goroutine`：worker 自己的 goroutine",
     ),
     Spot(
         "probe-result",
         "minikubelet.prober.results.results_manager:ResultsManager.set",
         None,
-        "a worker writes a result: p container_id, result (an update is sent only on a change)",
-        "worker 写入结果：p container_id, result（只有变化时才发出更新）",
+        "a worker writes a result: `p container_id, result` (an update is sent only on a change)",
+        "worker 写入结果：`p container_id, result`（只有变化时才发出更新）",
     ),
     Spot(
         "probe-sync",
         "minikubelet.kubelet:handle_probe_sync",
         None,
-        "a probe result back in the sync loop: p probe, status, update",
-        "探针结果回到主循环：p probe, status, update",
+        "a probe result back in the sync loop: `p probe, status, update`",
+        "探针结果回到主循环：`p probe, status, update`",
     ),
 ]
 

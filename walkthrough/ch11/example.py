@@ -111,15 +111,17 @@ SPOTS = [
         "grace",
         "minikubelet.kuberuntime.kuberuntime_container:ContainerMethods.kill_container",
         "if len(message) == 0:",
-        "the grace period is chosen: p container_name, grace_period, grace_period_override",
-        "宽限期已经确定：p container_name, grace_period, grace_period_override",
+        "the grace period is chosen: `p container_name, grace_period, grace_period_override`; "
+        "`goroutine`: the kill's own",
+        "宽限期已经确定：`p container_name, grace_period, grace_period_override`；`goroutine`：杀容器的 "
+        "goroutine",
     ),
     Spot(
         "prestop",
         "minikubelet.kuberuntime.kuberuntime_container:ContainerMethods.execute_pre_stop_hook",
         "match await select(recv(after(grace_period * Second)), recv(done)):",
-        "waiting for the hook or the grace period: p grace_period; n, then p now() - start",
-        "等待钩子或宽限期：p grace_period；n，然后 p now() - start",
+        "waiting for the hook or the grace period: `p grace_period`, `p now() - start`",
+        "等待钩子或宽限期：`p grace_period`、`p now() - start`",
     ),
     Spot(
         "terminate",
@@ -132,22 +134,22 @@ SPOTS = [
         "remove",
         "minikubelet.kubelet:Kubelet.handle_pod_removes",
         None,
-        "a pod gone from its source: p [p.metadata.name for p in pods]; step into delete_pod",
-        "一个从配置源消失的 Pod：p [p.metadata.name for p in pods]；step 进入 delete_pod",
+        "a pod gone from its source: `p [p.metadata.name for p in pods]`; `s` into `delete_pod`",
+        "一个从配置源消失的 Pod：`p [p.metadata.name for p in pods]`；`s` 进入 `delete_pod`",
     ),
     Spot(
         "cleanup",
         "minikubelet.kubelet_pods:KubeletPods.handle_pod_cleanups",
         "desired_pods = {pod.metadata.uid for pod in active_pods}",
-        "housekeeping: p [p.metadata.name for p in active_pods] (n, then p desired_pods)",
-        "清理：p [p.metadata.name for p in active_pods]（n，然后 p desired_pods）",
+        "housekeeping: `p [p.metadata.name for p in active_pods]`, the pods to keep",
+        "清理：`p [p.metadata.name for p in active_pods]`，即要保留的 Pod",
     ),
     Spot(
         "deadline",
         "minikubelet.active_deadline:ActiveDeadlineHandler.should_evict",
         None,
-        "is the pod past its deadline? p pod.metadata.name, pod.spec.active_deadline_seconds",
-        "Pod 超过期限了吗？p pod.metadata.name, pod.spec.active_deadline_seconds",
+        "is the pod past its deadline? `p pod.metadata.name, pod.spec.active_deadline_seconds`",
+        "Pod 超过期限了吗？`p pod.metadata.name, pod.spec.active_deadline_seconds`",
     ),
 ]
 

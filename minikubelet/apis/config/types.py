@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from minikubelet.sim.go import Minute, Second
+from minikubelet.go import Minute, Second
 
 
 @dataclass

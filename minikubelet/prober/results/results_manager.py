@@ -13,8 +13,8 @@ from enum import IntEnum
 from typing import Protocol
 
 from minikubelet.container.runtime import ContainerID
+from minikubelet.go import Chan, RecvChan, make_chan
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.sim.go import Chan, RecvChan, make_chan
 
 
 class Result(IntEnum):

@@ -17,6 +17,7 @@ import hashlib
 from collections import Counter, deque
 from dataclasses import dataclass
 
+from minikubelet.go import gosched
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
 from minikubelet.sim import trace
@@ -27,7 +28,6 @@ from minikubelet.sim.cri.scenario import (
     default_tag,
     scripts_from_annotations,
 )
-from minikubelet.sim.go import gosched
 
 
 @dataclass(slots=True)
@@ -155,7 +155,7 @@ class FakeImageService:
                 f'"{name}": {name}: not found',
             )
         if script.pull_time > 0:
-            from minikubelet.sim.go import sleep
+            from minikubelet.go import sleep
 
             await sleep(script.pull_time)
         if attempt <= script.fail:

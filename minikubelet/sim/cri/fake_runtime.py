@@ -26,6 +26,10 @@ How containers behave:
   while it is on the wire; the clock does not move.
 * IDs are 64 hex digits drawn from ``random.Random(seed)``: the same seed and the same calls give
   the same IDs.
+* A sandbox dies (NOTREADY, its containers left running) when the scenario says, reaped lazily
+  as containers are; an exit the scenario marks ``oomKilled`` has reason ``OOMKilled``.
+* A stopped or dead (NOTREADY) sandbox takes no new containers: ``create_container`` and
+  ``start_container`` fail there with containerd's errors.
 * ``stop_container`` blocks (on the runtime's clock) for the container's ``stopTime``, at most
   the grace period; the container then exits with 143, or 137 if the grace period ran out.
 * The runtime's health (``status``) can be scripted (``runtime: notReady/down`` in the scenario
@@ -40,22 +44,22 @@ import ipaddress
 import random
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from minikubelet.go import Clock, gosched, sleep
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
 from minikubelet.sim import trace
+from minikubelet.sim.cri.fake_records import Container, Sandbox
 from minikubelet.sim.cri.scenario import (
-    ContainerScript,
     InitContainerAnnotation,
     Lifetime,
     Scenario,
     ScenarioError,
+    sandbox_script_from_annotations,
     scripts_from_annotations,
 )
-from minikubelet.sim.go import Clock, gosched, sleep
 
 if TYPE_CHECKING:
     from minikubelet.sim.cri.fake_image_service import FakeImageService
@@ -76,51 +80,6 @@ def _runtime_clock() -> Clock:
     from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import RUNTIME_CLOCK
 
     return RUNTIME_CLOCK
-
-
-@dataclass(slots=True, eq=False)
-class _Sandbox:
-    id: str
-    config: runtimeapi.PodSandboxConfig
-    pod_uid: str
-    state: runtimeapi.PodSandboxState
-    created_at: int
-    ip: str
-    additional_ips: list[str]
-    network: runtimeapi.NamespaceMode
-    runtime_handler: str
-    scripts: dict[str, ContainerScript]
-    item: runtimeapi.PodSandbox | None = None
-    status: runtimeapi.PodSandboxStatus | None = None
-
-    def changed(self) -> None:
-        self.item = None
-        self.status = None
-
-
-@dataclass(slots=True, eq=False)
-class _Container:
-    id: str
-    sandbox_id: str
-    pod_uid: str
-    config: runtimeapi.ContainerConfig
-    image_ref: str
-    lifetime: Lifetime
-    created_at: int
-    state: runtimeapi.ContainerState = runtimeapi.ContainerState_CONTAINER_CREATED
-    started_at: int = 0
-    finished_at: int = 0
-    exit_code: int = 0
-    reason: str = ""
-    message: str = ""
-    #: When the scripted run ends (ns), None if it runs until stopped.
-    end_at: int | None = None
-    item: runtimeapi.Container | None = None
-    status: runtimeapi.ContainerStatus | None = None
-
-    def changed(self) -> None:
-        self.item = None
-        self.status = None
 
 
 class FakeRuntimeService:
@@ -153,12 +112,12 @@ class FakeRuntimeService:
         self.image_service = image_service
         #: Each call first lets the other goroutines run, as they would during a real RPC.
         self.yield_on_call = yield_on_call
-        self.sandboxes: dict[str, _Sandbox] = {}
-        self.containers: dict[str, _Container] = {}
+        self.sandboxes: dict[str, Sandbox] = {}
+        self.containers: dict[str, Container] = {}
         self._sandboxes_by_pod: dict[str, list[str]] = {}
         self._containers_by_pod: dict[str, list[str]] = {}
         self._last_created: dict[str, int] = {}
-        self._exits: list[tuple[int, int, str]] = []  # (end_at, seq, container id)
+        self._exits: list[tuple[int, int, str]] = []  # (end_at, seq, container or sandbox id)
         self._seq = 0
         self._next_ip = 0
         self._start: float | None = None
@@ -243,23 +202,27 @@ class FakeRuntimeService:
                 and c.state == runtimeapi.ContainerState_CONTAINER_RUNNING
                 and c.end_at == end_at
             ):
-                self._exit(c, end_at, c.lifetime.exit_code)
+                # containerd reports an OOM kill seen on the task as the reason.
+                reason = "OOMKilled" if c.lifetime.oom_killed else ""
+                c.exit(end_at, c.lifetime.exit_code, reason)
+                continue
+            s = self.sandboxes.get(cid)  # the heap also holds scripted sandbox deaths
+            if s is not None and s.state == runtimeapi.PodSandboxState_SANDBOX_READY:
+                s.state = runtimeapi.PodSandboxState_SANDBOX_NOTREADY
+                s.changed()
 
-    def _exit(self, c: _Container, at: int, exit_code: int) -> None:
-        c.state = runtimeapi.ContainerState_CONTAINER_EXITED
-        c.finished_at = at
-        c.exit_code = exit_code
-        c.reason = "Completed" if exit_code == 0 else "Error"
-        c.end_at = None
-        c.changed()
+    def _schedule_end(self, end_at: int, id: str) -> None:
+        """Make ``_reap`` end container or sandbox ``id`` at ``end_at`` ns."""
+        self._seq += 1
+        heapq.heappush(self._exits, (end_at, self._seq, id))
 
-    def _trace(self, op: str, c: _Container) -> None:
+    def _trace(self, op: str, c: Container) -> None:
         """Tell a trace recording (if any) about a CRI call on ``c``."""
         s = self.sandboxes.get(c.sandbox_id)
         name = c.config.metadata.name if c.config.metadata is not None else ""
         trace.cri(op, None if s is None else s.config, name)
 
-    def _sandbox(self, pod_sandbox_id: str) -> _Sandbox:
+    def _sandbox(self, pod_sandbox_id: str) -> Sandbox:
         s = self.sandboxes.get(pod_sandbox_id)
         if s is None:
             raise CRIError(
@@ -267,7 +230,7 @@ class FakeRuntimeService:
             )
         return s
 
-    def _container(self, container_id: str) -> _Container:
+    def _container(self, container_id: str) -> Container:
         c = self.containers.get(container_id)
         if c is None:
             raise CRIError(
@@ -285,7 +248,7 @@ class FakeRuntimeService:
         return [str(first[family] + self._next_ip) for family in self.scenario.ip_families]
 
     def _lifetime(
-        self, sandbox: _Sandbox, config: runtimeapi.ContainerConfig, name: str, attempt: int
+        self, sandbox: Sandbox, config: runtimeapi.ContainerConfig, name: str, attempt: int
     ) -> Lifetime:
         meta = sandbox.config.metadata or runtimeapi.PodSandboxMetadata()
         is_init = config.annotations.get(InitContainerAnnotation) == "true"
@@ -318,14 +281,15 @@ class FakeRuntimeService:
     async def run_pod_sandbox(
         self, config: runtimeapi.PodSandboxConfig, runtime_handler: str
     ) -> str:
-        """Create a READY sandbox with an IP (none with the host's network)."""
+        """Create a READY sandbox with an IP (none with the host's network); it dies (NOTREADY)
+        when its script says."""
         await self._enter("run_pod_sandbox")
         meta = config.metadata or runtimeapi.PodSandboxMetadata()
         pod_uid = config.labels.get(_POD_UID_LABEL, meta.uid)
+        pod = f"{meta.namespace}/{meta.name}"
         try:
-            scripts, _ = scripts_from_annotations(
-                config.annotations or {}, f"{meta.namespace}/{meta.name}"
-            )
+            scripts, _ = scripts_from_annotations(config.annotations or {}, pod)
+            sandbox_script = sandbox_script_from_annotations(config.annotations or {}, pod)
         except ScenarioError as e:
             raise CRIError("InvalidArgument", str(e)) from None
         network = runtimeapi.NamespaceMode_POD
@@ -333,7 +297,7 @@ class FakeRuntimeService:
         if sc is not None and sc.namespace_options is not None:
             network = sc.namespace_options.network
         ips = [] if network == runtimeapi.NamespaceMode_NODE else self._allocate_ips()
-        s = _Sandbox(
+        s = Sandbox(
             id=self._new_id(),
             config=config,
             pod_uid=pod_uid,
@@ -347,6 +311,11 @@ class FakeRuntimeService:
         )
         self.sandboxes[s.id] = s
         self._sandboxes_by_pod.setdefault(pod_uid, []).append(s.id)
+        if sandbox_script is None:
+            sandbox_script = self.scenario.sandboxes.get(pod)
+        run_for = None if sandbox_script is None else sandbox_script.run_for(meta.attempt)
+        if run_for is not None:
+            self._schedule_end(self._now_ns() + round(run_for * 1e9), s.id)
         trace.cri("RunPodSandbox", config)
         return s.id
 
@@ -359,7 +328,7 @@ class FakeRuntimeService:
         for cid in self._containers_by_pod.get(s.pod_uid, []):
             c = self.containers[cid]
             if c.sandbox_id == s.id and c.state == runtimeapi.ContainerState_CONTAINER_RUNNING:
-                self._exit(c, now, EXIT_SIGKILL)
+                c.exit(now, EXIT_SIGKILL)
         if s.state != runtimeapi.PodSandboxState_SANDBOX_NOTREADY:
             s.state = runtimeapi.PodSandboxState_SANDBOX_NOTREADY
             s.changed()
@@ -383,25 +352,7 @@ class FakeRuntimeService:
         """The sandbox's state, IP and namespaces."""
         await self._enter("pod_sandbox_status")
         s = self._sandbox(pod_sandbox_id)
-        if s.status is None:
-            s.status = runtimeapi.PodSandboxStatus(
-                id=s.id,
-                metadata=s.config.metadata,
-                state=s.state,
-                created_at=s.created_at,
-                network=runtimeapi.PodSandboxNetworkStatus(
-                    ip=s.ip, additional_ips=[runtimeapi.PodIP(ip=ip) for ip in s.additional_ips]
-                ),
-                linux=runtimeapi.LinuxPodSandboxStatus(
-                    namespaces=runtimeapi.Namespace(
-                        options=runtimeapi.NamespaceOption(network=s.network)
-                    )
-                ),
-                labels=s.config.labels,
-                annotations=s.config.annotations,
-                runtime_handler=s.runtime_handler,
-            )
-        return s.status
+        return s.cri_status()
 
     async def list_pod_sandbox(
         self, filter: runtimeapi.PodSandboxFilter | None
@@ -422,17 +373,7 @@ class FakeRuntimeService:
                     continue
                 if any(s.config.labels.get(k) != v for k, v in filter.label_selector.items()):
                     continue
-            if s.item is None:
-                s.item = runtimeapi.PodSandbox(
-                    id=s.id,
-                    metadata=s.config.metadata,
-                    state=s.state,
-                    created_at=s.created_at,
-                    labels=s.config.labels,
-                    annotations=s.config.annotations,
-                    runtime_handler=s.runtime_handler,
-                )
-            out.append(s.item)
+            out.append(s.cri_item())
         return out
 
     # -- ContainerManager --------------------------------------------------------------------
@@ -443,9 +384,20 @@ class FakeRuntimeService:
         config: runtimeapi.ContainerConfig,
         sandbox_config: runtimeapi.PodSandboxConfig,
     ) -> str:
-        """Create a container (CREATED) in a sandbox; its scripted lifetime is fixed now."""
+        """Create a container (CREATED) in a READY sandbox; its scripted lifetime is fixed now.
+
+        In a stopped or dead sandbox it fails as containerd's does (``NotFound``, ``failed to
+        get sandbox container task: …``)."""
         await self._enter("create_container")
         s = self._sandbox(pod_sandbox_id)
+        if s.state != runtimeapi.PodSandboxState_SANDBOX_READY:
+            # containerd (1.4, 1.5) asks for the sandbox's task, which is deleted once the
+            # sandbox has stopped or died.
+            raise CRIError(
+                "NotFound",
+                "failed to get sandbox container task: no running task found: "
+                f"task {s.id} not found: not found",
+            )
         meta = config.metadata or runtimeapi.ContainerMetadata()
         image = config.image.image if config.image is not None else ""
         image_ref = image
@@ -454,7 +406,7 @@ class FakeRuntimeService:
             if img is None:
                 raise CRIError("NotFound", f'failed to get image "{image}": image not found')
             image_ref = img.id
-        c = _Container(
+        c = Container(
             id=self._new_id(),
             sandbox_id=s.id,
             pod_uid=s.pod_uid,
@@ -469,7 +421,10 @@ class FakeRuntimeService:
         return c.id
 
     async def start_container(self, container_id: str) -> None:
-        """Start a CREATED container; its scripted run starts now."""
+        """Start a CREATED container; its scripted run starts now.
+
+        If its sandbox is no longer READY it fails as containerd's does (``sandbox container
+        "…" is not running``)."""
         await self._enter("start_container")
         c = self._container(container_id)
         if c.state != runtimeapi.ContainerState_CONTAINER_CREATED:
@@ -477,13 +432,15 @@ class FakeRuntimeService:
                 "FailedPrecondition",
                 f'container "{container_id}" is in {c.state.name} state, not CONTAINER_CREATED',
             )
+        if self.sandboxes[c.sandbox_id].state != runtimeapi.PodSandboxState_SANDBOX_READY:
+            # containerd's StartContainer (1.4, 1.5) checks the sandbox's state.
+            raise CRIError("Unknown", f'sandbox container "{c.sandbox_id}" is not running')
         now = self._now_ns()
         c.state = runtimeapi.ContainerState_CONTAINER_RUNNING
         c.started_at = now
         if c.lifetime.run_for is not None:
             c.end_at = now + round(c.lifetime.run_for * 1e9)
-            self._seq += 1
-            heapq.heappush(self._exits, (c.end_at, self._seq, c.id))
+            self._schedule_end(c.end_at, c.id)
         c.changed()
         self._trace("StartContainer", c)
 
@@ -506,7 +463,7 @@ class FakeRuntimeService:
             if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING:
                 return
         code = EXIT_SIGTERM if c.lifetime.stop_time <= max(timeout, 0) else EXIT_SIGKILL
-        self._exit(c, self._now_ns(), code)
+        c.exit(self._now_ns(), code)
 
     async def remove_container(self, container_id: str) -> None:
         """Remove a container (a missing one succeeds, as in the CRI)."""
@@ -542,44 +499,14 @@ class FakeRuntimeService:
                     continue
                 if any(c.config.labels.get(k) != v for k, v in filter.label_selector.items()):
                     continue
-            if c.item is None:
-                c.item = runtimeapi.Container(
-                    id=c.id,
-                    pod_sandbox_id=c.sandbox_id,
-                    metadata=c.config.metadata,
-                    image=c.config.image,
-                    image_ref=c.image_ref,
-                    state=c.state,
-                    created_at=c.created_at,
-                    labels=c.config.labels,
-                    annotations=c.config.annotations,
-                )
-            out.append(c.item)
+            out.append(c.cri_item())
         return out
 
     async def container_status(self, container_id: str) -> runtimeapi.ContainerStatus:
         """The container's state, times, exit code and reason."""
         await self._enter("container_status")
         c = self._container(container_id)
-        if c.status is None:
-            c.status = runtimeapi.ContainerStatus(
-                id=c.id,
-                metadata=c.config.metadata,
-                state=c.state,
-                created_at=c.created_at,
-                started_at=c.started_at,
-                finished_at=c.finished_at,
-                exit_code=c.exit_code,
-                image=c.config.image,
-                image_ref=c.image_ref,
-                reason=c.reason,
-                message=c.message,
-                labels=c.config.labels,
-                annotations=c.config.annotations,
-                mounts=c.config.mounts,
-                log_path=c.config.log_path,
-            )
-        return c.status
+        return c.cri_status()
 
     # -- RuntimeService ------------------------------------------------------------------------
 

@@ -14,6 +14,8 @@ comes from two places, the pod's annotations winning over the file:
             - {runFor: 5s, exitCode: 1}      # … twice …
             - {runFor: forever}              # … then stay up
           sidecar: {runFor: forever, stopTime: 10s}   # needs 10 s to stop after SIGTERM
+          cache: {runFor: 30s, oomKilled: true}      # the kernel's OOM killer ends it after 30 s
+        minikubelet.dev/sandbox: "[20s, forever]"    # the first sandbox dies after 20 s
         minikubelet.dev/images: |
           busybox: {pullTime: 2s, fail: 2}   # each pull takes 2 s; the first two fail
           nosuch:1.0: notFound               # every pull fails: not found
@@ -31,12 +33,22 @@ A lifetime is a mapping with
 * ``preStopTime`` — how long the container's ``preStop`` hook runs, if its spec has one (default
   0 s: the fake hook runner succeeds at once). kubelet waits for the hook, at most the grace
   period, before it asks the container to stop.
+* ``oomKilled`` — ``true``: when ``runFor`` is over, the kernel's OOM killer ends the container:
+  exit code 137 (SIGKILL), reason ``OOMKilled``, as containerd reports it (an ``exitCode`` other
+  than 137 is then an error).
 
 A lifetime may also be written as a bare ``forever`` or duration (``{runFor: …}``). Containers not
 in the annotation get the defaults: **init containers exit 0 after 1 s, containers run
 forever**. (The CRI does not say which containers are init containers: the fake runtime reads
 the container annotation ``minikubelet.dev/init-container``, which the fake runtime helper sets,
 or else asks its ``pod_lookup``.)
+
+``minikubelet.dev/sandbox`` says how long the pod's sandboxes live: a duration (its ``pause``
+process dies after that long, as when it is killed or its network dies), ``forever`` (the
+default), ``{runFor: …}``, or a list with one entry per sandbox attempt (the sandbox's
+``metadata.attempt``: 0 for the first, 1 for the one kubelet makes after it; the last entry
+repeats). A dead sandbox is ``SANDBOX_NOTREADY``; its containers keep running until kubelet kills
+them, and the fake runtime takes no new containers in it (as containerd).
 
 ``minikubelet.dev/images`` maps an image (``busybox`` means ``busybox:latest``, as kubelet
 normalises it) to how pulling it goes: ``pullTime`` (how long a pull takes, default 0 s) and
@@ -49,6 +61,8 @@ runtime's health::
     pods:                         # namespace/name → the same as the scenario annotation
       default/web:
         app: {runFor: 5s, exitCode: 1}
+    sandboxes:                    # namespace/name → the same as the sandbox annotation
+      default/web: [20s, forever]
     images:                       # the same as the images annotation; "*" is every other image
       "*": {pullTime: 1s}
       busybox: {pullTime: 2s, fail: 2}
@@ -78,40 +92,35 @@ an event on the pod.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from minikubelet.base.files import FileReadError, read_at_most
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, shown
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     YAMLSyntaxError,
     json_loads,
     yaml_to_json,
 )
-from minikubelet.sim.files import FileReadError, read_at_most
-from minikubelet.sim.go.duration import parse_duration as go_parse_duration
-from minikubelet.sim.i18n import both
+from minikubelet.sim.cri.scenario_values import (
+    ScenarioError,
+    as_mapping,
+    check_keys,
+    parse_duration,
+    scenario_error,
+)
 
 #: The annotation with the lifetimes of a pod's containers.
 ScenarioAnnotation = "minikubelet.dev/scenario"
+#: The annotation with how long a pod's sandboxes live.
+SandboxAnnotation = "minikubelet.dev/sandbox"
 #: The annotation with how pulls of a pod's images go.
 ImagesAnnotation = "minikubelet.dev/images"
 #: A *container* annotation ("true") marking an init container, so that the fake runtime gives it
 #: the init default. [`FakeRuntimeHelper`][minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper]
 #: adds it (through ``RunContainerOptions.annotations``, which kubelet copies onto the container).
 InitContainerAnnotation = "minikubelet.dev/init-container"
-
-
-class ScenarioError(ValueError):
-    """A scenario (annotation or file) that does not parse; the message says where.
-
-    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual]; where it is (a file, a pod's
-    annotation, then the keys down to the value) reads the same in both languages.
-    """
-
-
-def _error(where: str, en: str, zh: str) -> ScenarioError:
-    return ScenarioError(both(f"{where}: {en}", f"{where}：{zh}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +136,8 @@ class Lifetime:
     pre_stop_time: float = 0.0
     #: False when the script left ``runFor`` out: the container's default then applies.
     run_for_given: bool = True
+    #: The run ends with the OOM killer's SIGKILL (137, reason ``OOMKilled``).
+    oom_killed: bool = False
 
     def or_default(self, default: Lifetime) -> Lifetime:
         """This lifetime, with ``default``'s ``run_for`` if the script left it out."""
@@ -137,8 +148,12 @@ class Lifetime:
             exit_code=self.exit_code,
             stop_time=self.stop_time,
             pre_stop_time=self.pre_stop_time,
+            oom_killed=self.oom_killed,
         )
 
+
+#: The exit code of a container the OOM killer ended (128 + SIGKILL).
+EXIT_OOM_KILLED = 137
 
 #: An init container's default: exit 0 after 1 s.
 DEFAULT_INIT = Lifetime(run_for=1.0, exit_code=0)
@@ -154,6 +169,18 @@ class ContainerScript:
 
     def lifetime(self, attempt: int) -> Lifetime:
         """The lifetime of run ``attempt`` (0 for the first, 1 after one restart …)."""
+        return self.runs[min(attempt, len(self.runs) - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxScript:
+    """How long each of a pod's sandboxes lives; the last entry repeats."""
+
+    #: Seconds each attempt lives once created, None for until stopped.
+    runs: tuple[float | None, ...]
+
+    def run_for(self, attempt: int) -> float | None:
+        """How long sandbox ``attempt`` lives (0 for the pod's first sandbox)."""
         return self.runs[min(attempt, len(self.runs) - 1)]
 
 
@@ -185,6 +212,8 @@ class Scenario:
 
     #: "namespace/name" → container name → script.
     pods: dict[str, dict[str, ContainerScript]] = field(default_factory=dict)
+    #: "namespace/name" → how long its sandboxes live.
+    sandboxes: dict[str, SandboxScript] = field(default_factory=dict)
     #: Image (with its default tag) → script; "*" for every other image.
     images: dict[str, ImageScript] = field(default_factory=dict)
     present_images: list[str] = field(default_factory=list)
@@ -219,74 +248,6 @@ CRI_METHODS = {
 }
 
 
-#: The longest Go duration (int64 nanoseconds), in seconds.
-_MAX_DURATION = (2**63 - 1) / 1e9
-
-
-def parse_duration(value: Any, where: str) -> float:
-    """Seconds from ``5s``, ``1m30s``, ``500ms`` (Go's ``time.ParseDuration``) or a number."""
-    if isinstance(value, bool):
-        raise _error(
-            where,
-            f"expected a duration like 5s, got {value!r}",
-            f"应为 5s 这样的时长，实际为 {value!r}",
-        )
-    if isinstance(value, int | float):
-        seconds = float(value)
-    elif isinstance(value, str):
-        try:
-            seconds = go_parse_duration(value)
-        except ValueError as e:
-            raise _error(
-                where,
-                f"{e} (expected a duration like 5s or 1m30s)",
-                f"{e}（应为 5s 或 1m30s 这样的时长）",
-            ) from None
-    else:
-        raise _error(
-            where,
-            f"expected a duration like 5s, 1m30s or 500ms, got {value!r}",
-            f"应为 5s、1m30s 或 500ms 这样的时长，实际为 {value!r}",
-        )
-    if not math.isfinite(seconds):
-        raise _error(
-            where,
-            f"expected a duration like 5s, got {value!r}",
-            f"应为 5s 这样的时长，实际为 {value!r}",
-        )
-    if seconds < 0:
-        raise _error(
-            where, f"a duration cannot be negative ({value})", f"时长不能为负数（{value}）"
-        )
-    if seconds > _MAX_DURATION:
-        # Go's durations are int64 nanoseconds: about 292 years at most.
-        raise _error(
-            where,
-            f"a duration cannot be longer than 2562047h47m16s ({value})",
-            f"时长不能超过 2562047h47m16s（{value}）",
-        )
-    return seconds
-
-
-def _mapping(value: Any, where: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise _error(where, f"expected a mapping, got {value!r}", f"应为映射，实际为 {value!r}")
-    return value
-
-
-def _check_keys(m: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
-    for k in m:
-        if k not in allowed:
-            names = ", ".join(allowed)
-            raise _error(
-                where,
-                f"unknown field {k!r} (expected one of {names})",
-                f"未知字段 {k!r}（应为 {names} 之一）",
-            )
-
-
 def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> Lifetime:
     """One lifetime: a mapping, ``forever``, or a duration. ``runFor`` left out is
     ``default``'s, or, without ``default``, decided later by the kind of container."""
@@ -294,8 +255,8 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
         return Lifetime(run_for=None)
     if isinstance(value, str | int | float) and not isinstance(value, bool):
         return Lifetime(run_for=parse_duration(value, where))
-    m = _mapping(value, where)
-    _check_keys(m, ("runFor", "exitCode", "stopTime", "preStopTime"), where)
+    m = as_mapping(value, where)
+    check_keys(m, ("runFor", "exitCode", "stopTime", "preStopTime", "oomKilled"), where)
     if "runFor" in m:
         run_for_raw = m["runFor"]
         run_for = (
@@ -307,12 +268,25 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
         run_for = default.run_for
     else:
         run_for = None
-    exit_code = m.get("exitCode", 0)
-    if isinstance(exit_code, bool) or not isinstance(exit_code, int) or not 0 <= exit_code <= 255:
-        raise _error(
+    oom_killed = m.get("oomKilled", False)
+    if not isinstance(oom_killed, bool):
+        raise scenario_error(
             where,
-            f"field exitCode: expected 0 to 255, got {exit_code!r}",
-            f"字段 exitCode：应在 0 到 255 之间，实际为 {exit_code!r}",
+            f"field oomKilled: expected true or false, got {shown(oom_killed)}",
+            f"字段 oomKilled：应为 true 或 false，实际为 {shown(oom_killed)}",
+        )
+    exit_code = m.get("exitCode", EXIT_OOM_KILLED if oom_killed else 0)
+    if isinstance(exit_code, bool) or not isinstance(exit_code, int) or not 0 <= exit_code <= 255:
+        raise scenario_error(
+            where,
+            f"field exitCode: expected 0 to 255, got {shown(exit_code)}",
+            f"字段 exitCode：应在 0 到 255 之间，实际为 {shown(exit_code)}",
+        )
+    if oom_killed and exit_code != EXIT_OOM_KILLED:
+        raise scenario_error(
+            where,
+            f"field exitCode: an OOM-killed container exits with 137 (SIGKILL), not {exit_code}",
+            f"字段 exitCode：被 OOM 杀死的容器以 137（SIGKILL）退出，而不是 {exit_code}",
         )
     stop_time = parse_duration(m.get("stopTime", 0), f"{where}: field stopTime")
     pre_stop_time = parse_duration(m.get("preStopTime", 0), f"{where}: field preStopTime")
@@ -322,17 +296,34 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
         stop_time=stop_time,
         pre_stop_time=pre_stop_time,
         run_for_given="runFor" in m or default is not None,
+        oom_killed=oom_killed,
     )
+
+
+def parse_sandbox_script(value: Any, where: str) -> SandboxScript:
+    """A pod's sandbox script: a duration, ``forever``, ``{runFor: …}``, or a list of them."""
+    entries = value if isinstance(value, list) else [value]
+    if not entries:
+        raise scenario_error(where, "the list of sandboxes is empty", "沙箱列表为空")
+    runs: list[float | None] = []
+    for i, entry in enumerate(entries):
+        w = f"{where}: sandbox {i}" if isinstance(value, list) else where
+        if isinstance(entry, dict):
+            check_keys(entry, ("runFor",), w)
+            entry = entry.get("runFor", "forever")
+            w = f"{w}: field runFor"
+        runs.append(None if entry == "forever" else parse_duration(entry, w))
+    return SandboxScript(runs=tuple(runs))
 
 
 def parse_container_scripts(value: Any, where: str) -> dict[str, ContainerScript]:
     """Container name → script, from the value of a scenario annotation (parsed YAML)."""
     out: dict[str, ContainerScript] = {}
-    for name, spec in _mapping(value, where).items():
-        w = f"{where}: container {name!r}"
+    for name, spec in as_mapping(value, where).items():
+        w = f"{where}: container {shown(name)}"
         if isinstance(spec, list):
             if not spec:
-                raise _error(w, "the list of runs is empty", "运行列表为空")
+                raise scenario_error(w, "the list of runs is empty", "运行列表为空")
             runs = tuple(parse_lifetime(s, f"{w}: run {i}") for i, s in enumerate(spec))
         else:
             runs = (parse_lifetime(spec, w),)
@@ -343,20 +334,20 @@ def parse_container_scripts(value: Any, where: str) -> dict[str, ContainerScript
 def parse_image_scripts(value: Any, where: str) -> dict[str, ImageScript]:
     """Image (default tag applied) → script, from the images annotation or file section."""
     out: dict[str, ImageScript] = {}
-    for image, spec in _mapping(value, where).items():
-        w = f"{where}: image {image!r}"
+    for image, spec in as_mapping(value, where).items():
+        w = f"{where}: image {shown(image)}"
         key = image if image == "*" else default_tag(str(image))
         if spec == "notFound":
             out[key] = ImageScript(not_found=True)
             continue
-        m = _mapping(spec, w)
-        _check_keys(m, ("pullTime", "fail", "notFound"), w)
+        m = as_mapping(spec, w)
+        check_keys(m, ("pullTime", "fail", "notFound"), w)
         fail = m.get("fail", 0)
         if isinstance(fail, bool) or not isinstance(fail, int) or fail < 0:
-            raise _error(
+            raise scenario_error(
                 w,
-                f"field fail: expected a count ≥ 0, got {fail!r}",
-                f"字段 fail：应为 ≥ 0 的次数，实际为 {fail!r}",
+                f"field fail: expected a count ≥ 0, got {shown(fail)}",
+                f"字段 fail：应为 ≥ 0 的次数，实际为 {shown(fail)}",
             )
         out[key] = ImageScript(
             pull_time=parse_duration(m.get("pullTime", 0), f"{w}: field pullTime"),
@@ -380,7 +371,7 @@ def _load_text(text: str | bytes, where: str) -> Any:
     except YAMLSyntaxError as e:
         problem = str(e).removeprefix("not valid YAML: ")
         problem_zh = e.args[0].zh.removeprefix("不是合法的 YAML：")
-        raise _error(
+        raise scenario_error(
             where, f"not YAML or JSON: {problem}", f"不是 YAML 或 JSON：{problem_zh}"
         ) from None
 
@@ -404,6 +395,15 @@ def scripts_from_annotations(
     if text is not None:
         images = _cached(text, "i", pod, ImagesAnnotation, parse_image_scripts)
     return containers, images
+
+
+def sandbox_script_from_annotations(annotations: dict[str, str], pod: str) -> SandboxScript | None:
+    """The sandbox script of a pod's annotations, if it has one (``pod`` names it in errors)."""
+    text = annotations.get(SandboxAnnotation)
+    if text is None:
+        return None
+    script: SandboxScript = _cached(text, "s", pod, SandboxAnnotation, parse_sandbox_script)
+    return script
 
 
 def _cached(text: str, kind: str, pod: str, annotation: str, parse: Any) -> Any:
@@ -433,15 +433,15 @@ def _windows(value: Any, where: str) -> list[Window]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise _error(
+        raise scenario_error(
             where,
-            f"expected a list of {{from, until}}, got {value!r}",
-            f"应为 {{from, until}} 的列表，实际为 {value!r}",
+            f"expected a list of {{from, until}}, got {shown(value)}",
+            f"应为 {{from, until}} 的列表，实际为 {shown(value)}",
         )
     out = []
     for i, w in enumerate(value):
-        m = _mapping(w, f"{where}[{i}]")
-        _check_keys(m, ("from", "until"), f"{where}[{i}]")
+        m = as_mapping(w, f"{where}[{i}]")
+        check_keys(m, ("from", "until"), f"{where}[{i}]")
         out.append(_window(m, f"{where}[{i}]"))
     return out
 
@@ -450,32 +450,32 @@ def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
     if value is None:
         return {}
     if not isinstance(value, list):
-        raise _error(
+        raise scenario_error(
             where,
-            f"expected a list of {{from, until, calls}}, got {value!r}",
-            f"应为 {{from, until, calls}} 的列表，实际为 {value!r}",
+            f"expected a list of {{from, until, calls}}, got {shown(value)}",
+            f"应为 {{from, until, calls}} 的列表，实际为 {shown(value)}",
         )
     out: dict[str, list[Window]] = {}
     for i, h in enumerate(value):
         w = f"{where}[{i}]"
-        m = _mapping(h, w)
-        _check_keys(m, ("from", "until", "calls"), w)
+        m = as_mapping(h, w)
+        check_keys(m, ("from", "until", "calls"), w)
         calls = m.get("calls")
         if not isinstance(calls, list) or not calls:
-            raise _error(
+            raise scenario_error(
                 w,
-                f"field calls: expected a list of CRI methods, got {calls!r}",
-                f"字段 calls：应为 CRI 方法的列表，实际为 {calls!r}",
+                f"field calls: expected a list of CRI methods, got {shown(calls)}",
+                f"字段 calls：应为 CRI 方法的列表，实际为 {shown(calls)}",
             )
         window = _window(m, w)
         for call in calls:
             method = CRI_METHODS.get(str(call))
             if method is None:
                 names = ", ".join(CRI_METHODS)
-                raise _error(
+                raise scenario_error(
                     w,
-                    f"field calls: unknown CRI method {call!r} (expected one of {names})",
-                    f"字段 calls：未知的 CRI 方法 {call!r}（应为 {names} 之一）",
+                    f"field calls: unknown CRI method {shown(call)} (expected one of {names})",
+                    f"字段 calls：未知的 CRI 方法 {shown(call)}（应为 {names} 之一）",
                 )
             out.setdefault(method, []).append(window)
     return out
@@ -485,30 +485,44 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     """A [`Scenario`][] from parsed YAML/JSON (a mapping), or from its text."""
     if isinstance(data, str | bytes):
         data = _load_text(data, where)
-    m = _mapping(data, where)
-    _check_keys(m, ("pods", "images", "presentImages", "defaults", "runtime", "network"), where)
+    m = as_mapping(data, where)
+    check_keys(
+        m,
+        ("pods", "sandboxes", "images", "presentImages", "defaults", "runtime", "network"),
+        where,
+    )
     sc = Scenario()
-    for pod, scripts in _mapping(m.get("pods"), f"{where}: pods").items():
+    for pod, scripts in as_mapping(m.get("pods"), f"{where}: pods").items():
         if "/" not in str(pod):
-            raise _error(f"{where}: pods: {pod!r}", "expected namespace/name", "应为 命名空间/名称")
-        sc.pods[str(pod)] = parse_container_scripts(scripts, f"{where}: pod {pod}")
+            raise scenario_error(
+                f"{where}: pods: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
+            )
+        sc.pods[str(pod)] = parse_container_scripts(scripts, f"{where}: pod {cut(str(pod))}")
+    for pod, script in as_mapping(m.get("sandboxes"), f"{where}: sandboxes").items():
+        if "/" not in str(pod):
+            raise scenario_error(
+                f"{where}: sandboxes: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
+            )
+        sc.sandboxes[str(pod)] = parse_sandbox_script(
+            script, f"{where}: sandbox of pod {cut(str(pod))}"
+        )
     sc.images = parse_image_scripts(m.get("images"), f"{where}: images")
     present = m.get("presentImages") or []
     if not isinstance(present, list):
-        raise _error(f"{where}: presentImages", "expected a list of images", "应为镜像列表")
+        raise scenario_error(f"{where}: presentImages", "expected a list of images", "应为镜像列表")
     sc.present_images = [default_tag(str(i)) for i in present]
-    defaults = _mapping(m.get("defaults"), f"{where}: defaults")
-    _check_keys(defaults, ("init", "app"), f"{where}: defaults")
+    defaults = as_mapping(m.get("defaults"), f"{where}: defaults")
+    check_keys(defaults, ("init", "app"), f"{where}: defaults")
     if "init" in defaults:
         sc.default_init = parse_lifetime(defaults["init"], f"{where}: defaults: init", DEFAULT_INIT)
     if "app" in defaults:
         sc.default_app = parse_lifetime(defaults["app"], f"{where}: defaults: app", DEFAULT_APP)
-    runtime = _mapping(m.get("runtime"), f"{where}: runtime")
-    _check_keys(runtime, ("notReady", "down", "hang"), f"{where}: runtime")
+    runtime = as_mapping(m.get("runtime"), f"{where}: runtime")
+    check_keys(runtime, ("notReady", "down", "hang"), f"{where}: runtime")
     sc.runtime_not_ready = _windows(runtime.get("notReady"), f"{where}: runtime: notReady")
     sc.runtime_down = _windows(runtime.get("down"), f"{where}: runtime: down")
-    network = _mapping(m.get("network"), f"{where}: network")
-    _check_keys(network, ("ipFamilies",), f"{where}: network")
+    network = as_mapping(m.get("network"), f"{where}: network")
+    check_keys(network, ("ipFamilies",), f"{where}: network")
     if "ipFamilies" in network:
         families = network["ipFamilies"]
         if (
@@ -535,10 +549,10 @@ def load_scenario_file(path: str | Path) -> Scenario:
     try:
         data = read_at_most(p, maxConfigLength)
     except FileReadError as e:
-        raise _error(str(p), e.args[0], e.args[0].zh) from None
+        raise scenario_error(str(p), e.args[0], e.args[0].zh) from None
     if p.suffix == ".json":
         try:
             return parse_scenario(json_loads(data.decode("utf-8", "replace")), str(p))
         except YAMLSyntaxError as e:
-            raise _error(str(p), e.args[0], e.args[0].zh) from None
+            raise scenario_error(str(p), e.args[0], e.args[0].zh) from None
     return parse_scenario(data, str(p))

@@ -87,7 +87,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .hooks import cri, log, pod_status, pod_worker
+from minikubelet.base.trace import cri, log, pod_status, pod_worker
+
 from .recorder import MAX_STEPS, Recorder, RecordingError, recording
 
 FORMAT = "minikubelet-trace"

@@ -1,7 +1,7 @@
 """The recorder: what the runtime and the port report during a recording, as trace steps.
 
-Ours. `recording()` installs a `Recorder` as the runtime's tracer (`minikubelet.sim.go.tracing`)
-for the length of a `with` block; the port's hooks (`minikubelet.sim.trace.hooks`) report to it
+Ours. `recording()` installs a `Recorder` as the runtime's tracer (`minikubelet.go.tracing`)
+for the length of a `with` block; the port's hooks (`minikubelet.base.trace`) report to it
 too. The format of what it produces is described in `minikubelet.sim.trace`.
 """
 
@@ -15,16 +15,17 @@ from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
 
-from minikubelet.sim.go import tracing
+from minikubelet.go import tracing
 
 from .values import Describer, container_state
 
 #: The port's package directory and the repository root that paths in a trace are relative to.
 PACKAGE = Path(__file__).resolve().parents[2]
 ROOT = PACKAGE.parent
-#: Parts of the package that are our simulation, not kubelet: a step is located at the first
-#: frame outside them (the kubelet code that called into the simulation).
-SIM = ("sim/",)
+#: Parts of the package that are not kubelet's (the simulation, the Go runtime, the foundation,
+#: klog's format, the directory watcher): a step is located at the first frame outside them
+#: (the kubelet code that called into them).
+SIM = ("sim/", "go/", "base/", "k8s_io/klog/", "github_com/fsnotify/")
 #: How many frames of the port a step's location keeps (innermost first).
 DEPTH = 6
 #: A recording stops adding steps after this many (the trace says it was truncated).

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
-from minikubelet.sim.go.duration import format_duration
+from minikubelet.go.duration import format_duration
 
 #: Longest description kept (longer ones end in "…").
 LIMIT = 80

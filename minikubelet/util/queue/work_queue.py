@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from minikubelet.sim.go import Clock
+from minikubelet.go import Clock
 
 
 class WorkQueue(Protocol):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumePluginMgr
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.operationexecutor.operation_executor import (
     MarkVolumeOpts,
@@ -20,7 +21,6 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.util.operationexecutor.operation_e
     VolumeMounted,
     VolumeMountUncertain,
 )
-from minikubelet.sim import klog
 
 
 @dataclass

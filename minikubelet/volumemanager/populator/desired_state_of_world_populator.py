@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from minikubelet.container import runtime as kubecontainer
+from minikubelet.go import RecvChan, now, recv, select, sleep
 from minikubelet.k8s_io.api.core.v1 import Pod, Volume
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import (
     Spec,
     VolumePluginMgr,
@@ -25,8 +27,6 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.util.util import (
     get_unique_pod_name,
     is_pod_terminated,
 )
-from minikubelet.sim import klog
-from minikubelet.sim.go import RecvChan, now, recv, select, sleep
 from minikubelet.volumemanager.cache.actual_state_of_world import ActualStateOfWorld
 from minikubelet.volumemanager.cache.desired_state_of_world import DesiredStateOfWorld
 

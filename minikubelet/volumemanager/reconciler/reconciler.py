@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from minikubelet.go import RecvChan, now
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.exponential_backoff import (
     is_exponential_backoff,
 )
@@ -26,8 +28,6 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.util.nestedpendingoperations.neste
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.operationexecutor.operation_executor import (
     OperationExecutor,
 )
-from minikubelet.sim import klog
-from minikubelet.sim.go import RecvChan, now
 from minikubelet.volumemanager.cache.actual_state_of_world import (
     ActualStateOfWorld,
     is_remount_required_error,

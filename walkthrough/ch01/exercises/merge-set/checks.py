@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from minikubelet.config.config import PodConfigNotificationMode, PodStorage
+from minikubelet.go import make_chan
 from minikubelet.k8s_io.api.core.v1 import Pod, PodPhase, PodStatus
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.sim.go import make_chan
 from minikubelet.types import ConfigFirstSeenAnnotationKey, PodOperation, PodUpdate
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import make_pod, run_go

@@ -6,9 +6,9 @@ import re
 
 from minikubelet.config.common import try_decode_pods
 from minikubelet.config.config import PodConfigNotificationMode, PodStorage
+from minikubelet.go import make_chan
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.sim.go import make_chan
 from minikubelet.types import FileSource, PodOperation, PodUpdate
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import run_go

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from minikubelet import go
+from minikubelet.go import Second, make_chan
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
-from minikubelet.sim import go
-from minikubelet.sim.go import Second, make_chan
 from minikubelet.types import FileSource
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import RecordingHandler, make_pod, new_kubelet, replaced, run_go

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from minikubelet.sim import go
-from minikubelet.sim.go import Second, make_chan
+from minikubelet import go
+from minikubelet.go import Second, make_chan
 from minikubelet.types import FileSource, PodOperation, PodUpdate
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import RecordingHandler, make_pod, new_kubelet, run_go

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from minikubelet import go
+from minikubelet.go import make_chan
 from minikubelet.kubelet import Kubelet
-from minikubelet.sim import go
-from minikubelet.sim.go import make_chan
 from minikubelet.types import FileSource, PodOperation, PodUpdate
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import RecordingHandler, make_pod, new_kubelet, run_go

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minikubelet.sim.go import make_chan
+from minikubelet.go import make_chan
 from minikubelet.types import FileSource, PodOperation, PodUpdate
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import RecordingHandler, make_pod, new_kubelet, run_go

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from minikubelet.go import make_chan
 from minikubelet.kubelet import Kubelet as PortKubelet
 from minikubelet.pleg.pleg import PodLifecycleEvent, PodLifeCycleEventType
-from minikubelet.sim.go import make_chan
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import RecordingHandler, elapsed, make_pod, new_kubelet, run_go
 

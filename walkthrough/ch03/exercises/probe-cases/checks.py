@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from minikubelet.container.runtime import ContainerID
+from minikubelet.go import make_chan
 from minikubelet.prober.results.results_manager import Result, Update
-from minikubelet.sim.go import make_chan
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import RecordingHandler, make_pod, new_kubelet, run_go
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from minikubelet.sim import go
-from minikubelet.sim.go import make_chan, recv, select
+from minikubelet import go
+from minikubelet.go import make_chan, recv, select
 from minikubelet.types import FileSource, PodOperation, PodUpdate
 from walkthrough.expect import expect, expect_equal
 from walkthrough.fixtures import RecordingHandler, make_pod, new_kubelet, run_go

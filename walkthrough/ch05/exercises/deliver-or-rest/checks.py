@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from minikubelet import go
+from minikubelet.go import Second
 from minikubelet.pod_workers import PodWorkersImpl
-from minikubelet.sim import go
-from minikubelet.sim.go import Second
 from minikubelet.types import SyncPodType
 from walkthrough.ch05.workers_harness import Run, run_workers, update, version
 from walkthrough.expect import expect_equal

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from minikubelet import go
 from minikubelet.k8s_io.api.core.v1 import PodPhase, PodStatus
 from minikubelet.kubelet import Kubelet
 from minikubelet.pod_workers import UpdatePodOptions, kill_pod_now
-from minikubelet.sim import go
 from minikubelet.types import SyncPodType
 from walkthrough.ch06.syncs import Run, run_syncs
 from walkthrough.expect import expect, expect_equal

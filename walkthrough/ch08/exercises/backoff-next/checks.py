@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from minikubelet.go import VirtualClock
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_fake_back_off
-from minikubelet.sim.go import VirtualClock
 from walkthrough.expect import expect_equal
 
 KEY = "crasher_default_uid_app_1a2b3c"

@@ -3,9 +3,9 @@ as the PLEG writes it, and pod workers waiting in ``get_newer_than``."""
 
 from __future__ import annotations
 
+from minikubelet import go
 from minikubelet.container.cache import CacheImpl, new_cache
 from minikubelet.container.runtime import PodStatus
-from minikubelet.sim import go
 from walkthrough.expect import expect_equal
 from walkthrough.fixtures import elapsed, run_go
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 
-from minikubelet.sim import klog
+from minikubelet.k8s_io.klog.v2 import klog
 from walkthrough.examples import run_kubelet
 from walkthrough.expect import expect, expect_equal
 

@@ -11,7 +11,7 @@ is a Go Stringer through them.
 
 Where the port differs: fields of Go's structs that the port does not keep
 (``NominatedNodeName``, ``EphemeralContainerStatuses``) print as Go prints their zero values, and
-times print in UTC to the microsecond (see [`time_string`][minikubelet.sim.go.clock.time_string]).
+times print in UTC to the microsecond (see [`time_string`][minikubelet.go.clock.time_string]).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from minikubelet.sim.go.clock import time_string
+from minikubelet.go.clock import time_string
 
 if TYPE_CHECKING:
     from minikubelet.k8s_io.api.core.v1.types import (

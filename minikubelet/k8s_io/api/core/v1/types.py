@@ -32,7 +32,7 @@ them and writing them back
 name, annotation and default, as Go's decoder follows the struct tags. To **add a field**:
 
 1. add it to its dataclass, in Go's order, with Go's type (``int32``/``int64`` from
-   [`minikubelet.sim.go.ints`][minikubelet.sim.go.ints], [`Time`][minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time.Time],
+   [`minikubelet.go.ints`][minikubelet.go.ints], [`Time`][minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time.Time],
    an enum, another dataclass, ``X | None`` for a Go pointer) and the default the API server
    gives it. Its name in manifests is the field's name in camelCase with Go's initialisms
    (``host_ip`` → ``hostIP``); write ``field(metadata={"json": "name"})`` only where Go's tag
@@ -52,11 +52,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from minikubelet.go.ints import int32, int64
 from minikubelet.k8s_io.api.core.v1 import generated_pb
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time import Time
-from minikubelet.sim.go.ints import int32, int64
 
 # --- Constants -----------------------------------------------------------------------------
 
@@ -908,5 +908,5 @@ class ObjectReference:
     @property
     def metadata(self) -> ObjectReference:
         """The reference itself: it has ``name`` and ``namespace``, which is all
-        [`minikubelet.sim.klog.kobj`][minikubelet.sim.klog.kobj] (and so the event recorder) reads of ``obj.metadata``."""
+        [`minikubelet.k8s_io.klog.v2.klog.kobj`][minikubelet.k8s_io.klog.v2.klog.kobj] (and so the event recorder) reads of ``obj.metadata``."""
         return self

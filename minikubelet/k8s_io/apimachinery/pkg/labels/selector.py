@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from minikubelet.go.ints import Bits
 from minikubelet.k8s_io.apimachinery.pkg.selection import operator as selection
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
     label_value_problem,
     qualified_name_problem,
 )
-from minikubelet.sim.go.ints import Bits
 
 _int64 = Bits(64)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from minikubelet.sim import klog
+from minikubelet.k8s_io.klog.v2 import klog
 
 EventTypeNormal = "Normal"
 EventTypeWarning = "Warning"

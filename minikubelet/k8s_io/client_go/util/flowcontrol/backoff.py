@@ -10,7 +10,7 @@ twice ``max_duration`` starts again from ``initial``. kubelet uses 10 s and 300 
 300 s, 300 s …
 
 Times are ``float`` seconds (durations) and seconds since the Unix epoch (points in time), as in
-[`minikubelet.sim.go`][minikubelet.sim.go]. Go guards the map with a ``sync.RWMutex``; no method
+[`minikubelet.go`][minikubelet.go]. Go guards the map with a ``sync.RWMutex``; no method
 here awaits, so on the port's one thread each call is already atomic and there is no lock.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from minikubelet.sim.go import Clock
+from minikubelet.go import Clock
 
 
 class _RuntimeClock:
@@ -30,17 +30,17 @@ class _RuntimeClock:
 
     @property
     def virtual(self) -> bool:
-        from minikubelet.sim.go import current_runtime
+        from minikubelet.go import current_runtime
 
         return current_runtime().clock.virtual
 
     def now(self) -> float:
-        from minikubelet.sim.go import now
+        from minikubelet.go import now
 
         return now()
 
     def monotonic(self) -> float:
-        from minikubelet.sim.go import current_runtime
+        from minikubelet.go import current_runtime
 
         return current_runtime().clock.monotonic()
 

@@ -29,7 +29,9 @@ type OracleManager struct {
 // it kubelet's own image-pull settings (serial pulls, back-off 10s..300s) on the given clock.
 func NewOracleManager(rs internalapi.RuntimeService, is internalapi.ImageManagerService,
 	osIf kubecontainer.OSInterface, helper kubecontainer.RuntimeHelper, fc *clock.FakeClock, rec record.EventRecorder) (*OracleManager, error) {
-	m, err := newFakeKubeRuntimeManager(rs, is, &cadvisorapi.MachineInfo{}, osIf, helper, &credentialprovider.BasicDockerKeyring{})
+	// The node of the port's command line: 4 CPUs, 8Gi (a Burstable container's OOM score divides by it).
+	mi := &cadvisorapi.MachineInfo{NumCores: 4, MemoryCapacity: 8 << 30}
+	m, err := newFakeKubeRuntimeManager(rs, is, mi, osIf, helper, &credentialprovider.BasicDockerKeyring{})
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from minikubelet.base.i18n import both
 from minikubelet.k8s_io.apimachinery.pkg.api.resource.suffix import (
     _BINARY_SUFFIX_OF_EXPONENT,
     _DECIMAL_SUFFIX_OF_EXPONENT,
@@ -39,7 +40,6 @@ from minikubelet.k8s_io.apimachinery.pkg.api.resource.suffix import (
     _interpret,
 )
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import describe
-from minikubelet.sim.i18n import both
 
 __all__ = [
     "BinarySI",

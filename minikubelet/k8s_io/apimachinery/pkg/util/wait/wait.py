@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from minikubelet.sim.go import RecvChan, Timer, current_runtime, new_timer, now, recv, select, sleep
+from minikubelet.go import RecvChan, Timer, current_runtime, new_timer, now, recv, select, sleep
 
 #: A channel that is never closed. Go: wait.NeverStop
 NEVER_STOP: RecvChan[Any] | None = None

@@ -21,6 +21,10 @@ How YAML is read, and what is ours:
   than 100 of more than 1000 decoded nodes come from aliases, at most 99% of them may, falling
   to 10% between 400,000 and 4,000,000 nodes). A billion-laughs document fails after a few
   thousand nodes instead of filling memory.
+* **Depth** (ours): a value nested more than `MAX_DEPTH` (100) levels deep, in YAML or JSON,
+  is refused with the path of the first value too deep. Go's decoders allow more, but every
+  later step of the port (copying a pod, hashing it, writing it) walks a value by recursion,
+  which Python's stack bounds; a real pod's deepest field is about ten levels down.
 * **Values** become what sigs.k8s.io/yaml turns them into: ``!!binary`` is decoded to a string,
   ``!!timestamp`` keeps its text, a ``!!set`` is a mapping, scalar keys become strings
   (``1`` → ``"1"``, ``true`` → ``"true"``); a null or a collection as a key is an error.
@@ -37,9 +41,10 @@ from typing import Any
 
 import yaml
 
-from minikubelet.sim.i18n import both
+from minikubelet.base.i18n import both
 
 __all__ = [
+    "MAX_DEPTH",
     "YAMLSyntaxError",
     "has_json_prefix",
     "json_loads",
@@ -52,7 +57,7 @@ __all__ = [
 class YAMLSyntaxError(ValueError):
     """The text as a whole could not be read (not YAML, or starts with ``{`` and is not JSON).
 
-    Its message is [`Bilingual`][minikubelet.sim.i18n.Bilingual]; the words of libyaml and
+    Its message is [`Bilingual`][minikubelet.base.i18n.Bilingual]; the words of libyaml and
     go-yaml (``document contains excessive aliasing``) stay as those libraries write them.
     """
 
@@ -157,7 +162,13 @@ def yaml_to_json(data: str | bytes) -> Any:
         raise _not_yaml("exceeded maximum nesting depth") from None
     finally:
         loader.dispose()
-    return None if node is None else _Builder().build(node)
+    if node is None:
+        return None
+    data = _Builder().build(node)
+    too_deep = _too_deep(data) if isinstance(data, dict | list) else None
+    if too_deep:
+        raise _not_yaml(*too_deep)
+    return data
 
 
 def json_loads(text: str) -> Any:
@@ -167,9 +178,13 @@ def json_loads(text: str) -> Any:
     number of any length into an ``int``; here a number too long for 64 bits is a float.
     """
     try:
-        return json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
+        data = json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
+        too_deep = _too_deep(data) if isinstance(data, dict | list) else None
+        if not too_deep:
+            return data
+        problem, zh = too_deep
     except RecursionError:
-        problem, zh = "nested too deeply", "嵌套太深"
+        problem, zh = f"nested more than {MAX_DEPTH} levels deep", f"嵌套超过 {MAX_DEPTH} 层"
     except json.JSONDecodeError as err:
         problem = f"{err.msg} (line {err.lineno}, column {err.colno})"
         zh = f"{err.msg}（第 {err.lineno} 行，第 {err.colno} 列）"
@@ -190,6 +205,44 @@ def _json_int(text: str) -> int | float:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
+
+
+#: The deepest nesting of mappings and lists read (ours; see the module docstring).
+MAX_DEPTH = 100
+_PATH_SHOWN = 80  # characters of the too-deep value's path an error shows
+
+
+def _too_deep(data: Any) -> tuple[str, str] | None:
+    """(en, zh) naming the first mapping or list nested deeper than `MAX_DEPTH`, or None.
+
+    Iterative: the data may be as deep as the parser allowed. Only collections are visited;
+    a path is a link to its parent (``(parent, key or index)``), written out only if reported.
+    """
+    work: list[tuple[Any, int, Any]] = [(data, 1, None)]
+    while work:
+        value, depth, path = work.pop()
+        if depth > MAX_DEPTH:
+            where = _path_text(path)
+            return (
+                f"nested more than {MAX_DEPTH} levels deep at {where}",
+                f"在 {where} 处嵌套超过 {MAX_DEPTH} 层",
+            )
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        work.extend((v, depth + 1, (path, k)) for k, v in items if isinstance(v, dict | list))
+    return None
+
+
+def _path_text(path: Any) -> str:
+    """``spec.volumes[0].emptyDir``, each key and the whole cut short with an ellipsis."""
+    steps = []
+    while path is not None:
+        path, key = path
+        if isinstance(key, int):
+            steps.append(f"[{key}]")
+        else:
+            steps.append("." + (key if len(key) <= 40 else key[:39] + "…"))
+    text = "".join(reversed(steps)).removeprefix(".")
+    return text if len(text) <= _PATH_SHOWN else text[: _PATH_SHOWN - 1] + "…"
 
 
 # --- Building the data ---------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from minikubelet.sim.go import Chan, SendChan, go, make_chan
+from minikubelet.go import Chan, SendChan, go, make_chan
 
 
 class Merger(Protocol):

@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.configmap import configmap
 from minikubelet.k8s_io.kubernetes.pkg.volume.configmap.configmap import is_not_found
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
 from minikubelet.k8s_io.kubernetes.pkg.volume.secret import secret
-from minikubelet.sim import klog
 from minikubelet.sim.volume_scenario import play
 
 #: Go: projectedPluginName

@@ -13,9 +13,9 @@ import base64
 from typing import Any
 
 from minikubelet.k8s_io.api.core.v1 import Pod, Volume
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
-from minikubelet.sim import klog
 from minikubelet.sim.volume_scenario import play
 
 #: Go: secretPluginName

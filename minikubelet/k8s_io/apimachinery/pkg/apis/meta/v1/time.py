@@ -13,8 +13,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
+from minikubelet.base.i18n import both
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import describe
-from minikubelet.sim.i18n import both
 
 
 class TimeJSON:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from minikubelet.go.ints import int64
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1.time import Time
-from minikubelet.sim.go.ints import int64
 
 
 @dataclass(slots=True, kw_only=True)

@@ -14,7 +14,7 @@ Go's decoder reads the struct tags:
   ``container_id`` → ``containerID``, ``pod_ips`` → ``podIPs``), or the name given as
   ``field(metadata={"json": "name"})``;
 * **type**: the field's annotation: ``str``, ``bool``, ``int32``/``int64``
-  ([`minikubelet.sim.go.ints`][minikubelet.sim.go.ints], range-checked), ``float``, an enum, ``X | None``,
+  ([`minikubelet.go.ints`][minikubelet.go.ints], range-checked), ``float``, an enum, ``X | None``,
   ``list[X]``, ``dict[str, X]``, another dataclass, ``int | str`` (Go's ``IntOrString``),
   ``Any`` (kept as written), or a type with ``unmarshal_json``/``marshal_json``, directly
   ([`Quantity`][minikubelet.k8s_io.apimachinery.pkg.api.resource.Quantity]) or as ``Annotated``
@@ -44,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import reprlib
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -51,17 +52,20 @@ from enum import Enum
 from functools import cache
 from typing import Any, Protocol, TypeVar
 
-from minikubelet.sim.go.ints import Bits
-from minikubelet.sim.i18n import Bilingual, both
+from minikubelet.base.i18n import Bilingual, both
+from minikubelet.go.ints import Bits
 
 __all__ = [
     "Problems",
+    "cut",
     "describe",
     "field_path",
     "index_path",
     "json_name",
     "key_path",
     "marshal",
+    "quoted",
+    "shown",
     "unmarshal",
 ]
 
@@ -114,6 +118,30 @@ def describe(value: Any) -> Bilingual:
     if isinstance(value, Mapping):
         return both("a mapping", "映射")
     return both(f"a {type(value).__name__}", f"{type(value).__name__} 值")
+
+
+# What an error may show of a value: a few items and levels of it, a few dozen characters.
+_REPR = reprlib.Repr()
+for _limit, _value in {"maxlevel": 3, "maxdict": 4, "maxlist": 4, "maxstring": 60,
+                       "maxlong": 40, "maxother": 60}.items():  # fmt: skip
+    setattr(_REPR, _limit, _value)  # (Python 3.11's Repr takes no arguments)
+SHOWN = 80
+
+
+def shown(value: Any) -> str:
+    """A value as an error quotes it (Python's ``repr``), cut to `SHOWN` characters with an
+    ellipsis: a file may hold a value of megabytes, nested as deep as the parser allows."""
+    return cut(_REPR.repr(value))
+
+
+def quoted(text: str) -> str:
+    """A string as an error quotes it: in JSON's quotes, cut to 60 characters with an ellipsis."""
+    return json.dumps(cut(text, 60))
+
+
+def cut(text: str, limit: int = SHOWN) -> str:
+    """``text``, or its first ``limit - 1`` characters and an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 #: What a field expects, as the messages say it in each language.
@@ -429,8 +457,8 @@ def _enum_decoder(kind: type[Enum]) -> _Decoder:
             problems.add(
                 path,
                 both(
-                    f"unsupported value {json.dumps(value)}: must be one of {allowed}",
-                    f"不支持的取值 {json.dumps(value)}：必须是 {allowed} 之一",
+                    f"unsupported value {quoted(value)}: must be one of {allowed}",
+                    f"不支持的取值 {quoted(value)}：必须是 {allowed} 之一",
                 ),
             )
             return _INVALID

@@ -12,6 +12,7 @@ which has the same effect. Go's "nil" is ``None``.
 
 from __future__ import annotations
 
+from minikubelet import go
 from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
     ContainerStatus,
@@ -20,7 +21,6 @@ from minikubelet.k8s_io.api.core.v1 import (
     PodConditionType,
     PodStatus,
 )
-from minikubelet.sim import go
 
 __all__ = [
     "get_container_status",

@@ -10,6 +10,8 @@ timings, whether the file says so or not. The whole walk over a pod is
 
 from __future__ import annotations
 
+from typing import Any
+
 from minikubelet.k8s_io.api.core.v1 import (
     Container,
     DefaultTerminationGracePeriodSeconds,
@@ -115,6 +117,17 @@ def set_defaults_volume(volume: Volume) -> None:
     """
     if not volume.volume_source:
         volume.volume_source = {"emptyDir": {}}
+
+
+def set_defaults_object_field_selector(selector: dict[str, Any]) -> None:
+    """A ``fieldRef`` that names no ``apiVersion`` reads the pod's fields of ``v1``.
+
+    Go: pkg/apis/core/v1/defaults.go SetDefaults_ObjectFieldSelector
+
+    The port keeps an env var's ``valueFrom`` as the manifest wrote it, so the selector is a dict.
+    """
+    if not selector.get("apiVersion"):
+        selector["apiVersion"] = "v1"
 
 
 def set_defaults_resource_list(resources: ResourceList) -> ResourceList:

@@ -12,6 +12,7 @@ from minikubelet.k8s_io.api.core.v1 import Pod, Protocol
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.defaults import (
     set_defaults_container,
     set_defaults_http_get_action,
+    set_defaults_object_field_selector,
     set_defaults_pod,
     set_defaults_pod_spec,
     set_defaults_probe,
@@ -34,6 +35,10 @@ def set_object_defaults_pod(pod: Pod) -> None:
         for port in container.ports:
             if not port.protocol:
                 port.protocol = Protocol.TCP
+        for env in container.env:
+            field_ref = (env.value_from or {}).get("fieldRef")
+            if isinstance(field_ref, dict):
+                set_defaults_object_field_selector(field_ref)
         container.resources.limits = set_defaults_resource_list(container.resources.limits)
         container.resources.requests = set_defaults_resource_list(container.resources.requests)
         for probe in (container.liveness_probe, container.readiness_probe, container.startup_probe):

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from minikubelet.sim.go import Millisecond, Minute, Second, now
-from minikubelet.sim.go.clock import time_string
-from minikubelet.sim.go.duration import format_duration
+from minikubelet.go import Millisecond, Minute, Second, now
+from minikubelet.go.clock import time_string
+from minikubelet.go.duration import format_duration
 
 #: Go: initialDurationBeforeRetry
 initialDurationBeforeRetry = 500 * Millisecond

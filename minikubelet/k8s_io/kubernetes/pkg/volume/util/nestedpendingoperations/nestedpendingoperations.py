@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from minikubelet.go import go
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.exponential_backoff import (
     ExponentialBackoff,
 )
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.types.types import (
     GeneratedOperations,
 )
-from minikubelet.sim import klog
-from minikubelet.sim.go import go
 
 #: Go: EmptyUniquePodName
 EmptyUniquePodName = ""

@@ -13,6 +13,7 @@ from typing import Any
 
 from minikubelet.events import FailedMountVolume
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import VolumePluginMgr
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.operationexecutor.operation_executor import (
     MarkVolumeOpts,
@@ -24,7 +25,6 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.util.types.types import (
     GeneratedOperations,
     OperationContext,
 )
-from minikubelet.sim import klog
 
 
 class OperationGenerator:

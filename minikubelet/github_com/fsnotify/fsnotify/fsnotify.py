@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from minikubelet.sim.go import Chan, Second, after, go, make_chan, recv, select, send
+from minikubelet.go import Chan, Second, after, go, make_chan, recv, select, send
 
 #: How often the directory is compared with its last snapshot.
 watchPollPeriod = 1 * Second

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, TextIO
 
-from minikubelet.sim import trace
+from minikubelet.base import trace
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ _logger = _Logger()
 
 def _now() -> float:
     """The running runtime's clock if there is one (virtual time in a virtual run)."""
-    from minikubelet.sim.go.runtime import current_runtime_or_none
+    from minikubelet.go.runtime import current_runtime_or_none
 
     runtime = current_runtime_or_none()
     return runtime.clock.now() if runtime is not None else time.time()

@@ -485,12 +485,12 @@ def current_runtime() -> Runtime:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         raise RuntimeError(
-            "minikubelet.sim.go: no runtime here; start the program with go.run(main)"
+            "minikubelet.go: no runtime here; start the program with go.run(main)"
         ) from None
     rt = getattr(loop, "go_runtime", None)
     if rt is None:
         raise RuntimeError(
-            "minikubelet.sim.go: this event loop is not a go runtime; "
+            "minikubelet.go: this event loop is not a go runtime; "
             "start the program with go.run(main), not asyncio.run(main)"
         )
     return rt

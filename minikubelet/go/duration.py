@@ -1,7 +1,7 @@
 """Durations written as Go writes them: ``300ms``, ``1.5s``, ``2m30s``.
 
 Go: package ``time`` (``time.ParseDuration``, ``time.Duration.String``). A duration here is a
-float number of seconds (see [`minikubelet.sim.go.clock`][minikubelet.sim.go.clock]).
+float number of seconds (see [`minikubelet.go.clock`][minikubelet.go.clock]).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minikubelet.sim.go import tracing
+from minikubelet.go import tracing
 
 
 def pod_worker(workers: Any, uid: str) -> None:

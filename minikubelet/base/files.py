@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from minikubelet.sim.i18n import both, os_error
+from minikubelet.base.i18n import both, os_error
 
 
 class FileReadError(ValueError):

@@ -4,8 +4,8 @@ kubelet's loop is a Go `select` over channels fed by goroutines and tickers. Thi
 the port the same constructs, explicit and deterministic, on asyncio:
 
 ```python
-from minikubelet.sim import go
-from minikubelet.sim.go import Chan, Second, recv, select
+from minikubelet import go
+from minikubelet.go import Chan, Second, recv, select
 
 async def main() -> None:
     updates = Chan[str](cap=1)                 # updates := make(chan string, 1)

@@ -1,0 +1,1 @@
+"""Go modules hosted on github.com, at their import paths."""

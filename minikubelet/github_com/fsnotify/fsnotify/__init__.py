@@ -1,0 +1,1 @@
+"""github.com/fsnotify/fsnotify: the directory watcher."""

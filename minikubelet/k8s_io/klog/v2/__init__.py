@@ -1,0 +1,1 @@
+"""k8s.io/klog/v2: kubelet's logger, its output format."""

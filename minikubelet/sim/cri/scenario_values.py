@@ -1,0 +1,98 @@
+"""The values of a scenario: durations, mappings with known fields, and errors that say where.
+
+Not a port; see [`minikubelet.sim.cri.scenario`][minikubelet.sim.cri.scenario] for the format.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from minikubelet.base.i18n import both
+from minikubelet.go.duration import parse_duration as go_parse_duration
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, shown
+
+
+class ScenarioError(ValueError):
+    """A scenario (annotation or file) that does not parse; the message says where.
+
+    Its message is [`Bilingual`][minikubelet.base.i18n.Bilingual]; where it is (a file, a pod's
+    annotation, then the keys down to the value) reads the same in both languages.
+    """
+
+
+def scenario_error(where: str, en: str, zh: str) -> ScenarioError:
+    return ScenarioError(both(f"{where}: {en}", f"{where}：{zh}"))
+
+
+#: The longest Go duration (int64 nanoseconds), in seconds.
+_MAX_DURATION = (2**63 - 1) / 1e9
+
+
+def parse_duration(value: Any, where: str) -> float:
+    """Seconds from ``5s``, ``1m30s``, ``500ms`` (Go's ``time.ParseDuration``) or a number."""
+    if isinstance(value, bool):
+        raise scenario_error(
+            where,
+            f"expected a duration like 5s, got {shown(value)}",
+            f"应为 5s 这样的时长，实际为 {shown(value)}",
+        )
+    if isinstance(value, int | float):
+        seconds = float(value)
+    elif isinstance(value, str):
+        try:
+            seconds = go_parse_duration(value)
+        except ValueError as e:
+            bad = str(e).replace(value, cut(value, 60))
+            raise scenario_error(
+                where,
+                f"{bad} (expected a duration like 5s or 1m30s)",
+                f"{bad}（应为 5s 或 1m30s 这样的时长）",
+            ) from None
+    else:
+        raise scenario_error(
+            where,
+            f"expected a duration like 5s, 1m30s or 500ms, got {shown(value)}",
+            f"应为 5s、1m30s 或 500ms 这样的时长，实际为 {shown(value)}",
+        )
+    if not math.isfinite(seconds):
+        raise scenario_error(
+            where,
+            f"expected a duration like 5s, got {shown(value)}",
+            f"应为 5s 这样的时长，实际为 {shown(value)}",
+        )
+    if seconds < 0:
+        raise scenario_error(
+            where,
+            f"a duration cannot be negative ({shown(value)})",
+            f"时长不能为负数（{shown(value)}）",
+        )
+    if seconds > _MAX_DURATION:
+        # Go's durations are int64 nanoseconds: about 292 years at most.
+        raise scenario_error(
+            where,
+            f"a duration cannot be longer than 2562047h47m16s ({shown(value)})",
+            f"时长不能超过 2562047h47m16s（{shown(value)}）",
+        )
+    return seconds
+
+
+def as_mapping(value: Any, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise scenario_error(
+            where, f"expected a mapping, got {shown(value)}", f"应为映射，实际为 {shown(value)}"
+        )
+    return value
+
+
+def check_keys(m: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for k in m:
+        if k not in allowed:
+            names = ", ".join(allowed)
+            raise scenario_error(
+                where,
+                f"unknown field {shown(k)} (expected one of {names})",
+                f"未知字段 {shown(k)}（应为 {names} 之一）",
+            )

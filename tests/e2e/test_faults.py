@@ -1,0 +1,75 @@
+"""Faults a reader can script: a sandbox that dies, a container the OOM killer ends, and what
+kubelet does about them, run from the examples through ``minikubelet run``."""
+
+from __future__ import annotations
+
+import re
+
+from tests.test_cli import EXAMPLES, run_cli
+
+_EVENT = (
+    '"Event occurred" object="{pod}" kind="Pod" apiVersion="v1" type="{type}" reason="{reason}"'
+)
+
+
+def _event(pod: str, type_: str, reason: str) -> str:
+    return _EVENT.format(pod=pod, type=type_, reason=reason)
+
+
+def test_a_dead_sandbox_is_replaced_and_its_containers_killed():
+    """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podSandboxChanged ("No ready sandbox
+    for pod can be found"), computePodActions (Attempt = the old one's + 1) and SyncPod (the
+    SandboxChanged event, then killPodWithSyncResult: "Stopping container app")."""
+    code, out = run_cli("--manifests", EXAMPLES + "/sandbox-death", "--until", "40s", "-v", "4")
+    assert code == 0
+    web = "default/web-minikubelet"
+    line = next(
+        ln
+        for ln in out.splitlines()
+        if "No ready sandbox for pod can be found" in ln and f'pod="{web}"' in ln
+    )
+    assert line.startswith("I0715 00:00:21")  # the first relist after the sandbox's 20 s
+    died = out.index(line)
+    rest = out[died:]
+    assert re.search(
+        r"computePodActions got for pod\" podActions=\{KillPod:true CreateSandbox:true "
+        r"SandboxID:[0-9a-f]{64} Attempt:1 ",
+        rest,
+    )
+    changed = rest.index(_event(web, "Normal", "SandboxChanged"))
+    killing = rest.index(_event(web, "Normal", "Killing") + ' message="Stopping container app"')
+    started = rest.index(_event(web, "Normal", "Started") + ' message="Started container app"')
+    assert changed < killing < started
+    summary = out.split("minikubelet: after 40s, 2 pod(s):\n")[1]
+    assert re.search(r"default/web-minikubelet +Running +ready 1/1  restarts 1", summary)
+
+
+def test_no_container_is_created_in_a_sandbox_that_died_during_the_pull():
+    """Go: pkg/kubelet/kuberuntime/kuberuntime_container.go startContainer (the
+    FailedToCreateContainer event "Error: %s" with the runtime's message); the runtime's text is
+    containerd 1.4/1.5's CreateContainer (pkg/cri/server/container_create.go)."""
+    code, out = run_cli("--manifests", EXAMPLES + "/sandbox-death", "--until", "40s", "-v", "4")
+    assert code == 0
+    pod = "default/slow-pull-minikubelet"
+    failed = out.index(
+        _event(pod, "Warning", "Failed")
+        + ' message="Error: failed to get sandbox container task: no running task found: task '
+    )
+    assert "CreateContainerError" in out[failed:].splitlines()[2]
+    assert out.index(_event(pod, "Normal", "SandboxChanged")) > failed
+    summary = out.split("minikubelet: after 40s, 2 pod(s):\n")[1]
+    assert re.search(r"default/slow-pull-minikubelet +Running +ready 1/1  restarts 0", summary)
+
+
+def test_an_oom_killed_container_ends_137_oomkilled_and_backs_off():
+    """Go: pkg/kubelet/kuberuntime/kuberuntime_container.go toKubeContainerStatus (the runtime's
+    reason and exit code), pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses
+    (ContainerStateTerminated), kuberuntime_manager.go doBackOff (the BackOff event)."""
+    code, out = run_cli("--manifests", EXAMPLES + "/oom-kill", "--until", "30s", "-v", "5")
+    assert code == 0
+    assert "Terminated:&ContainerStateTerminated{ExitCode:137,Signal:0,Reason:OOMKilled," in out
+    pod = "default/hungry-minikubelet"
+    assert (
+        _event(pod, "Warning", "BackOff") + ' message="Back-off restarting failed container"'
+    ) in out
+    assert "with CrashLoopBackOff" in out

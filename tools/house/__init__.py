@@ -1,0 +1,1 @@
+"""Housekeeping scripts of the repository itself (issue #26). Ours."""
