@@ -148,7 +148,7 @@ async def poll_immediate(
     interval: float, timeout: float, condition: Callable[[], tuple[bool, Exception | None]]
 ) -> Exception | None:
     """Ask ``condition`` now, then every ``interval``, until it is done, fails, or ``timeout``
-    has passed (then [`ErrWaitTimeout`][]). Go returns the error; so does the port.
+    has passed (then ``ErrWaitTimeout``). Go returns the error; so does the port.
 
     Go: staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go PollImmediate
 
