@@ -64,6 +64,7 @@ from minikubelet.k8s_io.kubernetes.pkg.security.podsecuritypolicy.sysctl.mustmat
 from minikubelet.kubelet_getters import KubeletGetters
 from minikubelet.kubelet_node_status import KubeletNodeStatus
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
+from minikubelet.kubelet_volumes import KubeletVolumes
 from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
 from minikubelet.lifecycle.interfaces import (
     PodAdmitAttributes,
@@ -99,6 +100,7 @@ from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import RuntimeState, new_runtime_state
 from minikubelet.sim.fake_apiserver import FakeAPIServer
 from minikubelet.sim.node import MachineInfo
+from minikubelet.sim.volume_fs import SimFS
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
@@ -115,7 +117,8 @@ from minikubelet.types import (
 )
 from minikubelet.util import format
 from minikubelet.util.queue.work_queue import BasicWorkQueue, WorkQueue
-from minikubelet.volumemanager.volume_manager import VolumeManager
+from minikubelet.volume_host import KUBELET_PODS_DIR, new_initialized_volume_plugin_mgr
+from minikubelet.volumemanager.volume_manager import VolumeManager, new_volume_manager
 
 #: After this long without a successful status check, the runtime counts as down.
 maxWaitForContainerRuntime = 30 * Second
@@ -172,7 +175,7 @@ class SyncHandler(Protocol):
 
 
 @dataclass
-class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
+class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     """The fields of Go's Kubelet struct that the pod-creation path uses.
 
     Go: pkg/kubelet/kubelet.go type Kubelet
@@ -205,6 +208,8 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
     container_gc: GC = field(init=False)
     node_ref: ObjectReference = field(init=False)
     volume_manager: VolumeManager | None = None
+    #: --keep-terminated-pod-volumes (deprecated in v1.21; default false).
+    keep_terminated_pod_volumes: bool = False
     container_deletor: Any = None
     #: The node's hostname (lower-cased, see nodeutil.get_hostname).
     hostname: str = ""
@@ -271,14 +276,19 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).Run
 
-        Left out: the log server, cloud resource sync, the node lease, iptables chains, the
-        volume manager's own loop, runtime classes.
+        Left out: the log server, cloud resource sync, the node lease, iptables chains, runtime
+        classes.
         """
         # Go omitted: if kl.logServer == nil { -- no log server: the port serves nothing
         # Go: if kl.kubeClient == nil {
         if self.kube_client is None:
             klog.info_s("No API server defined - no node status update will be sent")
         # Go omitted: if kl.cloudResourceSyncManager != nil { -- no cloud provider here
+        # Go omitted: if err := kl.initializeModules(); err != nil { -- no metrics, image, OOM
+        # or certificate managers to start here; the port's modules start with the Kubelet
+        # Go: go kl.volumeManager.Run(kl.sourcesReady, wait.NeverStop)
+        if self.volume_manager is not None:
+            go(self.volume_manager.run, self.sources_ready, None, name="volumeManager")
         # Go: if kl.kubeClient != nil {
         if self.kube_client is not None:
             # Go also runs fastStatusUpdateOnce (which waits for a pod CIDR) and the node lease
@@ -1164,18 +1174,19 @@ def new_main_kubelet(
     negative ``minimum_gc_age``.
 
     Call it inside [`minikubelet.go.run`][minikubelet.go.run]: several parts read the run's
-    clock. Left out of Go's long list: cAdvisor, the container manager (cgroups), volume and plugin
-    managers, secret and config-map managers, eviction, the node lease, DNS, the image garbage
+    clock. Left out of Go's long list: cAdvisor, the container manager (cgroups), the plugin
+    manager, the secret and config-map managers (the volume plugins read the API server),
+    eviction, the node lease, DNS, the image garbage
     collector, certificate and shutdown managers.
     """
     clock = current_runtime().clock
     node_ref = ObjectReference(kind="Node", name=node_name, uid=node_name, namespace="")
 
     # Go picks how the secret and config-map managers watch the API server here:
-    # Go omitted: case kubeletconfiginternal.WatchChangeDetectionStrategy: -- no secrets here
-    # Go omitted: case kubeletconfiginternal.TTLCacheChangeDetectionStrategy: -- no secrets here
-    # Go omitted: case kubeletconfiginternal.GetChangeDetectionStrategy: -- no secrets here
-    # Go omitted: default: -- no secrets here
+    # Go omitted: case kubeletconfiginternal.WatchChangeDetectionStrategy: -- no managers: the volume plugins read configMaps and secrets from the in-memory API server at each SetUp
+    # Go omitted: case kubeletconfiginternal.TTLCacheChangeDetectionStrategy: -- no managers: the volume plugins read configMaps and secrets from the in-memory API server at each SetUp
+    # Go omitted: case kubeletconfiginternal.GetChangeDetectionStrategy: -- no managers: the volume plugins read configMaps and secrets from the in-memory API server at each SetUp
+    # Go omitted: default: -- no managers: the volume plugins read configMaps and secrets from the in-memory API server at each SetUp
 
     container_gc_policy = GCPolicy(
         min_age=minimum_gc_age,
@@ -1251,7 +1262,17 @@ def new_main_kubelet(
         kl.sync_pod, recorder, work_queue, kube_cfg.sync_frequency, backOffPeriod, pod_cache
     )
     kl.pod_killer = PodKillerWithChannel(kl)
-    kl.volume_manager = VolumeManager()
+    kl.volume_manager = new_volume_manager(
+        True,  # --enable-controller-attach-detach's default
+        node_name,
+        pod_manager,
+        status_manager,
+        new_initialized_volume_plugin_mgr(kube_client, SimFS()),
+        container_runtime,
+        KUBELET_PODS_DIR,
+        recorder,
+        kl.keep_terminated_pod_volumes,
+    )
 
     # The admit handlers, in Go's order; the first that refuses a pod rejects it.
     # Go omitted: evictionManager, evictionAdmitHandler := eviction.NewManager( -- it refuses pods only while the node reports memory, disk or PID pressure, and the simulated node measures no usage, so it has no pressure to report

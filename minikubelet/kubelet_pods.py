@@ -161,7 +161,7 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).PodResourcesAreReclaimed
 
-        Go also waits for the pod's volumes and cgroup; the port has neither.
+        Go also waits for the pod's cgroup; the port has none.
         """
         if not not_running(status.container_statuses):
             klog.v(3).info_s(
@@ -183,6 +183,11 @@ class KubeletPods:
                 "Pod is terminated, but some containers have not been cleaned up",
                 pod=klog.kobj(pod),
                 status=" ".join(str(s) for s in runtime_status.container_statuses),
+            )
+            return False
+        if self.pod_volumes_exist(pod.metadata.uid) and not self.keep_terminated_pod_volumes:
+            klog.v(3).info_s(
+                "Pod is terminated, but some volumes have not been cleaned up", pod=klog.kobj(pod)
             )
             return False
         return True

@@ -5,6 +5,7 @@ import sys
 
 from tests.conftest import ROOT
 from tools import i18n
+from tools.i18n.typography import stray_spaces
 
 EN = """# Title
 
@@ -202,3 +203,19 @@ def test_the_check_fails_on_a_hard_wrapped_chinese_page(tmp_path):
     assert fixed.returncode == 0 and "unwrapped" in fixed.stdout
     assert "第一行第二行" in (tmp_path / "page.zh.md").read_text(encoding="utf-8")
     assert run_check(tmp_path).returncode == 0
+
+
+def test_a_space_after_full_width_punctuation_is_found_outside_code() -> None:
+    text = "\n".join(
+        [
+            "改了清单， UID 也变了。",  # 1: stray
+            "| 一 | 二 |",  # a table's cell border
+            "### 为什么？ {#why}",  # a heading's anchor
+            "运行 `a， b` 就行。",  # inside code
+            "```",
+            "一， 二",  # a code block
+            "```",
+            "退避：100、 200 毫秒",  # 8: stray
+        ]
+    )
+    assert stray_spaces(text) == [1, 8]

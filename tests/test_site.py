@@ -168,3 +168,37 @@ def test_search_finds_a_word_from_the_middle_of_a_title_in_both_languages(built_
             assert any(tok.startswith(middle) for tok in tokens(titles[location], separator)), (
                 f"searching {middle!r} would not find the {lang} page {page} ({title!r})"
             )
+
+
+#: What readers search for, per language; each query's best results must be prose.
+COMMON_QUERIES = {
+    "en": ["syncLoop", "pod worker", "PLEG", "CrashLoopBackOff", "grace period", "probe",
+           "admission", "sandbox", "status manager", "image pull"],
+    "zh": ["主循环", "pod worker", "PLEG", "重启退避", "宽限期", "探针", "准入", "沙箱",
+           "状态管理器", "拉取镜像"],
+}  # fmt: skip
+#: Text only a side-by-side view has: its buttons and its hint (both languages).
+VIEW_ONLY = ("Copy GoPython", "Full screen", "Point at a block", "复制 Go", "全屏", "指向一个")
+
+
+def _score(doc: dict, words: list[str]) -> int:
+    title, text = doc["title"].lower(), doc["text"].lower()
+    return sum(10 * title.count(w) + text.count(w) for w in words)
+
+
+def test_search_results_for_common_queries_are_prose_sections(built_site):
+    load_jieba_user_dict()
+    for lang, queries in COMMON_QUERIES.items():
+        folder = built_site / ("zh/search" if lang == "zh" else "search")
+        docs = json.loads((folder / "search_index.json").read_text(encoding="utf-8"))["docs"]
+        views = [d["location"] for d in docs if any(v in d["text"] for v in VIEW_ONLY)]
+        assert not views, f"{lang}: the index holds side-by-side views: {views[:5]}"
+        for query in queries:
+            words = [w.lower() for w in jieba.cut(query) if w.strip()]
+            ranked = sorted(docs, key=lambda d: -_score(d, words))[:5]
+            assert ranked and _score(ranked[0], words) > 0, f"{lang}: {query!r} finds nothing"
+            for doc in ranked:
+                # A view's lines come out as "702<code>…</code>": its line number, then the code.
+                numbered = re.findall(r"\d+<code>", doc["text"])
+                assert len(numbered) < 3, f"{lang}: {query!r} finds code lines in {doc['location']}"
+                assert "<p>" in doc["text"] or doc["title"], f"{lang}: {query!r}: {doc['location']}"

@@ -8,8 +8,6 @@ Commands: ``watch [EXERCISE]`` (the learner's home), ``list [--json]``, ``check 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import errno
 import os
 import sys
 from pathlib import Path
@@ -27,6 +25,7 @@ from walkthrough.runner import (
     cmd_reset,
     resolve,
 )
+from walkthrough.text import reader_has_gone
 from walkthrough.watch import cmd_watch
 
 #: Another folder of chapters (a copy, for trying the runner without touching the tree).
@@ -199,12 +198,8 @@ def main(
     except KeyboardInterrupt:
         return 130
     except OSError as err:
-        # `list | head`, or the terminal of a `watch` hung up (EIO): the reader has gone, and
-        # that is fine. Any other error is not ours to hide.
-        if not isinstance(err, BrokenPipeError) and err.errno != errno.EIO:
+        if not reader_has_gone(err):
             raise
-        with contextlib.suppress(OSError):  # no "Exception ignored … BrokenPipeError" at exit
-            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
         return 0
 
 

@@ -40,6 +40,7 @@ from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.phase_reporter import PhaseReporter
 from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 from walkthrough.catalog import CatalogError, chapter_title
+from walkthrough.text import reader_has_gone
 
 
 @dataclass(frozen=True)
@@ -271,7 +272,12 @@ def example_main(
     )
     args = parser.parse_args(argv)
     if args.breakpoints:
-        print_spots(spots, lang, sys.stdout)
+        try:
+            print_spots(spots, lang, sys.stdout)
+            sys.stdout.flush()
+        except OSError as err:  # `--breakpoints | head`
+            if not reader_has_gone(err):
+                raise
         return 0
     klog.configure(verbosity=args.verbosity, out=sys.stdout)
     try:

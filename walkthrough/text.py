@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -46,3 +49,15 @@ def display_path(path: Path | str) -> str:
         return os.path.relpath(resolved) if resolved.is_relative_to(Path.cwd()) else str(path)
     except (ValueError, OSError):
         return str(path)
+
+
+def reader_has_gone(err: OSError) -> bool:
+    """Whether ``err`` says the reader of our output has gone (``… | head`` closed the pipe, or
+    the terminal of a ``watch`` hung up): then stdout is pointed at /dev/null, so that Python's
+    flush at exit does not print "Exception ignored … BrokenPipeError", and the command may end
+    quietly. Any other error is not ours to hide."""
+    if not isinstance(err, BrokenPipeError) and err.errno != errno.EIO:
+        return False
+    with contextlib.suppress(OSError):
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    return True

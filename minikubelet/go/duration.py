@@ -51,6 +51,9 @@ def parse_duration(text: str) -> float:
 
 def format_duration(d: float) -> str:
     """A duration as Go prints it: ``1m30s``, ``1.5s``, ``300ms``. Go: ``time.Duration.String``."""
+    # Go's durations are whole nanoseconds: a float difference of times 1e-16 short of 1 s
+    # is 1 s.
+    d = round(d * 1e9) / 1e9
     if d == 0:
         return "0s"
     sign = "-" if d < 0 else ""

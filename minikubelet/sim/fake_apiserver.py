@@ -18,11 +18,13 @@ Errors carry the API's reason (``NotFound``, ``AlreadyExists``, ``Conflict``) an
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import uuid
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from minikubelet.go import Chan, make_chan, now
 from minikubelet.k8s_io.api.core.v1 import Node, Pod, PodPhase
@@ -90,6 +92,8 @@ class FakeAPIServer:
         self.nodes: dict[str, Node] = {}
         self.resource_version = 0
         self.watches: list[Watch] = []
+        #: (kind, "namespace/name") → a configMap or secret, as the script wrote it.
+        self.objects: dict[tuple[str, str], dict[str, Any]] = {}
 
     # --- bookkeeping ---------------------------------------------------------------------------
 
@@ -227,6 +231,40 @@ class FakeAPIServer:
         if node is None:
             raise StatusError("NotFound", f'nodes "{name}" not found')
         return copy.deepcopy(node)
+
+    # --- configMaps, secrets, tokens -----------------------------------------------------------
+
+    def get_object(self, kind: str, namespace: str, name: str) -> dict[str, Any]:
+        """A configMap or secret; ``NotFound`` as kubelet's managers word it (``configmap "x"
+        not found``: the singular resource)."""
+        obj = self.objects.get((kind, self._key(namespace, name)))
+        if obj is None:
+            raise StatusError("NotFound", f'{kind.lower()} "{name}" not found')
+        return copy.deepcopy(obj)
+
+    def create_token(self, namespace: str, service_account: str) -> str:
+        """A service account token (TokenRequest): not a real JWT, but one per account."""
+        return f"fake-token:{namespace}:{service_account}"
+
+    def apply_object(self, event_type: str, obj: dict[str, Any]) -> None:
+        """A scripted write of a configMap or secret (a secret's ``stringData`` is merged into
+        its ``data`` as base64, as the API server does)."""
+        meta = obj.get("metadata", {})
+        key = (obj["kind"], self._key(meta.get("namespace") or "default", meta["name"]))
+        if event_type == "DELETED":
+            self.objects.pop(key, None)
+            return
+        stored = copy.deepcopy(obj)
+        if stored["kind"] == "Secret":
+            data = stored.setdefault("data", {})
+            for k, v in stored.pop("stringData", {}).items():
+                data[k] = base64.b64encode(v.encode()).decode()
+        self.objects[key] = stored
+        klog.v(5).info_s(
+            "Fake API server: applied scripted event",
+            type=event_type,
+            object=klog.ObjectRef(meta["name"], meta.get("namespace") or "default"),
+        )
 
     # --- the rest of the cluster ---------------------------------------------------------------
 

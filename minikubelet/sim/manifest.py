@@ -39,11 +39,11 @@ from minikubelet.base.files import FileReadError, FileTooLarge, read_at_most
 from minikubelet.base.i18n import Bilingual, both
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
-    cut,
     describe,
     field_path,
     index_path,
     marshal,
+    quoted,
     unmarshal,
 )
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import YAMLSyntaxError, to_json
@@ -196,7 +196,7 @@ def _check_type_meta(data: Any, kinds: tuple[str, ...], problems: _Problems) -> 
 def _shown(value: Any) -> Bilingual:
     """A value of ``apiVersion`` or ``kind`` as an error shows it (anything may be there)."""
     if isinstance(value, str):
-        text = json.dumps(cut(value, 60))
+        text = quoted(value)
         return both(text, text)
     return describe(value)
 

@@ -16,6 +16,12 @@ A script is YAML (a list) or JSON lines (one event per line)::
         kind: Pod
         metadata: {name: web, namespace: default}
         spec: {containers: [{name: nginx, image: nginx:1.21}]}
+    - at: 30s                # a configMap (or a Secret) the pods' volumes read
+      type: ADDED
+      object:
+        kind: ConfigMap
+        metadata: {name: web-config}
+        data: {index.html: hello}
 
 The API server gives each new pod its UID, creation time and ``Pending`` status (an object that
 has a ``uid`` or ``creationTimestamp`` keeps it: it stands for a pod created before); an update
@@ -130,14 +136,48 @@ def load_script(text: str | bytes, source: str) -> list[WatchEvent]:
             raise _error(where, f"type: must be one of {types}", f"type：必须是 {types} 之一")
         obj = raw.get("object")
         if not isinstance(obj, dict):
-            raise _error(where, "object: a pod is required", "object：必须给出一个 Pod")
-        # Every pod is checked now, so that a bad one is refused before anything runs.
-        try:
-            pod_from_dict(obj, source=_object(where))
-        except ManifestError as err:
-            raise _from(err) from err
+            raise _error(
+                where,
+                "object: a pod, configMap or secret is required",
+                "object：必须给出一个 Pod、ConfigMap 或 Secret",
+            )
+        # Every object is checked now, so that a bad one is refused before anything runs.
+        if obj.get("kind") in OBJECT_KINDS:
+            check_object(obj, _object(where))
+        else:
+            try:
+                pod_from_dict(obj, source=_object(where))
+            except ManifestError as err:
+                raise _from(err) from err
         events.append(WatchEvent(at, kind, obj))
     return sorted(events, key=lambda e: e.at)
+
+
+#: The kinds besides Pod a script may write: what pods' volumes read.
+OBJECT_KINDS = ("ConfigMap", "Secret")
+
+
+def check_object(obj: dict[str, Any], where: Bilingual) -> None:
+    """A configMap or secret as the API server would take it: a name, and ``data`` (and a
+    configMap's ``binaryData``, a secret's ``stringData``) mapping keys to strings."""
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
+        raise _error(where, "metadata.name: required", "metadata.name：必须给出")
+    if not isinstance(meta.get("namespace", ""), str):
+        raise _error(
+            where, "metadata.namespace: must be a string", "metadata.namespace：必须是字符串"
+        )
+    fields = ("data", "binaryData") if obj["kind"] == "ConfigMap" else ("data", "stringData")
+    for name in fields:
+        value = obj.get(name, {})
+        if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        ):
+            raise _error(
+                where,
+                f"{name}: must map keys to strings",
+                f"{name}：必须是键到字符串的映射",
+            )
 
 
 def _event(source: str, index: int) -> Bilingual:
@@ -183,6 +223,9 @@ async def replay_script(
         wait = start + event.at - now()
         if wait > 0:
             await sleep(wait)
+        if event.object.get("kind") in OBJECT_KINDS:
+            server.apply_object(event.type, event.object)
+            continue
         pod = decode_pod(event, i, source, node_name)
         server.apply(event.type, pod, with_status="status" in event.object)
 

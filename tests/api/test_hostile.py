@@ -297,3 +297,9 @@ def test_a_huge_api_version_is_cut_in_the_error():
     assert (
         pods == [] and message.startswith(f"{SRC}: document 1: apiVersion: ") and len(message) < 300
     )
+
+
+def test_a_huge_invalid_name_is_cut_in_the_error():  # found by tests/test_fuzz_inputs.py
+    pods, errors = load_pods(pod().replace("name: web", "name: " + "x" * 100_000), SRC)
+    (message,) = map(str, errors)
+    assert pods == [] and 'metadata.name: invalid name "xxx' in message and len(message) < 400

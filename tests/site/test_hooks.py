@@ -73,3 +73,32 @@ def test_every_alternate_gets_a_sitemap(tmp_path, site_url):
     assert made == ["a/sitemap.xml", "sitemap.xml", "zh/a/sitemap.xml", "zh/sitemap.xml"]
     assert (tmp_path / "sitemap.xml").read_text() == "the real one"
     assert "<urlset" in (tmp_path / "zh" / "sitemap.xml").read_text()
+
+
+@pytest.mark.parametrize("site_url", [None, "https://example.github.io/minikubelet/"])
+def test_language_links_work_under_any_sub_path(site_url):
+    config = SimpleNamespace(site_url=site_url)
+    base = "/minikubelet" if site_url else ""
+    page = (
+        f'<link rel="alternate" href="{base}/" hreflang="en">'
+        f'<a href="{base}/zh/chapters/01-big-picture/" hreflang="zh" class="md-select__link">'
+    )
+    out = hooks._relative_alternates(page, "chapters/01-big-picture/", config)
+    assert 'href="../../" hreflang="en"' in out
+    assert 'href="../../zh/chapters/01-big-picture/" hreflang="zh"' in out
+    home = hooks._relative_alternates(page.replace("chapters/01-big-picture/", ""), "", config)
+    assert 'href="./" hreflang="en"' in home and 'href="zh/" hreflang="zh"' in home
+    # A 404 page is served at any depth: its links go to each language's home.
+    lost = hooks._404_alternates(page, config)
+    assert f'href="{base}/" hreflang="en"' in lost and f'href="{base}/zh/" hreflang="zh"' in lost
+
+
+def test_no_sitemap_of_none_urls_without_a_site_url(tmp_path):
+    (tmp_path / "zh").mkdir()
+    for folder in (tmp_path, tmp_path / "zh"):
+        (folder / "sitemap.xml").write_text("<urlset><url><loc>None</loc></url></urlset>")
+        (folder / "sitemap.xml.gz").write_bytes(b"gz")
+    hooks._no_sitemap_without_a_site_url(tmp_path)
+    for folder in (tmp_path, tmp_path / "zh"):
+        assert "None" not in (folder / "sitemap.xml").read_text()
+        assert not (folder / "sitemap.xml.gz").exists()

@@ -245,3 +245,21 @@ def test_each_update_that_waits_for_a_busy_worker_is_a_step_even_when_it_reads_t
         (5, "update default/web"),
         (8, "update default/web"),
     ]
+
+
+def test_the_trace_is_never_written_through_a_planted_symlink(tmp_path: Path, capsys):  # #28 2
+    from minikubelet.sim import trace as trace_mod
+
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    target = tmp_path / "t.json"
+    (tmp_path / ".t.json.tmp").symlink_to(victim)  # at the temporary name: removed
+    trace_mod.write({"steps": []}, str(target))
+    assert victim.read_text() == "keep" and target.is_file() and not target.is_symlink()
+    target.unlink()
+    target.symlink_to(victim)  # the destination itself: refused in one line
+    args = ["run", "--manifests", "examples/static-pods", "--until", "1s", "--trace", str(target)]
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert victim.read_text() == "keep" and "Traceback" not in err
+    assert f"cannot write the trace to {target}: it is a symbolic link" in err

@@ -41,7 +41,7 @@ EXPECTED = {
         "web (uid …0001)        error: network is not ready: container runtime network not ready",
         '11s  web (uid …0002)        error: pod "web_default" is pending termination',
         "default/batch is Running → Failed at 20s (DeadlineExceeded",
-        "24s  web (uid …0002)        ok",
+        "26s  web (uid …0002)        ok",
     ],
     "ch07": [
         "3s  migrate-then-serve   start init container migrate",
@@ -296,3 +296,16 @@ def test_the_debugging_page_names_every_spot(page: str) -> None:
     for chapter in CHAPTERS:
         for spot in example(chapter).SPOTS:
             assert f"| `{spot.name}` |" in table, (page, spot.name)
+
+
+def test_breakpoints_into_a_closed_pipe_say_nothing() -> None:
+    # `--breakpoints | head -1` is how a reader takes the first spot: no BrokenPipeError.
+    done = subprocess.run(
+        f"{sys.executable} walkthrough/ch03/example.py --breakpoints --lang en | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.stdout.startswith("# ") and done.stderr == ""

@@ -239,3 +239,28 @@ def test_the_command_line_never_shows_a_traceback_for_a_corrupted_cache(tmp_path
         done = run()
         assert "Traceback" not in done.stderr + done.stdout, corrupt.__name__
         assert "did not verify" in done.stderr, corrupt.__name__
+
+
+def test_planted_symlinks_are_never_written_through(tmp_path):  # #28 item 2
+    import os
+
+    from tools.xref.cache import Snapshot
+
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"keep")
+    cache = tmp_path / "cache"
+    snap = Snapshot.load(cache, "k")
+    snap.put("a.go", (1, 1, 1, "0" * 64, b"r"))
+    snap.path.parent.mkdir(parents=True)
+    tmp = snap.path.with_name(f"{snap.path.name}.{os.getpid()}.tmp")
+    tmp.symlink_to(victim)  # at the temporary name: removed, a new file made
+    snap.save("k")
+    assert victim.read_bytes() == b"keep" and not snap.notes
+    assert not snap.path.is_symlink() and Snapshot.load(cache, "k").entries
+    snap.path.unlink()
+    snap.path.symlink_to(victim)  # at the destination: refused, in one line
+    snap.put("b.go", (1, 1, 1, "0" * 64, b"r"))
+    snap.save("k")
+    assert victim.read_bytes() == b"keep"
+    (note,) = snap.notes
+    assert "is a symbolic link: refusing to write through it" in note and "\n" not in note

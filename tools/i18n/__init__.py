@@ -23,7 +23,7 @@ from pathlib import Path
 
 from markdown.extensions.toc import slugify
 
-from .typography import stray_breaks, unwrap
+from .typography import stray_breaks, stray_spaces, unwrap
 
 ZH_SUFFIX = ".zh.md"
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
@@ -140,6 +140,11 @@ def check(docs: Path) -> tuple[list[str], list[str]]:
             errors.append(f"{docs / rel}: no translation, expected {twin.relative_to(docs)}")
             continue
         if page.name.endswith(ZH_SUFFIX):
+            for line in stray_spaces(page.read_text(encoding="utf-8")):
+                errors.append(
+                    f"{docs / rel}:{line}: a space after full-width punctuation (，。：；！？、（ "
+                    "carry their own): remove it"
+                )
             for line in stray_breaks(page.read_text(encoding="utf-8")):
                 errors.append(
                     f"{docs / rel}:{line}: a line break between two Chinese characters renders "

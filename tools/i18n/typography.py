@@ -1,6 +1,7 @@
 """Chinese Markdown is not hard-wrapped: a line break inside a paragraph renders as a space, and
 a space between two Chinese characters is a typo a reader sees.
 
+`stray_spaces` finds a space typed after full-width punctuation, which carries its own.
 `stray_breaks` finds the line breaks between two Chinese characters (or full-width punctuation)
 inside one paragraph, list item or admonition body; `unwrap` joins every paragraph onto one line
 (no space between two Chinese characters, one space where Latin text meets a line break).
@@ -74,6 +75,28 @@ def stray_breaks(text: str) -> list[int]:
     """1-based numbers of the lines that end a Chinese character the next line continues."""
     lines = text.split("\n")
     return [a + 1 for a, b in _pairs(text) if _chinese_on_both_sides(lines[a], lines[b])]
+
+
+# A space after full-width punctuation (not before a table's "|" or a heading's "{#anchor}").
+SPACE_AFTER = re.compile(r"[，。：；！？、（] +(?=[^|{\s])")
+
+
+def stray_spaces(text: str) -> list[int]:
+    """1-based numbers of the lines with a space after full-width punctuation (outside code)."""
+    found = []
+    fence: str | None = None
+    for number, line in enumerate(text.split("\n"), start=1):
+        opened = FENCE.match(line)
+        if fence is not None:
+            if opened and opened.group(1).startswith(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)[0] * 3
+            continue
+        if SPACE_AFTER.search(re.sub(r"`[^`]*`", "``", line)):
+            found.append(number)
+    return found
 
 
 def unwrap(text: str) -> str:

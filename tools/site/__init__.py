@@ -52,8 +52,8 @@ numbers); a selection started in one pane does not take the other pane's lines w
 *Where it lives.*  The view's markup is ``templates/sidebyside.html.j2``, its behaviour
 ``assets/sidebyside.js``, its style ``assets/sidebyside.css``; nothing else on the page depends on
 them, so other features (a trace player) bring their own files to ``assets/``, which the hook
-publishes as ``assets/minikubelet/``.  A view is excluded from the search index
-(``data-search-exclude``).
+publishes as ``assets/minikubelet/``.  A view is kept out of the search index: the hook puts it into
+the page after the search plugin has read it (``on_post_page``).
 
 Pages
 =====

@@ -10,7 +10,8 @@ What they do, per build (mkdocs-static-i18n builds once per language, in one pro
 - ``on_page_markdown``: expand the directives (see `tools.site`).
 - ``on_page_content``: put the rendered side-by-side views in place; on Chinese pages, give the
   headings' permalinks a Chinese title (Python-Markdown's ``toc`` has one setting for all).
-- ``on_post_page``: point a Chinese page's search at the Chinese index (``zh/search/``).
+- ``on_post_page``: put the side-by-side views in (after search indexed the page), make the
+  language links relative, point a Chinese page's search at the Chinese index (``zh/search/``).
 - ``on_post_template``: keep each language's 404 page (both builds write ``404.html`` at the
   site's root, the Chinese one last).
 - ``on_post_build`` (last of all, after mkdocs-static-i18n has written the combined search
@@ -47,6 +48,7 @@ from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from tools.site.breakpoints import pdb_directive  # noqa: E402
+from tools.site.kubelet_logs import kubelet_logs_table  # noqa: E402
 from tools.site.recipes import spots_table  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
 from tools.site.exercises import exercises_directive  # noqa: E402
@@ -88,6 +90,7 @@ class _State:
     runner: Runner | None = None
     traces: Traces | None = None
     pending: ClassVar[dict[str, dict[str, tuple]]] = {}  # page URL → slot id → (mapping, doc)
+    views: ClassVar[dict[str, dict[str, str]]] = {}  # page URL → placeholder → the view's HTML
     not_found: ClassVar[dict[str, str]] = {}  # language → its 404 page
 
 
@@ -203,6 +206,11 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
             raise DirectiveError(f"pdb(script, target, …, then=None, args=''): unknown {unknown}")
         return pdb_directive(ROOT, *d.args, **d.kwargs)
 
+    def kubelet_logs(d: Directive) -> str:
+        if d.args or d.kwargs:
+            raise DirectiveError("kubelet_logs() takes no arguments")
+        return kubelet_logs_table(ROOT, lang)
+
     def spots(d: Directive) -> str:
         if d.args or d.kwargs:
             raise DirectiveError("spots() takes no arguments")
@@ -224,6 +232,7 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         "run": run,
         "pdb": pdb,
         "spots": spots,
+        "kubelet_logs": kubelet_logs,
         "exercises": exercises,
         "trace": trace,
     }
@@ -255,7 +264,9 @@ def on_page_content(html: str, page, config, files: Files) -> str:
         placeholder = render("slot.html.j2", slot=slot)
         if placeholder not in html:
             raise PluginError(f"docs/{page.file.src_uri}: the view {slot} got lost in Markdown")
-        html = html.replace(placeholder, render_view(view), 1)
+        # Put in by on_post_page, once the search plugin has read the page: the index holds the
+        # prose and headings, not thousands of numbered code lines and the views' buttons.
+        state.views.setdefault(page.file.url, {})[placeholder] = render_view(view)
     return html
 
 
@@ -278,7 +289,11 @@ CONFIG_SCRIPT = re.compile(
 
 
 def on_post_page(output: str, page, config) -> str:
-    """A Chinese page searches the Chinese index: material fetches ``<base>/search/…``."""
+    """The page's views in their slots; a Chinese page searches the Chinese index (material
+    fetches ``<base>/search/…``)."""
+    for placeholder, view in state.views.pop(page.file.url, {}).items():
+        output = output.replace(placeholder, view, 1)
+    output = _relative_alternates(output, page.url, config)
     lang = _language(page, config)
     if lang == DEFAULT_LANGUAGE:
         return output
@@ -291,9 +306,43 @@ def on_post_page(output: str, page, config) -> str:
     return CONFIG_SCRIPT.sub(rebase, output, count=1)
 
 
+#: A language alternate (the language menu's links, the head's ``<link rel="alternate">``).
+ALTERNATE = re.compile(r'(<(?:a|link)\b[^>]*?\bhref=")(/[^"]*)("[^>]*?\bhreflang="(\w+)")')
+
+
+def _site_path(config) -> str:
+    """The site's path on its host: ``/minikubelet`` on a project site, ``""`` at a root."""
+    return urlsplit(config.site_url or "").path.rstrip("/")
+
+
+def _relative_alternates(html: str, url: str, config) -> str:
+    """Root-absolute alternates made relative to the page: they work under any sub-path."""
+    base = _site_path(config)
+
+    def one(m: re.Match) -> str:
+        target = m.group(2).removeprefix(base).lstrip("/")
+        relative = get_relative_url(target or ".", url)
+        if m.group(2).endswith("/") and not relative.endswith("/"):
+            relative += "/"  # a folder stays a folder: "../.." → "../../"
+        return m.group(1) + relative + m.group(3)
+
+    return ALTERNATE.sub(one, html)
+
+
+def _404_alternates(html: str, config) -> str:
+    """A 404 page is served at any depth: its language links go to each home page."""
+    base = _site_path(config)
+
+    def one(m: re.Match) -> str:
+        home = f"{base}/" if m.group(4) == DEFAULT_LANGUAGE else f"{base}/{m.group(4)}/"
+        return m.group(1) + home + m.group(3)
+
+    return ALTERNATE.sub(one, html)
+
+
 def on_post_template(output: str, template_name: str, config) -> str:
     if template_name == "404.html":
-        state.not_found[config.theme.get("language") or "en"] = output
+        state.not_found[config.theme.get("language") or "en"] = _404_alternates(output, config)
     return output
 
 
@@ -305,6 +354,14 @@ def _place_404_pages(site: Path) -> None:
         target.write_text(html, encoding="utf-8")
 
 
+def _no_sitemap_without_a_site_url(site: Path) -> None:
+    """Without ``site_url`` mkdocs writes ``<loc>None</loc>``: a sitemap needs absolute URLs."""
+    for sitemap in site.rglob("sitemap.xml"):
+        if "<loc>None" in sitemap.read_text(encoding="utf-8"):
+            sitemap.write_text(render("empty-sitemap.xml.j2") + "\n", encoding="utf-8")
+            sitemap.with_suffix(".xml.gz").unlink(missing_ok=True)
+
+
 @event_priority(-200)
 def on_post_build(config) -> None:
     site = Path(config.site_dir).resolve()
@@ -314,7 +371,9 @@ def on_post_build(config) -> None:
         counts = split_index(site, DEFAULT_LANGUAGE)
         log.info(f"minikubelet: search index per language: {counts}")
     _place_404_pages(site)
-    base = urlsplit(config.site_url or "").path.rstrip("/")  # "/minikubelet" on a project site
+    base = _site_path(config)
+    if not config.site_url:
+        _no_sitemap_without_a_site_url(site)
     wanted: set[str] = set()
     for page in site.rglob("*.html"):
         parser = _Alternates()

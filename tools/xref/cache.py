@@ -62,6 +62,27 @@ def clear_way(path: Path, root: Path) -> None:
         shutil.rmtree(path)
 
 
+def write_file(path: Path, data: bytes) -> None:
+    """Write `path` atomically through a temporary file created anew (``O_EXCL``, ``O_NOFOLLOW``):
+    a symbolic link planted at either name is never written through; one at `path` is refused
+    (`OSError` saying so), one at the temporary name is removed (it is ours to make)."""
+    path = Path(path)
+    if path.is_symlink():
+        raise OSError(f"{path} is a symbolic link: refusing to write through it")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
 def _valid_entry(entry) -> bool:
     return (
         isinstance(entry, tuple)
@@ -157,14 +178,10 @@ class Snapshot:
             if mtime >= now - RACY_NS:
                 size, mtime, ino = -1, -1, -1
             entries[rel] = (size, mtime, ino, sha, blob)
-        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             clear_way(self.path, self.path.parent.parent)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(encode(entries, key))
-            os.replace(tmp, self.path)
+            write_file(self.path, encode(entries, key))
         except OSError as exc:
             self.notes.append(f"cache: cannot write {self.path} ({exc}); continuing without it")
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
         self.dirty = False

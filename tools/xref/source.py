@@ -31,7 +31,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache import clear_way
+from .cache import clear_way, write_file
 from .download import DEFAULT_TIMEOUT, FetchResult, download_archive, download_raw, safe_rel
 from .hashes import git_blob_sha, sha256
 from .lock import Lock
@@ -227,12 +227,10 @@ class CacheSource(Source):
         entries, problems = {}, []
         for rel, data in sorted(res.files.items()):
             target = self.dir / rel
-            tmp = target.with_name(target.name + ".part")
             try:
                 clear_way(target, self.root)
                 target.parent.mkdir(parents=True, exist_ok=True)
-                tmp.write_bytes(data)
-                os.replace(tmp, target)
+                write_file(target, data)
             except OSError as exc:
                 problems.append(f"cannot write {target}: {exc}")
                 continue

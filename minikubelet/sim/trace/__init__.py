@@ -80,6 +80,7 @@ each case index), and `"default"`/`"default_lines"`. A step's *focus* is the fir
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import os
@@ -125,11 +126,21 @@ def with_go_lines(trace: dict[str, Any]) -> str | None:
 
 
 def write(trace: dict[str, Any], path: str) -> None:
-    """Write a trace to ``path`` whole or not at all (a temporary file, then renamed)."""
+    """Write a trace to ``path`` whole or not at all (a temporary file, then renamed).
+
+    The temporary file is created anew (``O_EXCL``, ``O_NOFOLLOW``; a link planted at its name
+    is removed first), so nothing is written through a symbolic link; a ``path`` that is one
+    is refused (``OSError``, ELOOP), as ``O_NOFOLLOW`` refuses it."""
     target = Path(path)
+    if target.is_symlink():
+        raise OSError(errno.ELOOP, "it is a symbolic link (a trace is not written through one)")
     tmp = target.with_name(f".{target.name}.tmp")
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     try:
-        tmp.write_text(dumps(trace), encoding="utf-8")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(dumps(trace))
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)

@@ -56,12 +56,15 @@ class _Logger:
         self.out: TextIO | None = None
         self.observer: Callable[[str, dict[str, Any]], None] | None = None
 
-    def write(self, severity: str, depth: int, msg: str, kv: dict[str, Any]) -> None:
+    def write(
+        self, severity: str, depth: int, msg: str, kv: dict[str, Any], printf: bool = False
+    ) -> None:
         frame = sys._getframe(depth + 1)
         where = f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno}"
         stamp = datetime.fromtimestamp(_now(), UTC).strftime("%m%d %H:%M:%S.%f")
         pairs = "".join(f" {k}={format_value(v)}" for k, v in kv.items())
-        line = f"{severity}{stamp}       1 {where}] {quote(msg)}{pairs}\n"
+        text = msg if printf else quote(msg)
+        line = f"{severity}{stamp}       1 {where}] {text}{pairs}\n"
         (self.out or sys.stderr).write(line)
         if self.observer is not None:
             self.observer(msg, kv)
@@ -181,6 +184,16 @@ def error_s(err: BaseException | None, msg: str, **kv: Any) -> None:
     _logger.write("E", 1, msg, pairs)
 
 
+def infof(fmt: str, *args: Any) -> None:
+    """Log at verbosity 0 the old way (klog's Infof): ``fmt % args``, not quoted, no pairs."""
+    _logger.write("I", 1, fmt % args if args else fmt, {}, printf=True)
+
+
+def errorf(fmt: str, *args: Any) -> None:
+    """Log an error line the old way (klog's Errorf): ``fmt % args``, not quoted, no pairs."""
+    _logger.write("E", 1, fmt % args if args else fmt, {}, printf=True)
+
+
 class Verbose:
     """The result of [`v`][]: logs only when the level is enabled (klog's Verbose)."""
 
@@ -191,6 +204,11 @@ class Verbose:
         """Log if this verbosity is enabled (klog's Verbose.InfoS)."""
         if self.enabled:
             _logger.write("I", 1, msg, kv)
+
+    def infof(self, fmt: str, *args: Any) -> None:
+        """Log ``fmt % args``, not quoted, if this verbosity is enabled (klog's Verbose.Infof)."""
+        if self.enabled:
+            _logger.write("I", 1, fmt % args if args else fmt, {}, printf=True)
 
     def error_s(self, err: BaseException | None, msg: str, **kv: Any) -> None:
         """Log an error line if this verbosity is enabled (klog's Verbose.ErrorS)."""

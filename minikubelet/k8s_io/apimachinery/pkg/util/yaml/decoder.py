@@ -21,7 +21,7 @@ How YAML is read, and what is ours:
   than 100 of more than 1000 decoded nodes come from aliases, at most 99% of them may, falling
   to 10% between 400,000 and 4,000,000 nodes). A billion-laughs document fails after a few
   thousand nodes instead of filling memory.
-* **Depth** (ours): a value nested more than [`MAX_DEPTH`][] (100) levels deep, in YAML or JSON,
+* **Depth** (ours): a value nested more than `MAX_DEPTH` (100) levels deep, in YAML or JSON,
   is refused with the path of the first value too deep. Go's decoders allow more, but every
   later step of the port (copying a pod, hashing it, writing it) walks a value by recursion,
   which Python's stack bounds; a real pod's deepest field is about ten levels down.

@@ -64,6 +64,7 @@ __all__ = [
     "json_name",
     "key_path",
     "marshal",
+    "quoted",
     "shown",
     "unmarshal",
 ]
@@ -131,6 +132,11 @@ def shown(value: Any) -> str:
     """A value as an error quotes it (Python's ``repr``), cut to `SHOWN` characters with an
     ellipsis: a file may hold a value of megabytes, nested as deep as the parser allows."""
     return cut(_REPR.repr(value))
+
+
+def quoted(text: str) -> str:
+    """A string as an error quotes it: in JSON's quotes, cut to 60 characters with an ellipsis."""
+    return json.dumps(cut(text, 60))
 
 
 def cut(text: str, limit: int = SHOWN) -> str:
@@ -451,8 +457,8 @@ def _enum_decoder(kind: type[Enum]) -> _Decoder:
             problems.add(
                 path,
                 both(
-                    f"unsupported value {json.dumps(value)}: must be one of {allowed}",
-                    f"不支持的取值 {json.dumps(value)}：必须是 {allowed} 之一",
+                    f"unsupported value {quoted(value)}: must be one of {allowed}",
+                    f"不支持的取值 {quoted(value)}：必须是 {allowed} 之一",
                 ),
             )
             return _INVALID

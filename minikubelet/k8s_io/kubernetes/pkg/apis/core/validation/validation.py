@@ -5,7 +5,6 @@ Go: pkg/apis/core/validation/validation.go
 
 from __future__ import annotations
 
-import json
 import re
 
 from minikubelet.base.i18n import Bilingual, both
@@ -45,6 +44,7 @@ from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
     field_path,
     index_path,
     key_path,
+    quoted,
 )
 
 int32_max = Bits(32).max
@@ -67,10 +67,10 @@ def _dns1123_label_problem(
 ) -> Bilingual | None:
     if len(value) > 63 or not _DNS1123_LABEL_RE.fullmatch(value):
         return both(
-            f"invalid {what[0]} {json.dumps(value)}: must be at most 63 characters of lowercase "
+            f"invalid {what[0]} {quoted(value)}: must be at most 63 characters of lowercase "
             "letters, digits and '-', starting and ending with a letter or digit "
             "(a DNS-1123 label)",
-            f"{what[1]} {json.dumps(value)} 不合法：只能由小写字母、数字和 '-' 组成，以字母或数字"
+            f"{what[1]} {quoted(value)} 不合法：只能由小写字母、数字和 '-' 组成，以字母或数字"
             "开头和结尾，最多 63 个字符（DNS-1123 标签）",
         )
     return None
@@ -80,10 +80,10 @@ def dns1123_subdomain_problem(value: str) -> Bilingual | None:
     """What is wrong with a name that must be a DNS-1123 subdomain (a pod's, a node's), or None."""
     if len(value) > 253 or not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         return both(
-            f"invalid name {json.dumps(value)}: must be at most 253 characters of lowercase "
+            f"invalid name {quoted(value)}: must be at most 253 characters of lowercase "
             "letters, digits, '-' and '.', starting and ending with a letter or digit "
             "(a DNS-1123 subdomain)",
-            f"名称 {json.dumps(value)} 不合法：只能由小写字母、数字、'-' 和 '.' 组成，以字母或"
+            f"名称 {quoted(value)} 不合法：只能由小写字母、数字、'-' 和 '.' 组成，以字母或"
             "数字开头和结尾，最多 253 个字符（DNS-1123 子域名）",
         )
     return None
@@ -95,15 +95,15 @@ def qualified_name_problem(value: str, what: tuple[str, str] = ("key", "键")) -
     prefix, slash, name = value.rpartition("/")
     if slash and (not prefix or dns1123_subdomain_problem(prefix)):
         return both(
-            f"invalid {what[0]} {json.dumps(value)}: the prefix before '/' must be a DNS subdomain",
-            f"{what[1]} {json.dumps(value)} 不合法：'/' 之前的前缀必须是 DNS 子域名",
+            f"invalid {what[0]} {quoted(value)}: the prefix before '/' must be a DNS subdomain",
+            f"{what[1]} {quoted(value)} 不合法：'/' 之前的前缀必须是 DNS 子域名",
         )
     if len(name) > 63 or not _QUALIFIED_NAME_RE.fullmatch(name):
         return both(
-            f"invalid {what[0]} {json.dumps(value)}: the name must be at most 63 characters of "
+            f"invalid {what[0]} {quoted(value)}: the name must be at most 63 characters of "
             "letters, digits, '-', '_' and '.', starting and ending with a letter or digit, "
             "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/my-key')",
-            f"{what[1]} {json.dumps(value)} 不合法：名称部分只能由字母、数字、'-'、'_' 和 '.' 组成，"
+            f"{what[1]} {quoted(value)} 不合法：名称部分只能由字母、数字、'-'、'_' 和 '.' 组成，"
             "以字母或数字开头和结尾，最多 63 个字符；前面可以加一个 DNS 子域名前缀和 '/'"
             "（例如 'example.com/my-key'）",
         )
@@ -115,10 +115,10 @@ def label_value_problem(value: str) -> Bilingual | None:
     k8s.io/apimachinery/pkg/util/validation; the message is ours)."""
     if len(value) > 63 or not _LABEL_VALUE_RE.fullmatch(value):
         return both(
-            f"invalid label value {json.dumps(value)}: must be empty or at most 63 "
+            f"invalid label value {quoted(value)}: must be empty or at most 63 "
             "characters of letters, digits, '-', '_' and '.', starting and ending with "
             "a letter or digit",
-            f"标签值 {json.dumps(value)} 不合法：可以为空；否则只能由字母、数字、'-'、'_' "
+            f"标签值 {quoted(value)} 不合法：可以为空；否则只能由字母、数字、'-'、'_' "
             "和 '.' 组成，以字母或数字开头和结尾，最多 63 个字符",
         )
     return None
@@ -134,10 +134,10 @@ def _port_name_problem(value: str) -> Bilingual | None:
         or "--" in value
     ):
         return both(
-            f"invalid port name {json.dumps(value)}: must be at most 15 characters of lowercase "
+            f"invalid port name {quoted(value)}: must be at most 15 characters of lowercase "
             "letters, digits and '-', with at least one letter, not starting or ending with "
             "'-' and without '--' (an IANA service name)",
-            f"端口名称 {json.dumps(value)} 不合法：只能由小写字母、数字和 '-' 组成，至少含一个字母，"
+            f"端口名称 {quoted(value)} 不合法：只能由小写字母、数字和 '-' 组成，至少含一个字母，"
             "不能以 '-' 开头或结尾，不能含 '--'，最多 15 个字符（IANA 服务名）",
         )
     return None
@@ -491,10 +491,10 @@ class _Validator:
                 self.add(
                     where,
                     both(
-                        f"invalid environment variable name {json.dumps(var.name)}: must "
+                        f"invalid environment variable name {quoted(var.name)}: must "
                         "consist of letters, digits, '_', '-' and '.', and must not start with "
                         "a digit",
-                        f"环境变量名 {json.dumps(var.name)} 不合法：只能由字母、数字、'_'、'-' "
+                        f"环境变量名 {quoted(var.name)} 不合法：只能由字母、数字、'_'、'-' "
                         "和 '.' 组成，且不能以数字开头",
                     ),
                 )
@@ -509,8 +509,8 @@ class _Validator:
                 self.add(
                     field_path(where, "name"),
                     both(
-                        f"not found: the pod has no volume named {json.dumps(mount.name)}",
-                        f"未找到：Pod 中没有名为 {json.dumps(mount.name)} 的卷",
+                        f"not found: the pod has no volume named {quoted(mount.name)}",
+                        f"未找到：Pod 中没有名为 {quoted(mount.name)} 的卷",
                     ),
                 )
             if not mount.mount_path:
@@ -519,8 +519,8 @@ class _Validator:
                 self.add(
                     field_path(where, "mountPath"),
                     both(
-                        f"duplicate mount path {json.dumps(mount.mount_path)}",
-                        f"挂载路径 {json.dumps(mount.mount_path)} 重复",
+                        f"duplicate mount path {quoted(mount.mount_path)}",
+                        f"挂载路径 {quoted(mount.mount_path)} 重复",
                     ),
                 )
             mount_paths.add(mount.mount_path)
@@ -535,10 +535,10 @@ class _Validator:
             self.add(
                 path,
                 both(
-                    f"unsupported resource {json.dumps(name)}: a container may ask for cpu, "
+                    f"unsupported resource {quoted(name)}: a container may ask for cpu, "
                     "memory, ephemeral-storage, hugepages-<size> or an extended resource such "
                     "as example.com/gpu",
-                    f"不支持的资源 {json.dumps(name)}：容器可以申请 cpu、memory、ephemeral-storage、"
+                    f"不支持的资源 {quoted(name)}：容器可以申请 cpu、memory、ephemeral-storage、"
                     "hugepages-<大小>，或 example.com/gpu 这样的扩展资源",
                 ),
             )
@@ -550,8 +550,8 @@ class _Validator:
             self.add(
                 path,
                 both(
-                    f'invalid resource name {json.dumps(name)}: may not start with "requests."',
-                    f'资源名称 {json.dumps(name)} 不合法：不能以 "requests." 开头',
+                    f'invalid resource name {quoted(name)}: may not start with "requests."',
+                    f'资源名称 {quoted(name)} 不合法：不能以 "requests." 开头',
                 ),
             )
             return False
@@ -569,9 +569,9 @@ class _Validator:
                 if not self.resource_name(name, where):
                     continue
                 if quantity.sign() < 0:
-                    self.add(where, _negative(json.dumps(quantity.marshal_json())))
+                    self.add(where, _negative(quoted(quantity.marshal_json())))
                 elif _is_extended(name) and quantity.amount.denominator != 1:
-                    shown = json.dumps(quantity.marshal_json())
+                    shown = quoted(quantity.marshal_json())
                     self.add(
                         where,
                         both(f"must be a whole number, got {shown}", f"必须是整数，实际为 {shown}"),
@@ -593,7 +593,7 @@ class _Validator:
                             ),
                         )
                 elif not overcommit and quantity.cmp(limit) != 0:
-                    request, most = (json.dumps(q.marshal_json()) for q in (quantity, limit))
+                    request, most = (quoted(q.marshal_json()) for q in (quantity, limit))
                     self.add(
                         where,
                         both(
@@ -602,7 +602,7 @@ class _Validator:
                         ),
                     )
                 elif quantity.cmp(limit) > 0:
-                    request, most = (json.dumps(q.marshal_json()) for q in (quantity, limit))
+                    request, most = (quoted(q.marshal_json()) for q in (quantity, limit))
                     self.add(
                         where,
                         both(
@@ -631,18 +631,16 @@ class _Validator:
                 self.add(
                     where,
                     both(
-                        f"invalid value {json.dumps(s.name)}: must have at most "
+                        f"invalid value {quoted(s.name)}: must have at most "
                         f"{SysctlMaxLength} characters and match regex {SysctlFmt}",
-                        f"取值 {json.dumps(s.name)} 不合法：最多 {SysctlMaxLength} 个字符，"
+                        f"取值 {quoted(s.name)} 不合法：最多 {SysctlMaxLength} 个字符，"
                         f"并且要匹配正则表达式 {SysctlFmt}",
                     ),
                 )
             elif s.name in names:
                 self.add(
                     where,
-                    both(
-                        f"duplicate value {json.dumps(s.name)}", f"重复的取值 {json.dumps(s.name)}"
-                    ),
+                    both(f"duplicate value {quoted(s.name)}", f"重复的取值 {quoted(s.name)}"),
                 )
             names.add(s.name)
 
@@ -730,8 +728,8 @@ class _Validator:
             self.add(
                 field_path(path, "operator"),
                 both(
-                    f"invalid value {json.dumps(op or '')}: not a valid selector operator",
-                    f"取值 {json.dumps(op or '')} 不合法：不是有效的选择算符（operator）",
+                    f"invalid value {quoted(op or '')}: not a valid selector operator",
+                    f"取值 {quoted(op or '')} 不合法：不是有效的选择算符（operator）",
                 ),
             )
         if problem := qualified_name_problem(req.key):
@@ -755,8 +753,8 @@ class _Validator:
             self.add(
                 field_path(path, "operator"),
                 both(
-                    f"invalid value {json.dumps(req.operator or '')}: not a valid selector operator",
-                    f"取值 {json.dumps(req.operator or '')} 不合法：不是有效的选择算符（operator）",
+                    f"invalid value {quoted(req.operator or '')}: not a valid selector operator",
+                    f"取值 {quoted(req.operator or '')} 不合法：不是有效的选择算符（operator）",
                 ),
             )
         # The only node field a selector may name is the node's name.
@@ -764,8 +762,8 @@ class _Validator:
             self.add(
                 field_path(path, "key"),
                 both(
-                    f"invalid value {json.dumps(req.key)}: not a valid field selector key",
-                    f"取值 {json.dumps(req.key)} 不合法：不是有效的字段选择器键",
+                    f"invalid value {quoted(req.key)}: not a valid field selector key",
+                    f"取值 {quoted(req.key)} 不合法：不是有效的字段选择器键",
                 ),
             )
         else:
@@ -807,7 +805,7 @@ def _negative(value: object) -> Bilingual:
 
 
 def _duplicate(name: str) -> Bilingual:
-    return both(f"duplicate name {json.dumps(name)}", f"名称 {json.dumps(name)} 重复")
+    return both(f"duplicate name {quoted(name)}", f"名称 {quoted(name)} 重复")
 
 
 def _is_native(name: str) -> bool:

@@ -1,0 +1,73 @@
+"""Ours: the node's simulated filesystem, where the volume plugins make their directories.
+
+Not a port. Real volume plugins create directories under ``/var/lib/kubelet/pods/<uid>/volumes/``
+and write files there (a configMap's keys, a token); hostPath looks at the host's own tree. Here
+both are one in-memory tree: a path is a directory or a file (its bytes). It starts with the
+directories a Linux node has (``/``, ``/etc``, ``/tmp``, ``/var/lib/kubelet``, ``/var/log``, …).
+Reads and writes cost a dictionary lookup, so a reconciler that runs every 100 ms stays cheap.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+#: The directories the node starts with.
+NODE_DIRS = (
+    "/",
+    "/etc",
+    "/tmp",
+    "/var",
+    "/var/lib",
+    "/var/lib/kubelet",
+    "/var/lib/kubelet/pods",
+    "/var/log",
+    "/var/log/pods",
+    "/run",
+)
+
+
+@dataclass
+class SimFS:
+    """Directories (a set) and files (path → bytes), with absolute, normalised paths."""
+
+    dirs: set[str] = field(default_factory=lambda: set(NODE_DIRS))
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def is_dir(self, path: str) -> bool:
+        return posixpath.normpath(path) in self.dirs
+
+    def is_file(self, path: str) -> bool:
+        return posixpath.normpath(path) in self.files
+
+    def exists(self, path: str) -> bool:
+        return self.is_dir(path) or self.is_file(path)
+
+    def mkdir_all(self, path: str) -> None:
+        """Make ``path`` and its parents (``os.MkdirAll``)."""
+        path = posixpath.normpath(path)
+        while path not in self.dirs:
+            self.dirs.add(path)
+            path = posixpath.dirname(path)
+
+    def write_file(self, path: str, data: bytes) -> None:
+        path = posixpath.normpath(path)
+        self.mkdir_all(posixpath.dirname(path))
+        self.files[path] = data
+
+    def remove_all(self, path: str) -> None:
+        """Remove ``path`` and everything under it (``os.RemoveAll``)."""
+        path = posixpath.normpath(path)
+        prefix = path.rstrip("/") + "/"
+        self.dirs = {d for d in self.dirs if d != path and not d.startswith(prefix)}
+        self.files = {f: b for f, b in self.files.items() if f != path and not f.startswith(prefix)}
+
+    def list_dir(self, path: str) -> list[str]:
+        """The names directly in directory ``path``, sorted."""
+        prefix = posixpath.normpath(path).rstrip("/") + "/"
+        names = {
+            p[len(prefix) :].split("/", 1)[0]
+            for p in (*self.dirs, *self.files)
+            if p.startswith(prefix) and p != prefix
+        }
+        return sorted(names)

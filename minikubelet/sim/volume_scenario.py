@@ -1,0 +1,134 @@
+"""Ours: how a pod's volume mounts go, from its ``minikubelet.dev/volumes`` annotation.
+
+Not a port. Real mounts take time (an NFS server far away) or fail (``mount`` exits 32); the
+simulated plugins follow a script instead::
+
+    metadata:
+      annotations:
+        minikubelet.dev/volumes: |
+          data: {setUpTime: 3s}            # each SetUp of volume "data" takes 3 s
+          cache: {fail: 2}                 # its first two SetUps fail, then it mounts
+          logs: {fail: always, error: "mount failed: exit status 32"}
+
+Per volume (by its name in ``spec.volumes``): ``setUpTime`` (a duration, default 0 s),
+``fail`` (how many SetUps of it fail before one succeeds, or ``always``; default 0) and
+``error`` (what a failed SetUp says; default ``mount failed: exit status 32``). A SetUp is one
+attempt of the reconciler's ``MountVolume`` operation, so failures are retried with the
+operation executor's back-off (0.5 s, 1 s, 2 s, … up to 2 min 2 s), each with its
+``FailedMount`` event. An annotation that does not parse makes every SetUp of the pod's volumes
+fail with the parse error, which then shows as the event.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from minikubelet.go import sleep
+from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.sim.cri.scenario import _load_text
+from minikubelet.sim.cri.scenario_values import (
+    ScenarioError,
+    as_mapping,
+    check_keys,
+    parse_duration,
+    scenario_error,
+)
+
+VolumesAnnotation = "minikubelet.dev/volumes"
+
+#: What a failed SetUp says when the script gives no ``error``.
+DEFAULT_MOUNT_ERROR = "mount failed: exit status 32"
+
+
+@dataclass(frozen=True, slots=True)
+class VolumeScript:
+    """How the SetUps of one volume go."""
+
+    set_up_time: float = 0.0
+    #: How many SetUps fail before one succeeds (``math.inf``: all of them).
+    fail: float = 0
+    error: str = DEFAULT_MOUNT_ERROR
+
+
+NO_SCRIPT = VolumeScript()
+
+
+def parse_volume_scripts(value: Any, where: str) -> dict[str, VolumeScript]:
+    scripts: dict[str, VolumeScript] = {}
+    for name, raw in as_mapping(value, where).items():
+        at = f"{where}: {name}"
+        m = as_mapping(raw, at)
+        check_keys(m, ("setUpTime", "fail", "error"), at)
+        fail_raw = m.get("fail", 0)
+        if fail_raw == "always":
+            fail: float = math.inf
+        elif isinstance(fail_raw, int) and not isinstance(fail_raw, bool) and fail_raw >= 0:
+            fail = fail_raw
+        else:
+            raise scenario_error(
+                f"{at}: fail",
+                f"expected a count (0, 1, 2 …) or always, got {fail_raw!r}",
+                f"应为次数（0、1、2 …）或 always，实际为 {fail_raw!r}",
+            )
+        error = m.get("error", DEFAULT_MOUNT_ERROR)
+        if not isinstance(error, str):
+            raise scenario_error(
+                f"{at}: error", f"expected a string, got {error!r}", f"应为字符串，实际为 {error!r}"
+            )
+        scripts[str(name)] = VolumeScript(
+            set_up_time=parse_duration(m.get("setUpTime", 0), f"{at}: setUpTime"),
+            fail=fail,
+            error=error,
+        )
+    return scripts
+
+
+class VolumeScenario:
+    """The scripts of the pods' volumes, and how many SetUps of each have been tried."""
+
+    def __init__(self) -> None:
+        #: (pod UID, volume name) → SetUps tried so far.
+        self.attempts: dict[tuple[str, str], int] = {}
+
+    def script(self, pod: Pod, volume_name: str) -> VolumeScript:
+        """The script of ``volume_name``; raises [`ScenarioError`][] on a bad annotation."""
+        text = pod.metadata.annotations.get(VolumesAnnotation)
+        if text is None:
+            return NO_SCRIPT
+        where = f"pod {pod.metadata.namespace}/{pod.metadata.name}: annotation {VolumesAnnotation}"
+        return parse_volume_scripts(_load_text(text, where), where).get(volume_name, NO_SCRIPT)
+
+    def next_attempt_fails(self, pod: Pod, volume_name: str, script: VolumeScript) -> bool:
+        """Count one more SetUp of the volume; whether the script makes it fail."""
+        key = (pod.metadata.uid, volume_name)
+        attempt = self.attempts.get(key, 0)
+        self.attempts[key] = attempt + 1
+        return attempt < script.fail
+
+
+__all__ = [
+    "MountError",
+    "ScenarioError",
+    "VolumeScenario",
+    "VolumeScript",
+    "VolumesAnnotation",
+    "play",
+]
+
+
+async def play(scenario: VolumeScenario, pod: Pod, volume_name: str) -> None:
+    """One SetUp of a pod's volume as its script says: wait ``setUpTime``, then maybe fail.
+
+    The plugins call this at the start of ``SetUp``; raises what a failed mount raises.
+    """
+    script = scenario.script(pod, volume_name)
+    if script.set_up_time > 0:
+        await sleep(script.set_up_time)
+    if scenario.next_attempt_fails(pod, volume_name, script):
+        raise MountError(script.error)
+
+
+class MountError(Exception):
+    """A SetUp the scenario makes fail; its message is the script's ``error``."""

@@ -1,0 +1,1 @@
+"""The populator of the desired state of the world (pkg/kubelet/volumemanager/populator)."""

@@ -1,0 +1,1 @@
+"""The reconciler of the volume manager (pkg/kubelet/volumemanager/reconciler)."""
