@@ -20,8 +20,8 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
+from minikubelet.config.manifest import load_pods  # noqa: E402
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml import decoder  # noqa: E402
-from minikubelet.sim.manifest import load_pods  # noqa: E402
 
 #: PyYAML's pure Python parser with the decoder's scalar rules.
 PureLoader = decoder.loader_class(yaml.SafeLoader)

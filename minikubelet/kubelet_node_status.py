@@ -22,12 +22,12 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceCPU,
     ResourceMemory,
 )
+from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_already_exists
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types import ResourcePods
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import parse_ip
-from minikubelet.sim.fake_apiserver import is_already_exists
 
 if TYPE_CHECKING:
     from minikubelet.kubelet import Kubelet

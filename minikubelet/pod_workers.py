@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from minikubelet.base import trace
 from minikubelet.events import ExceededGracePeriod, FailedSync
+from minikubelet.eviction.types import KillPodFunc
 from minikubelet.go import Chan, Nanosecond, Second, after, go, make_chan, now, recv, select
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import jitter
@@ -299,9 +300,6 @@ class PodWorkersImpl:
         else:
             self.is_working[uid] = False
         trace.pod_worker(self, uid)
-
-
-KillPodFunc = Callable[[Pod, PodStatus, int | None], Awaitable[None]]
 
 
 def kill_pod_now(pod_workers: PodWorkers, recorder: EventRecorder) -> KillPodFunc:

@@ -12,27 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from minikubelet.go import Clock
+from minikubelet.k8s_io.apimachinery.pkg.util.errors.errors import AggregateError, new_aggregate
 
 HealthCheckFn = Callable[[], tuple[bool, Exception | None]]
 
 #: Go: ErrNetworkUnknown (pkg/kubelet/errors.go): the network state before its first check.
 ErrNetworkUnknown = RuntimeError("network state unknown")
-
-
-class AggregateError(Exception):
-    """Several errors as one, printed like Go's ``utilerrors.Aggregate``."""
-
-    def __init__(self, errs: list[Exception]) -> None:
-        self.errs = errs
-        if len(errs) == 1:
-            super().__init__(str(errs[0]))
-        else:
-            super().__init__("[" + ", ".join(str(e) for e in errs) + "]")
-
-
-def new_aggregate(errs: list[Exception]) -> AggregateError | None:
-    """The errors as one [`AggregateError`][], None for none (Go's ``utilerrors.NewAggregate``)."""
-    return AggregateError(errs) if errs else None
 
 
 @dataclass

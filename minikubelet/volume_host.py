@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import StatusError
 from minikubelet.k8s_io.kubernetes.pkg.volume.configmap import configmap
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir import empty_dir
 from minikubelet.k8s_io.kubernetes.pkg.volume.hostpath import host_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import VolumePlugin, VolumePluginMgr
 from minikubelet.k8s_io.kubernetes.pkg.volume.projected import projected
 from minikubelet.k8s_io.kubernetes.pkg.volume.secret import secret
-from minikubelet.sim.fake_apiserver import StatusError
 from minikubelet.sim.volume_fs import SimFS
 from minikubelet.sim.volume_scenario import VolumeScenario
 

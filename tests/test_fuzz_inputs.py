@@ -14,8 +14,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from minikubelet.config.manifest import ManifestError, load_pods
 from minikubelet.sim.cri.scenario import ScenarioError, parse_scenario
-from minikubelet.sim.manifest import ManifestError, load_pods
 from minikubelet.sim.scripted_watch import ScriptError, load_script
 
 SRC = "fuzz.yaml"

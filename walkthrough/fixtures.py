@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from minikubelet import go
+from minikubelet.config.manifest import pod_from_dict
 from minikubelet.config.sources import SourcesReady
 from minikubelet.go import Second, make_chan
 from minikubelet.k8s_io.api.core.v1 import Pod
@@ -27,7 +28,6 @@ from minikubelet.pod.pod_manager import BasicManager
 from minikubelet.pod_workers import UpdatePodOptions
 from minikubelet.prober.results.results_manager import ResultsManager
 from minikubelet.runtime import new_runtime_state
-from minikubelet.sim.manifest import pod_from_dict
 from minikubelet.sim.node import new_node
 from minikubelet.status.status_manager import new_manager
 from minikubelet.types import ConfigMirrorAnnotationKey, ConfigSourceAnnotationKey, FileSource

@@ -3,7 +3,7 @@
 Go: pkg/kubelet/config/common.go
 
 Decoding and validating a manifest (Go's ``tryDecodeSinglePod`` and ``tryDecodePodList``) is
-[`minikubelet.sim.manifest.load_pods`][minikubelet.sim.manifest.load_pods];
+[`minikubelet.config.manifest.load_pods`][minikubelet.config.manifest.load_pods];
 [`try_decode_pods`][] adds the step between the two that this file owns, [`apply_defaults`][].
 """
 
@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections import OrderedDict
 
+from minikubelet.base.files import FileReadError, FileTooLarge, read_at_most
+from minikubelet.base.i18n import both
+from minikubelet.config.manifest import ManifestError, load_pods, pod_to_dict
 from minikubelet.k8s_io.api.core.v1 import (
     Pod,
     PodPhase,
@@ -25,7 +29,6 @@ from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.helper.helpers import (
     add_or_update_toleration_in_pod,
 )
-from minikubelet.sim.manifest import ManifestError, load_pods, pod_to_dict
 from minikubelet.types import ConfigHashAnnotationKey, NamespaceDefault
 
 #: The largest manifest kubelet reads (10 MiB). Go: maxConfigLength
@@ -168,3 +171,27 @@ def try_decode_pods(
     if remember:
         _remember(key, text, ([deep_copy(pod) for pod in pods], list(errors)))
     return pods, errors
+
+
+def load_pod_file(
+    path: str | os.PathLike[str], *, allow_pod_list: bool = False
+) -> tuple[list[Pod], list[ManifestError]]:
+    """Ours: the pods of one manifest file, read as kubelet's file source reads it.
+
+    See [`load_pods`][minikubelet.config.manifest.load_pods] for what is read and reported
+    (``extractFromFile`` in pkg/kubelet/config/file.go does the same). As in kubelet, a file
+    larger than ``maxConfigLength`` (10 MiB) is refused whole. Errors name the file as ``path``
+    was given. It lives here, beside the limit, so that the loader needs nothing of this file.
+    """
+    source = os.fspath(path)
+    try:
+        data = read_at_most(path, maxConfigLength)
+    except FileTooLarge:
+        message = both(
+            f"too large: kubelet reads at most {maxConfigLength} bytes",
+            f"文件太大：kubelet 最多读取 {maxConfigLength} 字节",
+        )
+        return [], [ManifestError(source, None, None, message)]
+    except FileReadError as err:
+        return [], [ManifestError(source, None, None, err.args[0])]
+    return load_pods(data, source, allow_pod_list=allow_pod_list)

@@ -209,7 +209,7 @@ class SourceFile:
 
         Go: pkg/kubelet/config/file.go (*sourceFile).extractFromFile
 
-        Raises the file's first [`ManifestError`][minikubelet.sim.manifest.ManifestError] (naming
+        Raises the file's first [`ManifestError`][minikubelet.config.manifest.ManifestError] (naming
         the file, the document and the field) when it holds no valid pod. Only the first YAML
         document of a file counts, as in kubelet, which ignores the others without a word.
         """

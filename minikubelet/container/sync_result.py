@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from minikubelet.runtime import AggregateError, new_aggregate
+from minikubelet.k8s_io.apimachinery.pkg.util.errors.errors import AggregateError, new_aggregate
 
 #: The container terminated and kubelet is backing off its restart. Go: ErrCrashLoopBackOff
 ErrCrashLoopBackOff = RuntimeError("CrashLoopBackOff")

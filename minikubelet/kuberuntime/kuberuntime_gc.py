@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 from minikubelet.container.container_gc import GCPolicy
 from minikubelet.container.runtime import ContainerID
 from minikubelet.go import now
+from minikubelet.k8s_io.apimachinery.pkg.util.errors.errors import new_aggregate
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import RuntimeService
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.labels import get_container_info_from_labels
-from minikubelet.runtime import new_aggregate
 
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import (

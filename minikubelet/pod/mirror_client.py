@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from minikubelet.container.runtime import parse_pod_full_name
 from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_conflict, is_not_found
 from minikubelet.k8s_io.klog.v2 import klog
-from minikubelet.sim.fake_apiserver import is_conflict, is_not_found
 from minikubelet.types import ConfigHashAnnotationKey, ConfigMirrorAnnotationKey
 
 

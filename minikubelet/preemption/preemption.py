@@ -18,10 +18,10 @@ admission, the handler looks at it:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from minikubelet.events import PreemptContainer
+from minikubelet.eviction.types import ActivePodsFunc, KillPodFunc
 from minikubelet.k8s_io.api.core.v1 import (
     Pod,
     PodPhase,
@@ -35,11 +35,9 @@ from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.resource.helpers import get_resource_request
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
 from minikubelet.lifecycle.predicate import InsufficientResourceError, PredicateFailureReason
-from minikubelet.pod_workers import KillPodFunc
 from minikubelet.types import is_critical_pod, preemptable
 
 __all__ = [
-    "ActivePodsFunc",
     "CriticalPodAdmissionHandler",
     "get_pods_to_preempt",
     "message",
@@ -48,10 +46,6 @@ __all__ = [
 
 #: The message of the event and of the status a preempted pod gets.
 message = "Preempted in order to admit critical pod"
-
-#: The pods kubelet runs that are not terminated. Go: eviction.ActivePodsFunc
-#: (pkg/kubelet/eviction/types.go); kubelet passes its ``GetActivePods``.
-ActivePodsFunc = Callable[[], list[Pod]]
 
 
 class CriticalPodAdmissionHandler:

@@ -5,8 +5,6 @@
 * [`scripted_watch`][.scripted_watch] — a scripted stand-in for the API server's watch of this
   node's pods;
 * [`node`][.node] — the node the kubelet runs on, built from a few numbers;
-* [`manifest`][.manifest] — reading manifests for learners, tests and the config sources, with
-  errors that name the file, the document and the field;
 * [`cli`][.cli] and [`phase_reporter`][.phase_reporter] — the ``minikubelet``
   command and what it prints besides kubelet's log;
 * [`trace`][.trace] — the recorder of a run's steps (selects, channels, pod workers, runtime

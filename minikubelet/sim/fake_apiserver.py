@@ -26,34 +26,15 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from minikubelet.config.manifest import pod_from_dict, pod_to_dict
 from minikubelet.go import Chan, make_chan, now
 from minikubelet.k8s_io.api.core.v1 import Node, Pod, PodPhase
+from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import StatusError
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
 from minikubelet.k8s_io.kubernetes.pkg.util.pod.pod import apply_merge_patch
-from minikubelet.sim.manifest import pod_from_dict, pod_to_dict
 
-__all__ = ["FakeAPIServer", "StatusError", "Watch", "WatchEvent", "is_already_exists"]
-
-
-class StatusError(Exception):
-    """An error the API server returns: its reason and message (Go: apierrors.StatusError)."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
-def is_not_found(err: BaseException) -> bool:
-    return isinstance(err, StatusError) and err.reason == "NotFound"
-
-
-def is_already_exists(err: BaseException) -> bool:
-    return isinstance(err, StatusError) and err.reason == "AlreadyExists"
-
-
-def is_conflict(err: BaseException) -> bool:
-    return isinstance(err, StatusError) and err.reason == "Conflict"
+__all__ = ["FakeAPIServer", "Watch", "WatchEvent"]
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from typing import Any, TextIO
 
 from minikubelet import go
 from minikubelet.base.i18n import in_language, text
+from minikubelet.config.manifest import ManifestError
 from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
-from minikubelet.sim.manifest import ManifestError
 
 
 class PhaseReporter:

@@ -39,6 +39,7 @@ from typing import Any
 
 from minikubelet.base.files import FileReadError, read_at_most
 from minikubelet.base.i18n import Bilingual, both
+from minikubelet.config.manifest import ManifestError, pod_from_dict
 from minikubelet.go import go, now, sleep
 from minikubelet.go.duration import parse_duration
 from minikubelet.k8s_io.api.core.v1 import Pod
@@ -51,7 +52,6 @@ from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
 )
 from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
 from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.manifest import ManifestError, pod_from_dict
 
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED")
 

@@ -57,6 +57,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     RestartPolicy,
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
@@ -64,7 +65,6 @@ from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
     get_pod_condition_from_list,
 )
 from minikubelet.k8s_io.kubernetes.pkg.util.pod.pod import patch_pod_status, status_diff
-from minikubelet.sim.fake_apiserver import is_not_found
 from minikubelet.status.generate import (
     generate_containers_ready_condition,
     generate_pod_ready_condition,

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from minikubelet.config.common import load_pod_file
 from minikubelet.k8s_io.api.core.v1 import PullPolicy, RestartPolicy
-from minikubelet.sim.manifest import load_pod_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GOOD = EXAMPLES / "static-pods"

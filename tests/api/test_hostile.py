@@ -14,7 +14,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from minikubelet.sim.manifest import ManifestError, load_pods
+from minikubelet.config.manifest import ManifestError, load_pods
 
 SRC = "hostile.yaml"
 MEMORY = 1 << 30  # bytes of address space a child may use
@@ -27,7 +27,7 @@ def run_bounded(text: str) -> list[str]:
         f"""
         import json, resource, sys
         resource.setrlimit(resource.RLIMIT_AS, ({MEMORY}, {MEMORY}))
-        from minikubelet.sim.manifest import load_pods
+        from minikubelet.config.manifest import load_pods
         pods, errors = load_pods(sys.stdin.read(), {SRC!r}, allow_pod_list=True)
         print(json.dumps([len(pods), [str(e) for e in errors]]))
         """
@@ -240,7 +240,7 @@ def test_no_text_makes_the_loader_raise(text):
 def test_pod_from_dict_takes_any_python_data():
     import datetime
 
-    from minikubelet.sim.manifest import pod_from_dict
+    from minikubelet.config.manifest import pod_from_dict
 
     odd = {"apiVersion": datetime.date(2021, 7, 15), "kind": {1, 2}, "metadata": {"name": "x"}}
     with pytest.raises(ManifestError) as info:

@@ -7,15 +7,15 @@ from fractions import Fraction
 import pytest
 
 from minikubelet.config import common
-from minikubelet.k8s_io.api.core import v1
-from minikubelet.k8s_io.api.core.v1 import Pod, PullPolicy, RestartPolicy
-from minikubelet.sim.manifest import (
+from minikubelet.config.common import load_pod_file
+from minikubelet.config.manifest import (
     ManifestError,
-    load_pod_file,
     load_pods,
     pod_from_dict,
     pod_to_dict,
 )
+from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.api.core.v1 import Pod, PullPolicy, RestartPolicy
 
 SRC = "manifests/web.yaml"
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from minikubelet.base.i18n import both, in_language
-from minikubelet.sim.manifest import ManifestError, load_pods, pod_from_dict
+from minikubelet.config.manifest import ManifestError, load_pods, pod_from_dict
 from tests.api.test_hostile import documents
 from tests.api.test_load import BAD, SRC
 

@@ -7,6 +7,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from minikubelet.config.manifest import load_pods, pod_from_dict, pod_to_dict
 from minikubelet.k8s_io.api.core.v1 import (
     Container,
     ContainerPort,
@@ -25,7 +26,6 @@ from minikubelet.k8s_io.api.core.v1 import (
 )
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import parse_quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
-from minikubelet.sim.manifest import load_pods, pod_from_dict, pod_to_dict
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -6,8 +6,8 @@ import textwrap
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from minikubelet.config.manifest import load_pods
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.sim.manifest import load_pods
 
 
 def manifest(name: str, image: str = "nginx:1.21", namespace: str = "", extra: str = "") -> str:

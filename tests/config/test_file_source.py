@@ -201,7 +201,7 @@ def test_a_symlink_loop_does_not_disable_the_watch(tmp_path: Path):
 
 
 def test_a_manifest_that_is_not_utf8_is_refused_as_load_pod_file_refuses_it(tmp_path: Path):
-    from minikubelet.sim.manifest import load_pod_file
+    from minikubelet.config.common import load_pod_file
 
     (tmp_path / "web.yaml").write_text(manifest("web"))
     latin1 = tmp_path / "latin1.yaml"

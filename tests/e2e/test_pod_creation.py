@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from minikubelet.sim.manifest import pod_from_dict
+from minikubelet.config.manifest import pod_from_dict
 from tests.e2e.harness import run_kubelet
 
 

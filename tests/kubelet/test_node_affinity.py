@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from minikubelet.config.manifest import load_pods
 from minikubelet.k8s_io.api.core.v1 import (
     Affinity,
     Container,
@@ -34,7 +35,6 @@ from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.plugins.helper.node_a
     pod_matches_node_selector_and_affinity_terms,
 )
 from minikubelet.sim.cli import parse_node_labels
-from minikubelet.sim.manifest import load_pods
 from tests.test_cli import run_cli
 
 SSD = (

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from minikubelet.sim.manifest import load_pods
+from minikubelet.config.manifest import load_pods
 from minikubelet.sysctl.whitelist import new_whitelist
 from tests.test_cli import run_cli
 

@@ -8,13 +8,13 @@ import re
 import pytest
 
 from minikubelet import go
+from minikubelet.config.manifest import pod_from_dict
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import ErrWaitTimeout, poll_immediate
 from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.exponential_backoff import (
     ExponentialBackoff,
 )
 from minikubelet.k8s_io.kubernetes.pkg.volume.hostpath.host_path import check_type_internal
 from minikubelet.sim.cli import main
-from minikubelet.sim.manifest import pod_from_dict
 from minikubelet.sim.volume_fs import SimFS
 from minikubelet.sim.volume_scenario import ScenarioError, VolumeScenario
 from minikubelet.volumemanager.volume_manager import (

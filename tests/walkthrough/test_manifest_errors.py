@@ -15,7 +15,7 @@ def test_a_bad_pod_in_the_learners_code_is_explained_in_both_languages(
     workspace: Workspace, tmp_path: Path
 ) -> None:
     body = """
-from minikubelet.sim.manifest import pod_from_dict
+from minikubelet.config.manifest import pod_from_dict
 pod_from_dict({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web"},
                "spec": {"containers": [{"name": "app", "image": "nginx",
                                         "ports": [{"containerPort": 70000}]}]}})

@@ -31,6 +31,7 @@ MOVES: dict[str, str] = {
     "minikubelet.sim.trace.hooks": "minikubelet.base.trace",
     "minikubelet.sim.klog": "minikubelet.k8s_io.klog.v2.klog",
     "minikubelet.sim.fsnotify": "minikubelet.github_com.fsnotify.fsnotify.fsnotify",
+    "minikubelet.sim.manifest": "minikubelet.config.manifest",
 }
 
 #: ``from PARENT import NAME`` where PARENT.NAME is a module that moved, limited to files under

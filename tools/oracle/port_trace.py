@@ -17,6 +17,7 @@ import sys
 import yaml
 
 from minikubelet import go
+from minikubelet.config.manifest import pod_from_dict
 from minikubelet.container.container_gc import GCPolicy
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
 from minikubelet.container.runtime import ContainerID
@@ -31,7 +32,6 @@ from minikubelet.kuberuntime.fake_kuberuntime_manager import (
 )
 from minikubelet.prober.results.results_manager import Result
 from minikubelet.sim.cri.scenario import Scenario, default_tag
-from minikubelet.sim.manifest import pod_from_dict
 
 
 def dur(v) -> float:

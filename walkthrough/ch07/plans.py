@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from minikubelet.base.i18n import text
+from minikubelet.config.manifest import pod_from_dict
 from minikubelet.container.helpers import hash_container
 from minikubelet.container.runtime import (
     ContainerID,
@@ -25,7 +26,6 @@ from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.kuberuntime.kuberuntime_manager import PodActions
 from minikubelet.prober.results.results_manager import Result
-from minikubelet.sim.manifest import pod_from_dict
 
 #: When the containers of these pods started (seconds since the Unix epoch).
 STARTED = 1_626_307_200.0

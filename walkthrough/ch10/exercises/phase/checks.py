@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from minikubelet import kubelet_pods
+from minikubelet.config.manifest import pod_from_dict
 from minikubelet.k8s_io.api.core.v1 import (
     ContainerState,
     ContainerStateRunning,
@@ -10,7 +11,6 @@ from minikubelet.k8s_io.api.core.v1 import (
     ContainerStateWaiting,
     ContainerStatus,
 )
-from minikubelet.sim.manifest import pod_from_dict
 from walkthrough.expect import expect_equal
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from minikubelet import go
+from minikubelet.config.manifest import pod_from_dict
 from minikubelet.k8s_io.api.core.v1 import (
     ContainerState,
     ContainerStateRunning,
@@ -15,7 +16,6 @@ from minikubelet.k8s_io.api.core.v1 import (
 )
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
-from minikubelet.sim.manifest import pod_from_dict
 from minikubelet.status.status_manager import new_manager
 from walkthrough.expect import expect_equal
 from walkthrough.fixtures import run_go

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from minikubelet.active_deadline import ActiveDeadlineHandler
+from minikubelet.config.manifest import pod_from_dict
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.sim.manifest import pod_from_dict
 from walkthrough.expect import expect_equal
 
 #: An arbitrary start: seconds since the epoch.

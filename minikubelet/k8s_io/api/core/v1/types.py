@@ -4,7 +4,7 @@ Go: staging/src/k8s.io/api/core/v1/types.go
 
 Each Go struct is a dataclass here with the same fields in ``snake_case`` (``ImagePullPolicy`` →
 ``image_pull_policy``); its docstring names the Go type. Only the fields the port uses are kept;
-the loader ([`minikubelet.sim.manifest`][minikubelet.sim.manifest]) ignores the others, as kubelet's
+the loader ([`minikubelet.config.manifest`][minikubelet.config.manifest]) ignores the others, as kubelet's
 decoder does.
 
 Differences from Go, on purpose:

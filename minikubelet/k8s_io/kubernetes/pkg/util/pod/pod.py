@@ -19,7 +19,7 @@ import json
 from typing import Any
 
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
-from minikubelet.sim.manifest import pod_to_dict
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import marshal
 
 __all__ = ["apply_merge_patch", "create_merge_patch", "patch_pod_status"]
 
@@ -55,7 +55,7 @@ def patch_pod_status(
 
 
 def _status_data(status: PodStatus) -> dict[str, Any]:
-    return pod_to_dict(Pod(status=status)).get("status", {})
+    return marshal(Pod(status=status)).get("status", {})
 
 
 def prepare_patch_bytes_for_pod_status(

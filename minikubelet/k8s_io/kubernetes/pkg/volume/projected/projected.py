@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
+from minikubelet.k8s_io.apimachinery.pkg.util.errors.errors import new_aggregate
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.configmap import configmap
-from minikubelet.k8s_io.kubernetes.pkg.volume.configmap.configmap import is_not_found
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
 from minikubelet.k8s_io.kubernetes.pkg.volume.secret import secret
@@ -29,18 +30,6 @@ projectedPluginName = "kubernetes.io/projected"
 def probe_volume_plugins() -> list[VolumePlugin]:
     """Go: pkg/volume/projected/projected.go ProbeVolumePlugins"""
     return [ProjectedPlugin()]
-
-
-class AggregateError(Exception):
-    """Several errors as one: ``[a, b]``, or the one error's own message.
-
-    Go: staging/src/k8s.io/apimachinery/pkg/util/errors/errors.go NewAggregate
-    """
-
-    def __init__(self, errs: list[BaseException]) -> None:
-        self.errs = errs
-        msgs = [str(e) for e in errs]
-        super().__init__(msgs[0] if len(msgs) == 1 else "[" + ", ".join(msgs) + "]")
 
 
 class ProjectedPlugin:
@@ -122,7 +111,7 @@ class ProjectedVolumeMounter:
             fs.write_file(f"{dir}/{path}", content)
 
     def collect_data(self) -> dict[str, tuple[bytes, int]]:
-        """Every source's files; raises [`AggregateError`][] with the errors of all that failed.
+        """Every source's files; raises an [`AggregateError`][minikubelet.k8s_io.apimachinery.pkg.util.errors.errors.AggregateError] with the errors of all that failed.
 
         Go: pkg/volume/projected/projected.go (*projectedVolumeMounter).collectData
         """
@@ -189,8 +178,10 @@ class ProjectedVolumeMounter:
                     errlist.append(err)
                     continue
                 payload[tp.get("path", "token")] = (token.encode(), default_mode)
-        if errlist:
-            raise AggregateError(errlist)
+        # Go: return payload, utilerrors.NewAggregate(errlist)
+        aggregate = new_aggregate(errlist)
+        if aggregate is not None:
+            raise aggregate
         return payload
 
 

@@ -13,6 +13,7 @@ import base64
 from typing import Any
 
 from minikubelet.k8s_io.api.core.v1 import Pod, Volume
+from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
@@ -36,10 +37,6 @@ def wrapped_volume_spec(vol_name: str) -> Spec:
     Go: pkg/volume/secret/secret.go wrappedVolumeSpec
     """
     return Spec(volume=Volume(name=vol_name, volume_source={"emptyDir": {"medium": "Memory"}}))
-
-
-def is_not_found(err: BaseException) -> bool:
-    return getattr(err, "reason", None) == "NotFound"
 
 
 class SecretPlugin:

@@ -30,12 +30,10 @@ YAML document is read; later ones are ignored without a word, as kubelet ignores
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from minikubelet.base.files import FileReadError, FileTooLarge, read_at_most
 from minikubelet.base.i18n import Bilingual, both
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
@@ -57,7 +55,6 @@ from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
 __all__ = [
     "DefaultFunc",
     "ManifestError",
-    "load_pod_file",
     "load_pods",
     "pod_from_dict",
     "pod_to_dict",
@@ -306,32 +303,6 @@ def load_pods(
     elif kind == "PodList":
         pods = _decode_pod_list(data, problems, default_fn)
     return pods, problems.errors(source, 1)
-
-
-def load_pod_file(
-    path: str | os.PathLike[str], *, allow_pod_list: bool = False
-) -> tuple[list[Pod], list[ManifestError]]:
-    """The pods of one manifest file, read as kubelet's file source reads it.
-
-    See [`load_pods`][] for what is read and reported (``extractFromFile`` in
-    pkg/kubelet/config/file.go does the same). As in kubelet, a file larger than
-    ``maxConfigLength`` (10 MiB) is refused whole. Errors name the file as ``path`` was given.
-    """
-    # config.common decodes with this module, so its limit is looked up when a file is read.
-    from minikubelet.config.common import maxConfigLength
-
-    source = os.fspath(path)
-    try:
-        data = read_at_most(path, maxConfigLength)
-    except FileTooLarge:
-        message = both(
-            f"too large: kubelet reads at most {maxConfigLength} bytes",
-            f"文件太大：kubelet 最多读取 {maxConfigLength} 字节",
-        )
-        return [], [ManifestError(source, None, None, message)]
-    except FileReadError as err:
-        return [], [ManifestError(source, None, None, err.args[0])]
-    return load_pods(data, source, allow_pod_list=allow_pod_list)
 
 
 def pod_from_dict(data: Mapping[str, Any], *, source: str = "<dict>") -> Pod:

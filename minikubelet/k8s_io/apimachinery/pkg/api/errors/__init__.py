@@ -1,0 +1,1 @@
+"""k8s.io/apimachinery/pkg/api/errors: the errors an API server returns, and what they mean."""

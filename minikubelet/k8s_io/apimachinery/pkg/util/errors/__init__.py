@@ -1,0 +1,1 @@
+"""k8s.io/apimachinery/pkg/util/errors: several errors as one."""
