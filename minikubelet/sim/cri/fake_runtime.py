@@ -35,6 +35,11 @@ How containers behave:
 * The runtime's health (``status``) can be scripted (``runtime: notReady/down`` in the scenario
   file) or set with [`FakeRuntimeService.set_runtime_ready`][]; calls can be made to hang
   (``runtime: hang``) and any method to fail with [`FakeRuntimeService.inject_error`][].
+* Lifecycle hooks: ``exec_sync`` (an ``exec`` hook) and [`FakeRuntimeService.http_get`][]
+  (the pod network's answer to an ``httpGet`` hook) follow the run's ``postStart`` or ``preStop``
+  script: they take its ``runFor`` on the runtime's clock, then succeed or fail as it says.
+  ``exec_sync`` also stands for kubelet's CRI client, which turns a non-zero exit into the error
+  ``command '…' exited with N: <stderr>`` (pkg/kubelet/cri/remote/remote_runtime.go).
 """
 
 from __future__ import annotations
@@ -42,24 +47,30 @@ from __future__ import annotations
 import heapq
 import ipaddress
 import random
+import urllib.parse
 from collections import Counter, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from minikubelet.go import Clock, gosched, sleep
+from minikubelet.go import Clock, gosched, select, sleep
+from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
 from minikubelet.sim import trace
 from minikubelet.sim.cri.fake_records import Container, Sandbox
 from minikubelet.sim.cri.scenario import (
+    HOOK_FAILURES,
+    HookScript,
     InitContainerAnnotation,
     Lifetime,
     Scenario,
     ScenarioError,
     sandbox_script_from_annotations,
+    scenario_error,
     scripts_from_annotations,
 )
+from minikubelet.types.types import HTTPResponse
 
 if TYPE_CHECKING:
     from minikubelet.sim.cri.fake_image_service import FakeImageService
@@ -508,6 +519,86 @@ class FakeRuntimeService:
         c = self._container(container_id)
         return c.cri_status()
 
+    async def exec_sync(
+        self, container_id: str, cmd: list[str], timeout: float
+    ) -> tuple[bytes, bytes, Exception | None]:
+        """Run ``cmd`` in a running container: it is one of its lifecycle hooks, and follows the
+        run's script (``preStop`` if it is the command of the container's preStop handler,
+        ``postStart`` otherwise). ``timeout`` 0 waits as long as the hook runs, as containerd;
+        a longer hook is cut at a positive ``timeout`` with containerd's error."""
+        await self._enter("exec_sync")
+        c = self._container(container_id)
+        if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING:
+            raise CRIError(
+                "Unknown", f"failed to exec in container: container is in {c.state.name} state"
+            )
+        pre_stop = _pre_stop_handler(c)
+        hook = "postStart"
+        if pre_stop is not None and pre_stop.exec is not None and pre_stop.exec.command == cmd:
+            hook = "preStop"
+        script = c.lifetime.hook(hook)
+        if timeout > 0 and (script.run_for is None or script.run_for > timeout):
+            await sleep(timeout)
+            raise CRIError(
+                "Unknown",
+                f"failed to exec in container: timeout {format_duration(timeout)} exceeded: "
+                "context deadline exceeded",
+            )
+        await _take(script)
+        if script.fail == "refused":
+            raise CRIError("InvalidArgument", _wrong_kind(script, "exec"))
+        if script.fail == "exit":
+            # What kubelet's CRI client makes of a non-zero exit code (k8s.io/utils/exec's
+            # CodeExitError, whose text is this).
+            err = RuntimeError(
+                f"command '{' '.join(cmd)}' exited with {script.exit_code}: {script.output}"
+            )
+            return b"", script.output.encode(), err
+        return script.output.encode(), b"", None
+
+    async def http_get(self, url: str) -> tuple[HTTPResponse | None, Exception | None]:
+        """The answer to an HTTP GET kubelet makes for an ``httpGet`` hook. Ours (no CRI call):
+        the pod network of the fake node.
+
+        The URL's host is a pod's IP: the call follows the ``preStop`` script of the container
+        whose preStop handler has the URL's path and port, or else the ``postStart`` script of
+        the container started last in that pod. A host that is no pod's gets an empty answer.
+        """
+        await gosched()
+        self._reap()
+        u = urllib.parse.urlsplit(url)
+        host, port = u.hostname or "", u.port or 80
+        # kubelet writes "http://host:port/" + path, and the path starts with "/".
+        path = u.path[1:] if u.path.startswith("//") else u.path
+        sandboxes = [s for s in self.sandboxes.values() if s.ip == host or host in s.additional_ips]
+        if not sandboxes:
+            return None, None
+        sandbox = max(sandboxes, key=lambda s: s.created_at)
+        running = [
+            self.containers[cid]
+            for cid in self._containers_by_pod.get(sandbox.pod_uid, [])
+            if self.containers[cid].sandbox_id == sandbox.id
+            and self.containers[cid].state == runtimeapi.ContainerState_CONTAINER_RUNNING
+        ]
+        refused = RuntimeError(f'Get "{url}": dial tcp {u.netloc}: connect: connection refused')
+        if not running:
+            return None, refused
+        script: HookScript | None = None
+        for c in running:
+            handler = _pre_stop_handler(c)
+            if handler is not None and handler.http_get is not None:
+                if handler.http_get.path == path and _handler_port(c, handler) == port:
+                    script = c.lifetime.hook("preStop")
+                    break
+        if script is None:
+            script = max(running, key=lambda c: c.started_at).lifetime.hook("postStart")
+        await _take(script)
+        if script.fail == "exit":
+            return None, RuntimeError(_wrong_kind(script, "httpGet"))
+        if script.fail == "refused":
+            return None, refused
+        return HTTPResponse(status_code=200, body=script.output.encode()), None
+
     # -- RuntimeService ------------------------------------------------------------------------
 
     async def status(self) -> runtimeapi.RuntimeStatus:
@@ -525,3 +616,50 @@ class FakeRuntimeService:
                 message="the scenario says the runtime is not ready",
             )
         return runtimeapi.RuntimeStatus(conditions=[runtime_ready, self.network_ready])
+
+
+def _pre_stop_handler(c: Container) -> v1.Handler | None:
+    """The preStop handler kubelet wrote on the container (its annotation), if any."""
+    from minikubelet.kuberuntime.labels import get_container_info_from_annotations
+
+    return get_container_info_from_annotations(c.config.annotations).pre_stop_handler
+
+
+def _handler_port(c: Container, handler: v1.Handler) -> int:
+    """The port number of an httpGet handler, a named port looked up in the container's ports
+    (as kubelet wrote them on the container)."""
+    from minikubelet.kuberuntime.labels import get_container_info_from_annotations
+
+    assert handler.http_get is not None
+    port = handler.http_get.port
+    if isinstance(port, int):
+        return port
+    if port == "":
+        return 80
+    if port.isdigit():
+        return int(port)
+    for p in get_container_info_from_annotations(c.config.annotations).container_ports:
+        if p.name == port:
+            return p.container_port
+    return -1
+
+
+async def _take(script: HookScript) -> None:
+    """Wait as long as a hook runs: its ``runFor``, or for ever."""
+    if script.run_for is None:
+        await select()  # never returns, as a hook that hangs
+    else:
+        await sleep(script.run_for)
+
+
+def _wrong_kind(script: HookScript, handler: str) -> str:
+    """The error of a hook whose script fails in a way its handler cannot."""
+    wanted = next(k for k, h in HOOK_FAILURES.items() if h == handler)
+    err = scenario_error(
+        script.where,
+        f"field fail: {script.fail} is for an {HOOK_FAILURES[script.fail]} hook, and this is "
+        f"an {handler} hook (fail: {wanted})",
+        f"字段 fail：{script.fail} 用于 {HOOK_FAILURES[script.fail]} 钩子，而这是 {handler} 钩子"
+        f"（应为 fail: {wanted}）",
+    )
+    return str(err)
