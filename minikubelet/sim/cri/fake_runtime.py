@@ -562,7 +562,8 @@ class FakeRuntimeService:
 
         The URL's host is a pod's IP: the call follows the ``preStop`` script of the container
         whose preStop handler has the URL's path and port, or else the ``postStart`` script of
-        the container started last in that pod. A host that is no pod's gets an empty answer.
+        the running container created last in that pod. A host that is no pod's gets an empty
+        answer.
         """
         await gosched()
         self._reap()
@@ -591,7 +592,7 @@ class FakeRuntimeService:
                     script = c.lifetime.hook("preStop")
                     break
         if script is None:
-            script = max(running, key=lambda c: c.started_at).lifetime.hook("postStart")
+            script = max(running, key=lambda c: c.created_at).lifetime.hook("postStart")
         await _take(script)
         if script.fail == "exit":
             return None, RuntimeError(_wrong_kind(script, "httpGet"))

@@ -62,9 +62,9 @@ start fails with ``PostStartHookError``. The fake tells a container's two hooks 
 ``preStop`` handler kubelet writes on the container (annotation
 ``io.kubernetes.container.preStopHandler``): a call that is the ``preStop`` handler's (same
 command; for HTTP, same path and port) follows ``preStop``, any other ``postStart``. An
-``httpGet`` hook's call goes to the pod that has the IP it names, to the container started last
-there (kubelet starts a pod's containers one at a time, each after its postStart hook); a call
-to any other host succeeds.
+``httpGet`` hook's call goes to the pod that has the IP it names, to the running container
+created last there (kubelet creates and starts a pod's containers one at a time, each after the
+postStart hook of the one before); a call to any other host gets an empty answer, a success.
 
 A lifetime may also be written as a bare ``forever`` or duration (``{runFor: …}``). Containers not
 in the annotation get the defaults: **init containers exit 0 after 1 s, containers run
