@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from minikubelet.sim.cri.hooks import HookScript
 from minikubelet.sim.cri.scenario import (
     DEFAULT_APP,
     DEFAULT_INIT,
-    HookScript,
     ImageScript,
     Lifetime,
     ScenarioError,

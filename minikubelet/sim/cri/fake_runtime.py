@@ -52,22 +52,19 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from minikubelet.go import Clock, gosched, select, sleep
-from minikubelet.go.duration import format_duration
+from minikubelet.go import Clock, gosched, sleep
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
 from minikubelet.sim import trace
 from minikubelet.sim.cri.fake_records import Container, Sandbox
+from minikubelet.sim.cri.hooks import answer_http_get, run_exec_hook
 from minikubelet.sim.cri.scenario import (
-    HOOK_FAILURES,
-    HookScript,
     InitContainerAnnotation,
     Lifetime,
     Scenario,
     ScenarioError,
     sandbox_script_from_annotations,
-    scenario_error,
     scripts_from_annotations,
 )
 from minikubelet.types.types import HTTPResponse
@@ -532,48 +529,17 @@ class FakeRuntimeService:
             raise CRIError(
                 "Unknown", f"failed to exec in container: container is in {c.state.name} state"
             )
-        pre_stop = _pre_stop_handler(c)
-        hook = "postStart"
-        if pre_stop is not None and pre_stop.exec is not None and pre_stop.exec.command == cmd:
-            hook = "preStop"
-        script = c.lifetime.hook(hook)
-        if timeout > 0 and (script.run_for is None or script.run_for > timeout):
-            await sleep(timeout)
-            raise CRIError(
-                "Unknown",
-                f"failed to exec in container: timeout {format_duration(timeout)} exceeded: "
-                "context deadline exceeded",
-            )
-        await _take(script)
-        if script.fail == "refused":
-            raise CRIError("InvalidArgument", _wrong_kind(script, "exec"))
-        if script.fail == "exit":
-            # What kubelet's CRI client makes of a non-zero exit code (k8s.io/utils/exec's
-            # CodeExitError, whose text is this).
-            err = RuntimeError(
-                f"command '{' '.join(cmd)}' exited with {script.exit_code}: {script.output}"
-            )
-            return b"", script.output.encode(), err
-        return script.output.encode(), b"", None
+        return await run_exec_hook(c, cmd, timeout)
 
     async def http_get(self, url: str) -> tuple[HTTPResponse | None, Exception | None]:
         """The answer to an HTTP GET kubelet makes for an ``httpGet`` hook. Ours (no CRI call):
-        the pod network of the fake node.
-
-        The URL's host is a pod's IP: the call follows the ``preStop`` script of the container
-        whose preStop handler has the URL's path and port, or else the ``postStart`` script of
-        the running container created last in that pod. A host that is no pod's gets an empty
-        answer.
-        """
+        the pod network of the fake node; see [`answer_http_get`][minikubelet.sim.cri.hooks.answer_http_get]."""
         await gosched()
         self._reap()
-        u = urllib.parse.urlsplit(url)
-        host, port = u.hostname or "", u.port or 80
-        # kubelet writes "http://host:port/" + path, and the path starts with "/".
-        path = u.path[1:] if u.path.startswith("//") else u.path
+        host = urllib.parse.urlsplit(url).hostname or ""
         sandboxes = [s for s in self.sandboxes.values() if s.ip == host or host in s.additional_ips]
         if not sandboxes:
-            return None, None
+            return None, None  # no pod has that IP: an empty answer, as Go's fakeHTTP gives
         sandbox = max(sandboxes, key=lambda s: s.created_at)
         running = [
             self.containers[cid]
@@ -581,24 +547,7 @@ class FakeRuntimeService:
             if self.containers[cid].sandbox_id == sandbox.id
             and self.containers[cid].state == runtimeapi.ContainerState_CONTAINER_RUNNING
         ]
-        refused = RuntimeError(f'Get "{url}": dial tcp {u.netloc}: connect: connection refused')
-        if not running:
-            return None, refused
-        script: HookScript | None = None
-        for c in running:
-            handler = _pre_stop_handler(c)
-            if handler is not None and handler.http_get is not None:
-                if handler.http_get.path == path and _handler_port(c, handler) == port:
-                    script = c.lifetime.hook("preStop")
-                    break
-        if script is None:
-            script = max(running, key=lambda c: c.created_at).lifetime.hook("postStart")
-        await _take(script)
-        if script.fail == "exit":
-            return None, RuntimeError(_wrong_kind(script, "httpGet"))
-        if script.fail == "refused":
-            return None, refused
-        return HTTPResponse(status_code=200, body=script.output.encode()), None
+        return await answer_http_get(url, running)
 
     # -- RuntimeService ------------------------------------------------------------------------
 
@@ -617,50 +566,3 @@ class FakeRuntimeService:
                 message="the scenario says the runtime is not ready",
             )
         return runtimeapi.RuntimeStatus(conditions=[runtime_ready, self.network_ready])
-
-
-def _pre_stop_handler(c: Container) -> v1.Handler | None:
-    """The preStop handler kubelet wrote on the container (its annotation), if any."""
-    from minikubelet.kuberuntime.labels import get_container_info_from_annotations
-
-    return get_container_info_from_annotations(c.config.annotations).pre_stop_handler
-
-
-def _handler_port(c: Container, handler: v1.Handler) -> int:
-    """The port number of an httpGet handler, a named port looked up in the container's ports
-    (as kubelet wrote them on the container)."""
-    from minikubelet.kuberuntime.labels import get_container_info_from_annotations
-
-    assert handler.http_get is not None
-    port = handler.http_get.port
-    if isinstance(port, int):
-        return port
-    if port == "":
-        return 80
-    if port.isdigit():
-        return int(port)
-    for p in get_container_info_from_annotations(c.config.annotations).container_ports:
-        if p.name == port:
-            return p.container_port
-    return -1
-
-
-async def _take(script: HookScript) -> None:
-    """Wait as long as a hook runs: its ``runFor``, or for ever."""
-    if script.run_for is None:
-        await select()  # never returns, as a hook that hangs
-    else:
-        await sleep(script.run_for)
-
-
-def _wrong_kind(script: HookScript, handler: str) -> str:
-    """The error of a hook whose script fails in a way its handler cannot."""
-    wanted = next(k for k, h in HOOK_FAILURES.items() if h == handler)
-    err = scenario_error(
-        script.where,
-        f"field fail: {script.fail} is for an {HOOK_FAILURES[script.fail]} hook, and this is "
-        f"an {handler} hook (fail: {wanted})",
-        f"字段 fail：{script.fail} 用于 {HOOK_FAILURES[script.fail]} 钩子，而这是 {handler} 钩子"
-        f"（应为 fail: {wanted}）",
-    )
-    return str(err)

@@ -39,32 +39,10 @@ A lifetime is a mapping with
   exit code 137 (SIGKILL), reason ``OOMKilled``, as containerd reports it (an ``exitCode`` other
   than 137 is then an error).
 
-A *hook script* says how one run of a hook goes. kubelet runs an ``exec`` hook inside the container
-(CRI ``ExecSync``) and an ``httpGet`` hook as an HTTP GET to the pod's IP; the fake runtime
-answers both, following the script:
-
-* ``runFor`` — how long the hook runs before it returns: a duration or ``forever`` (default 0 s).
-  kubelet v1.21 gives a hook no time-out (``RunInContainer`` is called with a timeout of 0, and
-  the CRI client sets no deadline for 0; the HTTP client has none either), so the container's
-  start, and its pod worker, wait for all of it: a postStart hook that runs ``forever`` leaves
-  the pod's start hanging;
-* ``fail`` — how the hook fails when ``runFor`` is over (default: it succeeds): ``exit``, for an
-  ``exec`` hook, whose command then exits with ``exitCode`` (default 1; 1 to 255), or
-  ``refused``, for an ``httpGet`` hook: nothing listens on the port (``connect: connection
-  refused``). An HTTP answer, whatever its status, is a success for kubelet v1.21;
-* ``output`` — what an ``exec`` hook's command prints (on stderr), or the body of an ``httpGet``
-  hook's answer (default empty).
-
-A hook script may also be written as a bare ``forever`` or duration (``{runFor: …}``). For
-example ``app: {postStart: {fail: exit, exitCode: 2, output: "db not ready"}}``: the hook's
-command exits with 2, kubelet records ``FailedPostStartHook``, kills the container, and the
-start fails with ``PostStartHookError``. The fake tells a container's two hooks apart by the
-``preStop`` handler kubelet writes on the container (annotation
-``io.kubernetes.container.preStopHandler``): a call that is the ``preStop`` handler's (same
-command; for HTTP, same path and port) follows ``preStop``, any other ``postStart``. An
-``httpGet`` hook's call goes to the pod that has the IP it names, to the running container
-created last there (kubelet creates and starts a pod's containers one at a time, each after the
-postStart hook of the one before); a call to any other host gets an empty answer, a success.
+How a hook script is written, and how the fake runtime tells a container's hooks apart: see
+[`minikubelet.sim.cri.hooks`][minikubelet.sim.cri.hooks]. For example
+``app: {postStart: {fail: exit, exitCode: 2}}``: the hook's command exits with 2, kubelet records
+``FailedPostStartHook``, kills the container, and the start fails with ``PostStartHookError``.
 
 A lifetime may also be written as a bare ``forever`` or duration (``{runFor: …}``). Containers not
 in the annotation get the defaults: **init containers exit 0 after 1 s, containers run
@@ -132,6 +110,7 @@ from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     json_loads,
     yaml_to_json,
 )
+from minikubelet.sim.cri.hooks import HookScript, parse_hook_script
 from minikubelet.sim.cri.scenario_values import (
     ScenarioError,
     as_mapping,
@@ -193,27 +172,6 @@ class Lifetime:
                 return self.pre_stop
             return HookScript(run_for=self.pre_stop_time)
         return self.post_start if self.post_start is not None else HookScript()
-
-
-#: How a hook may fail (``fail``): the kind → the handler it is for.
-HOOK_FAILURES = {"exit": "exec", "refused": "httpGet"}
-
-
-@dataclass(frozen=True, slots=True)
-class HookScript:
-    """How one run of a lifecycle hook goes (see the module docstring)."""
-
-    #: Seconds it runs before it returns; None: it never returns.
-    run_for: float | None = 0.0
-    #: "" (it succeeds), or a kind of [`HOOK_FAILURES`][].
-    fail: str = ""
-    #: The exit code of an ``exec`` hook that fails with ``exit``.
-    exit_code: int = 1
-    #: What the command prints (stderr), or the HTTP answer's body.
-    output: str = ""
-    #: Where the script is (``pod default/web: … container "app": postStart``), for errors
-    #: found when the hook runs.
-    where: str = field(default="", compare=False)
 
 
 #: The exit code of a container the OOM killer ended (128 + SIGKILL).
@@ -380,50 +338,6 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
         post_start=post_start,
         pre_stop=pre_stop,
     )
-
-
-def parse_hook_script(value: Any, where: str) -> HookScript:
-    """A hook script: a mapping, ``forever``, or a duration (see the module docstring)."""
-    if value == "forever":
-        return HookScript(run_for=None, where=where)
-    if isinstance(value, str | int | float) and not isinstance(value, bool):
-        return HookScript(run_for=parse_duration(value, where), where=where)
-    m = as_mapping(value, where)
-    check_keys(m, ("runFor", "fail", "exitCode", "output"), where)
-    run_for_raw = m.get("runFor", 0)
-    run_for = (
-        None if run_for_raw == "forever" else parse_duration(run_for_raw, f"{where}: field runFor")
-    )
-    fail = m.get("fail", "")
-    if fail not in ("", *HOOK_FAILURES):
-        raise scenario_error(
-            where,
-            f"field fail: unknown kind of hook failure {shown(fail)} (expected exit, for an "
-            "exec hook, or refused, for an httpGet hook)",
-            f"字段 fail：未知的钩子失败方式 {shown(fail)}（应为 exit（用于 exec 钩子）"
-            "或 refused（用于 httpGet 钩子））",
-        )
-    exit_code = m.get("exitCode", 1)
-    if isinstance(exit_code, bool) or not isinstance(exit_code, int) or not 1 <= exit_code <= 255:
-        raise scenario_error(
-            where,
-            f"field exitCode: expected 1 to 255 (a failed command), got {shown(exit_code)}",
-            f"字段 exitCode：应在 1 到 255 之间（失败的命令），实际为 {shown(exit_code)}",
-        )
-    if "exitCode" in m and fail != "exit":
-        raise scenario_error(
-            where,
-            "field exitCode: only a hook that fails with exit has an exit code (add fail: exit)",
-            "字段 exitCode：只有以 exit 失败的钩子才有退出码（请加上 fail: exit）",
-        )
-    output = m.get("output", "")
-    if not isinstance(output, str):
-        raise scenario_error(
-            where,
-            f"field output: expected a string, got {shown(output)}",
-            f"字段 output：应为字符串，实际为 {shown(output)}",
-        )
-    return HookScript(run_for=run_for, fail=fail, exit_code=exit_code, output=output, where=where)
 
 
 def parse_sandbox_script(value: Any, where: str) -> SandboxScript:
