@@ -104,7 +104,8 @@ class HandlerRunner:
                     pod=klog.kobj(pod),
                 )
             return msg, err
-        # Go: default: (a tcpSocket handler, which v1.21 validates but cannot run as a hook)
+        # Go: default:
+        # (a tcpSocket handler: v1.21's validation lets it through, but no hook can run it)
         invalid = ValueError(f"invalid handler: {handler_string(handler)}")
         msg = f"Cannot run handler: {invalid}"
         klog.error_s(invalid, "Cannot run handler")
