@@ -122,6 +122,23 @@ class Runtime(ImageService, Protocol):
         ...
 
 
+class CommandRunner(Protocol):
+    """Runs a command inside a container (an ``exec`` lifecycle hook).
+
+    Go: pkg/kubelet/container/runtime.go type CommandRunner
+    """
+
+    async def run_in_container(
+        self, id: ContainerID, cmd: list[str], timeout: float
+    ) -> tuple[bytes, Exception | None]:
+        """The command's output (stdout, then stderr) and its error, as Go's ``([]byte,
+        error)``: a command that exits non-zero gives its exit error with its output.
+
+        Go: pkg/kubelet/container/runtime.go CommandRunner.RunInContainer
+        """
+        ...
+
+
 @dataclass(slots=True, kw_only=True)
 class Pod:
     """A group of containers (and sandboxes) the runtime runs for one pod.

@@ -18,21 +18,21 @@ from pathlib import Path
 from typing import Any
 
 from minikubelet.container.helpers import HandlerRunner, RuntimeHelper, filter_event_recorder
-from minikubelet.container.runtime import ContainerID
 from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
-from minikubelet.go import Clock, Second, sleep
+from minikubelet.go import Clock, Second
 from minikubelet.images.image_manager import new_image_manager
-from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
 from minikubelet.kuberuntime.kuberuntime_manager import (
     KubeGenericRuntimeManager,
     PodStateProvider,
 )
+from minikubelet.lifecycle.handlers import new_handler_runner
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.sim.cri.fake_image_service import FakeImageService
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
 from minikubelet.sim.cri.scenario import Scenario, load_scenario_file, parse_scenario
+from minikubelet.types.types import HTTPResponse
 
 #: kubelet's back-off settings (Go: backOffPeriod and MaxContainerBackOff in kubelet.go).
 backOffPeriod = 10 * Second
@@ -61,26 +61,26 @@ class FakePodStateProvider:
 
 
 @dataclass
-class FakeHandlerRunner:
-    """A lifecycle handler runner whose hooks all succeed (Go runs exec or HTTP handlers:
-    pkg/kubelet/lifecycle/handlers.go). Records what it ran. With ``runtime``, a ``preStop`` hook
-    takes the ``preStopTime`` that the container's scenario gives (see
-    [`minikubelet.sim.cri.scenario`][minikubelet.sim.cri.scenario]); every other hook returns at once."""
+class FakeHTTP:
+    """kubelet's HTTP client for ``httpGet`` lifecycle hooks, on the fake node's pod network.
 
-    ran: list[tuple[ContainerID, str, str]] = field(default_factory=list)
+    Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go type fakeHTTP
+
+    Go's fake records the URL and returns its set error. This one records the URLs too and
+    asks the fake runtime how the pod at the URL's IP answers (its scenario; see
+    [`FakeRuntimeService.http_get`][minikubelet.sim.cri.fake_runtime.FakeRuntimeService.http_get]).
+    """
+
     runtime: FakeRuntimeService | None = None
+    #: The URLs it was asked for, in order.
+    urls: list[str] = field(default_factory=list)
 
-    async def run(
-        self, container_id: ContainerID, pod: v1.Pod, container: v1.Container, handler: v1.Handler
-    ) -> tuple[str, Exception | None]:
-        """Record the hook; take the scripted time of a preStop hook; succeed."""
-        self.ran.append((container_id, pod.metadata.name, container.name))
-        lifecycle = container.lifecycle
-        if self.runtime is not None and lifecycle is not None and handler is lifecycle.pre_stop:
-            c = self.runtime.containers.get(container_id.id)
-            if c is not None and c.lifetime.pre_stop_time > 0:
-                await sleep(c.lifetime.pre_stop_time)
-        return "", None
+    async def get(self, url: str) -> tuple[HTTPResponse | None, Exception | None]:
+        """Go: pkg/kubelet/kuberuntime/fake_kuberuntime_manager.go (*fakeHTTP).Get"""
+        self.urls.append(url)
+        if self.runtime is None:
+            return None, None
+        return await self.runtime.http_get(url)
 
 
 @dataclass
@@ -140,6 +140,10 @@ def new_fake_runtime(
       does);
     * ``recorder``: where events go (default: a new
     [`Recorder`][minikubelet.k8s_io.client_go.tools.record.event.Recorder]);
+    * ``runner``: the lifecycle hook runner (default: kubelet's own,
+      [`minikubelet.lifecycle.handlers`][minikubelet.lifecycle.handlers], running ``exec`` hooks
+      through the fake runtime's ``ExecSync`` and ``httpGet`` hooks through [`FakeHTTP`][], as
+      Go's fake manager does; both follow the scenario);
     * the rest as in
     [`new_kube_generic_runtime_manager`][minikubelet.kuberuntime.kuberuntime_manager.new_kube_generic_runtime_manager],
       with kubelet's defaults (serial image pulls, an image back-off of 10 s to 300 s).
@@ -164,7 +168,9 @@ def new_fake_runtime(
         runtime_service=runtime_service,
         image_service=image_service,
         runtime_helper=runtime_helper if runtime_helper is not None else FakeRuntimeHelper(),
-        runner=runner if runner is not None else FakeHandlerRunner(runtime=runtime_service),
+        # None only until the runner is made below: the manager is its command runner (Go too
+        # sets it once the manager exists).
+        runner=runner,  # type: ignore[arg-type]
         pod_state_provider=(
             pod_state_provider if pod_state_provider is not None else FakePodStateProvider()
         ),
@@ -172,6 +178,8 @@ def new_fake_runtime(
         readiness_manager=readiness_manager,
         startup_manager=startup_manager,
     )
+    if runner is None:
+        manager.runner = new_handler_runner(FakeHTTP(runtime_service), manager, manager)
     image_back_off = (
         image_back_off
         if image_back_off is not None

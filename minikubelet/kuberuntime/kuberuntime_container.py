@@ -771,6 +771,23 @@ class ContainerMethods:
                     )
                     continue
 
+    async def run_in_container(
+        self: KubeGenericRuntimeManager, id: ContainerID, cmd: list[str], timeout: float
+    ) -> tuple[bytes, Exception | None]:
+        """Run ``cmd`` in the container and wait for it: its stdout then stderr, and its error.
+
+        Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).RunInContainer
+
+        The port's CRI calls raise where Go's return an error; a failed call comes back here
+        with no output, as in Go.
+        """
+        try:
+            stdout, stderr, err = await self.runtime_service.exec_sync(id.id, cmd, timeout)
+        except Exception as call_err:
+            return b"", call_err
+        # Go: return append(stdout, stderr...), err
+        return stdout + stderr, err
+
     async def remove_container(
         self: KubeGenericRuntimeManager, container_id: str
     ) -> Exception | None:

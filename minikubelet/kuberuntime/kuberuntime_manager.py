@@ -95,8 +95,10 @@ from minikubelet.kuberuntime.kuberuntime_container import (
 from minikubelet.kuberuntime.kuberuntime_gc import new_container_gc
 from minikubelet.kuberuntime.kuberuntime_image import ImageMethods
 from minikubelet.kuberuntime.kuberuntime_sandbox import SandboxMethods
+from minikubelet.lifecycle.handlers import new_handler_runner
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager
+from minikubelet.types.types import HTTPGetter
 from minikubelet.util import format
 
 #: The version kubelet asks of the runtime's ``Version`` call and insists on.
@@ -963,7 +965,7 @@ async def new_kube_generic_runtime_manager(
     startup_manager: ProberResultsManager | None,
     pod_state_provider: PodStateProvider,
     runtime_helper: RuntimeHelper,
-    runner: HandlerRunner,
+    http_client: HTTPGetter,
     image_back_off: Backoff,
     serialize_image_pulls: bool,
     runtime_service: RuntimeService,
@@ -978,8 +980,7 @@ async def new_kube_generic_runtime_manager(
     version first. The port's runs use
     [`new_fake_runtime`][minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime],
     which knows the fake's name without asking; tests/kuberuntime/test_new_manager.py runs this
-    one. Go builds the lifecycle handler runner itself (``lifecycle.NewHandlerRunner``); here it
-    is passed in.
+    one. As in Go, the lifecycle hook runner is made here, on ``http_client`` and the manager.
     """
     kube_runtime_manager = KubeGenericRuntimeManager(
         runtime_name="",
@@ -988,7 +989,8 @@ async def new_kube_generic_runtime_manager(
         readiness_manager=readiness_manager,
         startup_manager=startup_manager,
         runtime_helper=runtime_helper,
-        runner=runner,
+        # None only until the runner is made below, on the manager itself.
+        runner=None,  # type: ignore[arg-type]
         runtime_service=runtime_service,
         image_service=image_service,
         pod_state_provider=pod_state_provider,
@@ -1022,6 +1024,9 @@ async def new_kube_generic_runtime_manager(
         kube_runtime_manager,
         image_back_off,
         serialize_image_pulls,
+    )
+    kube_runtime_manager.runner = new_handler_runner(
+        http_client, kube_runtime_manager, kube_runtime_manager
     )
 
     return kube_runtime_manager

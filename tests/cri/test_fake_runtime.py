@@ -356,3 +356,80 @@ def test_a_scripted_sandbox_dies_on_time_and_an_oom_kill_has_its_reason():
     assert dead == runtimeapi.PodSandboxState_SANDBOX_NOTREADY
     assert side_state == runtimeapi.ContainerState_CONTAINER_RUNNING
     assert second == runtimeapi.PodSandboxState_SANDBOX_READY
+
+
+def test_exec_sync_follows_the_hook_scripts_of_the_run():
+    """The exec that is the preStop handler's command (kubelet's annotation) follows preStop,
+    any other postStart; a non-zero exit comes back as the CRI client's error
+    (pkg/kubelet/cri/remote/remote_runtime.go L406-411, v1.21.4)."""
+    scenario = (
+        'app: {postStart: {runFor: 3s, fail: exit, exitCode: 4, output: "no db"}, '
+        'preStop: {runFor: 2s, output: "bye"}}'
+    )
+
+    async def main():
+        rs = FakeRuntimeService(seed=1)
+        cfg = sandbox_config(scenario=scenario)
+        sb = await rs.run_pod_sandbox(cfg, "")
+        c = container_config("app")
+        c.annotations["io.kubernetes.container.preStopHandler"] = (
+            '{"exec":{"command":["nginx","-s","quit"]}}'
+        )
+        cid = await rs.create_container(sb, c, cfg)
+        await rs.start_container(cid)
+        t0 = go.now()
+        post = await rs.exec_sync(cid, ["sh", "-c", "migrate"], 0)
+        t1 = go.now()
+        pre = await rs.exec_sync(cid, ["nginx", "-s", "quit"], 0)
+        t2 = go.now()
+        with pytest.raises(CRIError, match="timeout 1s exceeded: context deadline exceeded"):
+            await rs.exec_sync(cid, ["sh", "-c", "migrate"], 1)
+        t3 = go.now()
+        await rs.stop_container(cid, 0)
+        with pytest.raises(CRIError, match="container is in CONTAINER_EXITED state"):
+            await rs.exec_sync(cid, ["true"], 0)
+        return post, pre, (t1 - t0, t2 - t1, t3 - t2)
+
+    post, pre, took = go.run(main)
+    assert post[:2] == (b"", b"no db")
+    assert str(post[2]) == "command 'sh -c migrate' exited with 4: no db"
+    assert pre == (b"bye", b"", None)
+    assert took == (3.0, 2.0, 1.0)
+
+
+def test_http_get_is_answered_by_the_pod_at_the_ip():
+    async def main():
+        rs = FakeRuntimeService(seed=1)
+        cfg = sandbox_config(scenario="{web: {postStart: {fail: refused}}, side: {}}")
+        sb = await rs.run_pod_sandbox(cfg, "")
+        ip = (await rs.pod_sandbox_status(sb)).network.ip
+        await start(rs, sb, cfg, "side")
+        await start(rs, sb, cfg, "web")  # created last: the postStart hook is its
+        refused = await rs.http_get(f"http://{ip}:8080//started")
+        other = await rs.http_get("http://192.0.2.1:80//x")
+        return ip, refused, other
+
+    ip, (resp, err), other = go.run(main)
+    assert resp is None
+    assert str(err) == (
+        f'Get "http://{ip}:8080//started": dial tcp {ip}:8080: connect: connection refused'
+    )
+    assert other == (None, None)  # no pod has that IP: an empty answer, as Go's fakeHTTP
+
+
+def test_a_hook_that_fails_in_a_way_its_handler_cannot_says_so():
+    async def main():
+        rs = FakeRuntimeService(seed=1)
+        cfg = sandbox_config(scenario="app: {postStart: {fail: refused}}")
+        sb = await rs.run_pod_sandbox(cfg, "")
+        cid = await start(rs, sb, cfg, "app")
+        with pytest.raises(CRIError) as info:
+            await rs.exec_sync(cid, ["true"], 0)
+        return info.value
+
+    err = go.run(main)
+    assert err.code == "InvalidArgument"
+    assert err.desc == (
+        "pod default/web: annotation minikubelet.dev/scenario: container 'app': field postStart: "
+        "field fail: refused is for an httpGet hook, and this is an exec hook (fail: exit)"
+    )

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from minikubelet.sim.cri.hooks import HookScript
 from minikubelet.sim.cri.scenario import (
     DEFAULT_APP,
     DEFAULT_INIT,
@@ -190,3 +191,85 @@ def test_oom_kills_and_sandbox_lifetimes():
         parse_scenario({"sandboxes": {"default/web": ["5s", {"stopTime": "1s"}]}})
     with pytest.raises(ScenarioError, match=r"annotation minikubelet.dev/sandbox: the list"):
         sandbox_script_from_annotations({"minikubelet.dev/sandbox": "[]"}, "default/web")
+
+
+def test_hook_scripts_in_a_lifetime():
+    containers = parse_container_scripts(
+        {
+            "app": [
+                {"postStart": {"fail": "exit", "exitCode": 2, "output": "db not ready"}},
+                {"postStart": "forever"},
+                {"postStart": {"runFor": "2m30s", "fail": "exit"}, "preStop": "5s"},
+            ],
+            "web": {"postStart": {"fail": "refused"}, "preStopTime": "3s"},
+        },
+        "pod default/p: annotation minikubelet.dev/scenario",
+    )
+    first, hang, slow = (containers["app"].lifetime(i) for i in range(3))
+    assert first.hook("postStart") == HookScript(fail="exit", exit_code=2, output="db not ready")
+    assert hang.hook("postStart") == HookScript(run_for=None)
+    assert slow.hook("postStart") == HookScript(run_for=150.0, fail="exit", exit_code=1)
+    assert slow.hook("preStop") == HookScript(run_for=5.0)
+    web = containers["web"].lifetime(0)
+    assert web.hook("postStart") == HookScript(fail="refused")
+    assert web.hook("preStop") == HookScript(run_for=3.0)  # preStopTime is preStop's runFor
+    # A lifetime without hook scripts: both hooks succeed at once.
+    assert Lifetime().hook("postStart") == Lifetime().hook("preStop") == HookScript()
+    # The defaults' runFor fills in, the hook scripts stay.
+    assert first.or_default(DEFAULT_APP).post_start == first.post_start
+
+
+@pytest.mark.parametrize(
+    ("script", "en", "zh"),
+    [
+        (
+            {"postStart": {"fail": "timeout"}},
+            "container 'app': field postStart: field fail: unknown kind of hook failure "
+            "'timeout' (expected exit, for an exec hook, or refused, for an httpGet hook)",
+            "container 'app': field postStart：字段 fail：未知的钩子失败方式 'timeout'",
+        ),
+        (
+            {"postStart": {"runFor": "-5s"}},
+            "container 'app': field postStart: field runFor: a duration cannot be negative ('-5s')",
+            "field postStart: field runFor：时长不能为负数（'-5s'）",
+        ),
+        (
+            {"preStop": -1},
+            "container 'app': field preStop: a duration cannot be negative (-1)",
+            "field preStop：时长不能为负数（-1）",
+        ),
+        (
+            {"postStart": {"fail": "exit", "exitCode": 0}},
+            "field postStart: field exitCode: expected 1 to 255 (a failed command), got 0",
+            "字段 exitCode：应在 1 到 255 之间（失败的命令），实际为 0",
+        ),
+        (
+            {"postStart": {"exitCode": 3}},
+            "field postStart: field exitCode: only a hook that fails with exit has an exit code",
+            "字段 exitCode：只有以 exit 失败的钩子才有退出码",
+        ),
+        (
+            {"postStart": {"output": 7}},
+            "field postStart: field output: expected a string, got 7",
+            "字段 output：应为字符串，实际为 7",
+        ),
+        (
+            {"postStart": {"hang": "1m"}},
+            "field postStart: unknown field 'hang' (expected one of runFor, fail, exitCode, "
+            "output)",
+            "未知字段 'hang'",
+        ),
+        (
+            {"preStopTime": "1s", "preStop": "2s"},
+            "container 'app': field preStopTime: give preStopTime or preStop (with its runFor), "
+            "not both",
+            "字段 preStopTime：preStopTime 与 preStop（及其 runFor）只能给出一个",
+        ),
+    ],
+)
+def test_bad_hook_scripts_name_the_field_in_both_languages(script, en, zh):
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario({"pods": {"default/web": {"app": script}}}, "hooks.yaml")
+    assert str(info.value).startswith("hooks.yaml: pod default/web: container 'app': ")
+    assert en in str(info.value)
+    assert zh in info.value.args[0].zh

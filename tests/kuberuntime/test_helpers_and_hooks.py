@@ -148,9 +148,10 @@ def test_pre_stop_hook_uses_up_the_grace_period():
 
 
 def test_a_scripted_pre_stop_time_is_taken_from_the_grace_period():
-    # The fake hook runner takes the container's scripted preStopTime (4 s of the 10 s); the
+    # The hook's ExecSync takes the container's scripted preStopTime (4 s of the 10 s); the
     # container then needs 3 s of the 6 s left and exits on SIGTERM.
-    c = container("app", lifecycle=v1.Lifecycle(pre_stop=v1.Handler()))
+    quit_cmd = v1.Handler(exec=v1.ExecAction(command=["nginx", "-s", "quit"]))
+    c = container("app", lifecycle=v1.Lifecycle(pre_stop=quit_cmd))
     pod = make_pod(containers=[c], grace=10, scenario="app: {preStopTime: 4s, stopTime: 3s}")
     node = Node([pod])
 

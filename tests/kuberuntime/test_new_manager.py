@@ -10,7 +10,7 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.fake_kuberuntime_manager import (
-    FakeHandlerRunner,
+    FakeHTTP,
     FakePodStateProvider,
     new_fake_runtime,
 )
@@ -40,7 +40,7 @@ def _new(api_version: str | None = None):
                 startup_manager=None,
                 pod_state_provider=FakePodStateProvider(),
                 runtime_helper=FakeRuntimeHelper(),
-                runner=FakeHandlerRunner(),
+                http_client=FakeHTTP(),
                 image_back_off=new_back_off(10 * Second, 300 * Second),
                 serialize_image_pulls=True,
                 runtime_service=service,

@@ -18,10 +18,12 @@ def test_a_chapter_lists_its_scenarios_and_verdicts() -> None:
 
 
 def test_only_the_rules_a_chapter_needs_are_listed() -> None:
-    en = oracle_directive("chapters/11-end-of-a-pod.md", "en")
-    assert "`hooks-not-over-cri`: harness:" in en  # kill-prestop's ExecSync
-    ch10 = oracle_directive("chapters/10-status-and-probes.md", "en")
-    assert "hooks-not-over-cri" not in ch10
+    en = oracle_directive("chapters/08-start-container.md", "en")
+    assert "`start-failed-line`: issue #23" in en  # a start that fails logs its line
+    ch11 = oracle_directive("chapters/11-end-of-a-pod.md", "en")
+    assert "start-failed-line" not in ch11
+    # The port runs hooks over the CRI as kubelet does: no rule hides kill-prestop's ExecSync.
+    assert "hooks-not-over-cri" not in ch11
     zh = oracle_directive("chapters/11-end-of-a-pod.zh.md", "zh")
     assert all(r.reason_zh in zh for r in RULES if f"`{r.name}`：" in zh)
 

@@ -83,10 +83,6 @@ def _start_failed_line(lines: list[str]) -> list[str]:
     return out
 
 
-def _drop_exec(lines: list[str]) -> list[str]:
-    return [line for line in lines if not line.startswith("call: ExecSync ")]
-
-
 RULES: tuple[Rule, ...] = (
     Rule(
         "start-failed-line",
@@ -101,13 +97,6 @@ RULES: tuple[Rule, ...] = (
         "issue #23 item 4: the port builds no ContainerConfig.linux (generateLinuxContainerConfig)",
         "issue #23 第 4 项：移植版不构建 ContainerConfig.linux（generateLinuxContainerConfig）",
         _config_without("linux"),
-    ),
-    Rule(
-        "hooks-not-over-cri",
-        "harness: the port's FakeHandlerRunner runs lifecycle hooks itself; Go's test manager "
-        "runs them through the CRI (ExecSync)",
-        "测试装置：移植版的 FakeHandlerRunner 自己运行生命周期钩子；Go 的测试管理器通过 CRI（ExecSync）运行",
-        _drop_exec,
     ),
 )
 

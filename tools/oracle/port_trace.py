@@ -204,9 +204,13 @@ def instrument(rs, is_, log: CallLog) -> None:
         lambda a, r, e: f"ListContainers {cfilter(a[0])} -> {'error' if e else len(r)}",
     )
     wrap(rs, "container_status", lambda i: f"ContainerStatus {log.name(i)}")
-    for extra in ("exec_sync", "update_container_resources"):
-        if hasattr(rs, extra):
-            wrap(rs, extra, lambda i, *rest, _n=extra: f"{_n} {log.name(i)}")
+    wrap(rs, "exec_sync", lambda i, cmd, t: f"ExecSync {log.name(i)} [{' '.join(cmd)}]")
+    if hasattr(rs, "update_container_resources"):
+        wrap(
+            rs,
+            "update_container_resources",
+            lambda i, *rest: f"update_container_resources {log.name(i)}",
+        )
     wrap(is_, "list_images", lambda f: "ListImages")
     wrap(is_, "image_status", lambda spec: f"ImageStatus {spec.image}")
     wrap(is_, "pull_image", lambda spec, auth, sb: f"PullImage {default_tag(spec.image)}")

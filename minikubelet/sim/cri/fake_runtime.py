@@ -35,6 +35,11 @@ How containers behave:
 * The runtime's health (``status``) can be scripted (``runtime: notReady/down`` in the scenario
   file) or set with [`FakeRuntimeService.set_runtime_ready`][]; calls can be made to hang
   (``runtime: hang``) and any method to fail with [`FakeRuntimeService.inject_error`][].
+* Lifecycle hooks: ``exec_sync`` (an ``exec`` hook) and [`FakeRuntimeService.http_get`][]
+  (the pod network's answer to an ``httpGet`` hook) follow the run's ``postStart`` or ``preStop``
+  script: they take its ``runFor`` on the runtime's clock, then succeed or fail as it says.
+  ``exec_sync`` also stands for kubelet's CRI client, which turns a non-zero exit into the error
+  ``command '…' exited with N: <stderr>`` (pkg/kubelet/cri/remote/remote_runtime.go).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from __future__ import annotations
 import heapq
 import ipaddress
 import random
+import urllib.parse
 from collections import Counter, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -52,6 +58,7 @@ from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
 from minikubelet.sim import trace
 from minikubelet.sim.cri.fake_records import Container, Sandbox
+from minikubelet.sim.cri.hooks import answer_http_get, run_exec_hook
 from minikubelet.sim.cri.scenario import (
     InitContainerAnnotation,
     Lifetime,
@@ -60,6 +67,7 @@ from minikubelet.sim.cri.scenario import (
     sandbox_script_from_annotations,
     scripts_from_annotations,
 )
+from minikubelet.types.types import HTTPResponse
 
 if TYPE_CHECKING:
     from minikubelet.sim.cri.fake_image_service import FakeImageService
@@ -507,6 +515,39 @@ class FakeRuntimeService:
         await self._enter("container_status")
         c = self._container(container_id)
         return c.cri_status()
+
+    async def exec_sync(
+        self, container_id: str, cmd: list[str], timeout: float
+    ) -> tuple[bytes, bytes, Exception | None]:
+        """Run ``cmd`` in a running container: it is one of its lifecycle hooks, and follows the
+        run's script (``preStop`` if it is the command of the container's preStop handler,
+        ``postStart`` otherwise). ``timeout`` 0 waits as long as the hook runs, as containerd;
+        a longer hook is cut at a positive ``timeout`` with containerd's error."""
+        await self._enter("exec_sync")
+        c = self._container(container_id)
+        if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING:
+            raise CRIError(
+                "Unknown", f"failed to exec in container: container is in {c.state.name} state"
+            )
+        return await run_exec_hook(c, cmd, timeout)
+
+    async def http_get(self, url: str) -> tuple[HTTPResponse | None, Exception | None]:
+        """The answer to an HTTP GET kubelet makes for an ``httpGet`` hook. Ours (no CRI call):
+        the pod network of the fake node; see [`answer_http_get`][minikubelet.sim.cri.hooks.answer_http_get]."""
+        await gosched()
+        self._reap()
+        host = urllib.parse.urlsplit(url).hostname or ""
+        sandboxes = [s for s in self.sandboxes.values() if s.ip == host or host in s.additional_ips]
+        if not sandboxes:
+            return None, None  # no pod has that IP: an empty answer, as Go's fakeHTTP gives
+        sandbox = max(sandboxes, key=lambda s: s.created_at)
+        running = [
+            self.containers[cid]
+            for cid in self._containers_by_pod.get(sandbox.pod_uid, [])
+            if self.containers[cid].sandbox_id == sandbox.id
+            and self.containers[cid].state == runtimeapi.ContainerState_CONTAINER_RUNNING
+        ]
+        return await answer_http_get(url, running)
 
     # -- RuntimeService ------------------------------------------------------------------------
 

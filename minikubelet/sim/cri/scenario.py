@@ -30,12 +30,19 @@ A lifetime is a mapping with
 * ``stopTime`` — how long the container takes to exit after kubelet asks it to stop (SIGTERM,
   default 0 s). It then exits with code 143; if the grace period runs out first it is killed with
   code 137.
-* ``preStopTime`` — how long the container's ``preStop`` hook runs, if its spec has one (default
-  0 s: the fake hook runner succeeds at once). kubelet waits for the hook, at most the grace
-  period, before it asks the container to stop.
+* ``postStart``, ``preStop`` — how the container's lifecycle hooks go in this run, if its spec
+  has them (a *hook script*, below; by default a hook succeeds at once).
+* ``preStopTime`` — how long the container's ``preStop`` hook runs (short for
+  ``preStop: {runFor: …}``; default 0 s). kubelet waits for the hook, at most the grace period,
+  before it asks the container to stop.
 * ``oomKilled`` — ``true``: when ``runFor`` is over, the kernel's OOM killer ends the container:
   exit code 137 (SIGKILL), reason ``OOMKilled``, as containerd reports it (an ``exitCode`` other
   than 137 is then an error).
+
+How a hook script is written, and how the fake runtime tells a container's hooks apart: see
+[`minikubelet.sim.cri.hooks`][minikubelet.sim.cri.hooks]. For example
+``app: {postStart: {fail: exit, exitCode: 2}}``: the hook's command exits with 2, kubelet records
+``FailedPostStartHook``, kills the container, and the start fails with ``PostStartHookError``.
 
 A lifetime may also be written as a bare ``forever`` or duration (``{runFor: …}``). Containers not
 in the annotation get the defaults: **init containers exit 0 after 1 s, containers run
@@ -103,6 +110,7 @@ from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     json_loads,
     yaml_to_json,
 )
+from minikubelet.sim.cri.hooks import HookScript, parse_hook_script
 from minikubelet.sim.cri.scenario_values import (
     ScenarioError,
     as_mapping,
@@ -138,6 +146,10 @@ class Lifetime:
     run_for_given: bool = True
     #: The run ends with the OOM killer's SIGKILL (137, reason ``OOMKilled``).
     oom_killed: bool = False
+    #: How its postStart hook goes (None: it succeeds at once).
+    post_start: HookScript | None = None
+    #: How its preStop hook goes (None: it takes ``pre_stop_time`` and succeeds).
+    pre_stop: HookScript | None = None
 
     def or_default(self, default: Lifetime) -> Lifetime:
         """This lifetime, with ``default``'s ``run_for`` if the script left it out."""
@@ -149,7 +161,17 @@ class Lifetime:
             stop_time=self.stop_time,
             pre_stop_time=self.pre_stop_time,
             oom_killed=self.oom_killed,
+            post_start=self.post_start,
+            pre_stop=self.pre_stop,
         )
+
+    def hook(self, name: str) -> HookScript:
+        """The script of hook ``name`` (``postStart`` or ``preStop``) in this run."""
+        if name == "preStop":
+            if self.pre_stop is not None:
+                return self.pre_stop
+            return HookScript(run_for=self.pre_stop_time)
+        return self.post_start if self.post_start is not None else HookScript()
 
 
 #: The exit code of a container the OOM killer ended (128 + SIGKILL).
@@ -256,7 +278,11 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
     if isinstance(value, str | int | float) and not isinstance(value, bool):
         return Lifetime(run_for=parse_duration(value, where))
     m = as_mapping(value, where)
-    check_keys(m, ("runFor", "exitCode", "stopTime", "preStopTime", "oomKilled"), where)
+    check_keys(
+        m,
+        ("runFor", "exitCode", "stopTime", "preStopTime", "oomKilled", "postStart", "preStop"),
+        where,
+    )
     if "runFor" in m:
         run_for_raw = m["runFor"]
         run_for = (
@@ -290,6 +316,18 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
         )
     stop_time = parse_duration(m.get("stopTime", 0), f"{where}: field stopTime")
     pre_stop_time = parse_duration(m.get("preStopTime", 0), f"{where}: field preStopTime")
+    if "preStopTime" in m and "preStop" in m:
+        raise scenario_error(
+            where,
+            "field preStopTime: give preStopTime or preStop (with its runFor), not both",
+            "字段 preStopTime：preStopTime 与 preStop（及其 runFor）只能给出一个",
+        )
+    post_start = (
+        parse_hook_script(m["postStart"], f"{where}: field postStart") if "postStart" in m else None
+    )
+    pre_stop = (
+        parse_hook_script(m["preStop"], f"{where}: field preStop") if "preStop" in m else None
+    )
     return Lifetime(
         run_for=run_for,
         exit_code=exit_code,
@@ -297,6 +335,8 @@ def parse_lifetime(value: Any, where: str, default: Lifetime | None = None) -> L
         pre_stop_time=pre_stop_time,
         run_for_given="runFor" in m or default is not None,
         oom_killed=oom_killed,
+        post_start=post_start,
+        pre_stop=pre_stop,
     )
 
 

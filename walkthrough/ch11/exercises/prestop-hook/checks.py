@@ -67,7 +67,8 @@ def kill(pod: Pod, runner: Any = None) -> dict[str, Any]:
         out["took"] = round(go.now() - start, 3)
         status = await m.get_pod_status(uid, name, ns)
         out["exit"] = status.container_statuses[0].exit_code
-        out["ran"] = len(getattr(m.runner, "ran", []))
+        # The hook is an exec: kubelet runs it through the runtime's ExecSync.
+        out["ran"] = fake.runtime_service.calls["exec_sync"]
         out["events"] = [(e.reason, e.message) for e in fake.recorder.events]
 
     out["log"] = run_go(main, verbosity=3)

@@ -28,9 +28,14 @@ if TYPE_CHECKING:
         ContainerStateTerminated,
         ContainerStateWaiting,
         ContainerStatus,
+        ExecAction,
+        Handler,
+        HTTPGetAction,
+        HTTPHeader,
         PodCondition,
         PodIP,
         PodStatus,
+        TCPSocketAction,
     )
 
 
@@ -230,6 +235,77 @@ def pod_status_string(this: PodStatus | None) -> str:
             "NominatedNodeName:" + ",",
             "PodIPs:" + repeated_string_for_pod_i_ps + ",",
             "EphemeralContainerStatuses:" + repeated_string_for_ephemeral_container_statuses + ",",
+            "}",
+        ]
+    )
+
+
+def _int_or_string(port: int | str) -> str:
+    """``%v`` of an ``intstr.IntOrString``: the struct's fields, ``{Type IntVal StrVal}``."""
+    if isinstance(port, int):
+        return f"{{0 {port} }}"
+    return f"{{1 0 {port}}}"
+
+
+def exec_action_string(this: ExecAction | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*ExecAction).String"""
+    if this is None:
+        return "nil"
+    return "".join(["&ExecAction{", "Command:[" + " ".join(this.command) + "],", "}"])
+
+
+def http_header_string(this: HTTPHeader | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*HTTPHeader).String"""
+    if this is None:
+        return "nil"
+    return "".join(["&HTTPHeader{", "Name:" + this.name + ",", "Value:" + this.value + ",", "}"])
+
+
+def http_get_action_string(this: HTTPGetAction | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*HTTPGetAction).String"""
+    if this is None:
+        return "nil"
+    headers = "[]HTTPHeader{"
+    for f in this.http_headers:
+        headers += http_header_string(f).replace("&", "", 1) + ","
+    headers += "}"
+    return "".join(
+        [
+            "&HTTPGetAction{",
+            "Path:" + this.path + ",",
+            "Port:" + _int_or_string(this.port) + ",",
+            "Host:" + this.host + ",",
+            "Scheme:" + _v(this.scheme) + ",",
+            "HTTPHeaders:" + headers + ",",
+            "}",
+        ]
+    )
+
+
+def tcp_socket_action_string(this: TCPSocketAction | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*TCPSocketAction).String"""
+    if this is None:
+        return "nil"
+    return "".join(
+        [
+            "&TCPSocketAction{",
+            "Port:" + _int_or_string(this.port) + ",",
+            "Host:" + this.host + ",",
+            "}",
+        ]
+    )
+
+
+def handler_string(this: Handler | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*Handler).String"""
+    if this is None:
+        return "nil"
+    return "".join(
+        [
+            "&Handler{",
+            "Exec:" + exec_action_string(this.exec) + ",",
+            "HTTPGet:" + http_get_action_string(this.http_get) + ",",
+            "TCPSocket:" + tcp_socket_action_string(this.tcp_socket) + ",",
             "}",
         ]
     )

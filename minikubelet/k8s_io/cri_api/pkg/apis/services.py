@@ -5,7 +5,8 @@ Go: staging/src/k8s.io/cri-api/pkg/apis/services.go
 Each method is a gRPC call in Go, which blocks, so each is ``async def`` here. Go returns
 ``(T, error)``; here a call returns ``T`` and **raises** on failure — a [`CRIError`][], shaped
 like the gRPC status errors Go's client returns (``rpc error: code = … desc = …``). Only the
-methods on the pod-creation path are listed (no exec/attach/port-forward, stats or log reopening).
+methods on the pod-creation path are listed: of exec, attach and port-forward only ``ExecSync``
+(lifecycle hooks run through it); no stats or log reopening.
 """
 
 from __future__ import annotations
@@ -89,6 +90,17 @@ class ContainerManager(Protocol):
 
     async def container_status(self, container_id: str) -> ContainerStatus:
         """Go: staging/src/k8s.io/cri-api/pkg/apis/services.go ContainerManager.ContainerStatus"""
+        ...
+
+    async def exec_sync(
+        self, container_id: str, cmd: list[str], timeout: float
+    ) -> tuple[bytes, bytes, Exception | None]:
+        """Run ``cmd`` in the container and wait for it (at most ``timeout`` seconds; 0: no
+        limit): ``(stdout, stderr, err)``. A command that exits non-zero comes back with its
+        output and an exit error, as Go's client returns it; a call that fails raises.
+
+        Go: staging/src/k8s.io/cri-api/pkg/apis/services.go ContainerManager.ExecSync
+        """
         ...
 
 
