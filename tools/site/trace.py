@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from tools.trace import TraceError, record
-from tools.trace.player import KINDS, Options, build
+from minikubelet.sim.trace.replay import KINDS
+from tools.trace.player import Options, build
 from tools.xref import Index
 
 from .directives import Directive, DirectiveError
