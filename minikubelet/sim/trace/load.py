@@ -73,7 +73,14 @@ def load(path: str) -> dict[str, Any]:
     except json.JSONDecodeError as err:
         if not text.strip():
             raise TraceFileError(path, "is empty", "是空文件") from None
-        if err.pos >= len(text.rstrip()):
+        kept = text.rstrip()
+        # Cut off: the JSON ends too soon, a string runs to the end, or the last line (a step
+        # is one line of a trace file) is where it breaks.
+        if (
+            err.pos >= len(kept)
+            or err.msg.startswith("Unterminated string")
+            or err.lineno == kept.count("\n") + 1
+        ):
             raise TraceFileError(
                 path,
                 "ends before the trace does: the file is cut off (was the run stopped while "

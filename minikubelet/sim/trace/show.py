@@ -255,12 +255,18 @@ def width(s: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
 
-def _fit(s: str, w: int) -> str:
-    """``s`` cut to ``w`` columns (ending in "…" when cut) and padded to them."""
+def _cut(s: str, w: int) -> str:
+    """``s`` cut to ``w`` columns, ending in "…" when cut."""
     if width(s) > w:
         while width(s) > w - 1:
             s = s[:-1]
         s += "…"
+    return s
+
+
+def _fit(s: str, w: int) -> str:
+    """``s`` cut to ``w`` columns and padded to them."""
+    s = _cut(s, w)
     return s + " " * (w - width(s))
 
 
@@ -378,12 +384,12 @@ def _rich(
 
     def record(row: Row) -> Any:
         cells = _cells(row)
-        first = Text()
+        first = Text(no_wrap=True, overflow="ellipsis")
         first.append(cells[0].rjust(widths[0]), style="dim")
-        for cell, style in zip(cells[1:4], colours[1:], strict=True):
+        for cell, w, style in zip(cells[1:4], widths[1:], colours[1:], strict=True):
             if cell:
                 first.append("  ")
-                first.append(cell, style=style)
+                first.append(_cut(cell, w), style=style)
         return Group(first, Padding(Text(row.step, style=_style(row)), (0, 0, 0, widths[0] + 2)))
 
     table = grid(heading=True) if wide else None
