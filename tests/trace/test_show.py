@@ -15,7 +15,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from minikubelet.sim import cli
+from minikubelet.sim import cli, cli_trace
 from minikubelet.sim.trace import dumps, replay
 from minikubelet.sim.trace.schema import problem
 from tests.conftest import ROOT
@@ -173,8 +173,8 @@ def test_on_a_terminal_the_listing_is_coloured(trace_file, monkeypatch):
 
 
 def test_the_cli_knows_the_kinds_without_loading_the_port():
-    assert cli.step_kinds() == replay.KINDS
-    assert cli.HIDDEN_KINDS == replay.HIDDEN
+    assert cli_trace.step_kinds() == replay.KINDS
+    assert cli_trace.HIDDEN_KINDS == replay.HIDDEN
 
 
 def test_python_dash_m_minikubelet_runs_the_cli():
