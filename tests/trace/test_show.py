@@ -328,3 +328,59 @@ def test_the_schema_check_agrees_with_jsonschema(trace_file):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(bad, SCHEMA)
         assert problem(bad) is not None, name
+
+
+# -- what the pages print ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["how-to-use.md", "how-to-use.zh.md"])
+def test_the_commands_the_how_to_page_prints_run_as_printed(tmp_path, page):
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    section = text[text.index("--trace FILE") :]
+    block = section[
+        section.index("```bash\n") + 8 : section.index("\n```", section.index("```bash"))
+    ]
+    commands = block.splitlines()
+    assert [c.split()[1] for c in commands] == ["run", "trace"]
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    outputs = []
+    for command in commands:
+        argv = command.split()
+        assert argv[0] == "minikubelet"
+        done = subprocess.run(
+            [sys.executable, "-m", "minikubelet", *argv[1:]],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "MINIKUBELET_LANG": "en"},
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    lines = steps(outputs[-1])
+    create = index(lines, f"CreateContainer nginx for {NGINX}")
+    assert index(lines, 'log: "SyncLoop ADD"') < create
+    assert not any(WEB in line and NGINX not in line for line in lines)  # --pod kept one pod
+
+
+def test_every_player_gives_trace_show_flags_the_cli_takes():
+    from tools.site.directives import find
+    from tools.site.trace import terminal
+
+    parser = cli.build_parser("en")
+    seen = 0
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        for d in find(page.read_text(encoding="utf-8")):
+            if d.name != "trace":
+                continue
+            run, show_ = terminal(d.args[0], d)
+            assert run == f"{d.args[0]} --trace trace.json"
+            args = parser.parse_args(show_.split()[1:])
+            assert (args.command, args.trace_command, args.file) == ("trace", "show", "trace.json")
+            if "kinds" in d.kwargs:
+                assert [k for ks in args.kind for k in ks] == d.kwargs["kinds"]
+            if "end" in d.kwargs:
+                assert args.until is not None
+            seen += 1
+    assert seen >= 10

@@ -34,7 +34,7 @@ from .explain import explain
 from .replay import SHOWN, Context, State, channel_labels, focus_of
 
 #: Widest a column but the last may be (longer text ends in "…").
-WIDTHS = {"g": 24, "pod": 34, "where": 44}
+WIDTHS = {"g": 24, "pod": 34, "where": 48}
 #: How many functions of a step's call path are shown (the innermost ones).
 PATH = 3
 #: Columns a sentence needs beside the others for the coloured listing to keep one row a step.
