@@ -4,20 +4,20 @@ Nothing here is kubelet output: kubelet records no such trace. Each line is a st
 run (see `minikubelet.sim.trace` for what a step is), in columns a learner reads left to right:
 
 ```
-  time  goroutine                 pod                        where (Go)                              step
-0.100s  1 main                    default/nginx-minikubelet  Run › syncLoop › syncLoopIteration      log: "SyncLoop ADD" …
-0.100s  14 podWorker default/ngi… default/nginx-minikubelet  syncPod › SyncPod › startContainer      container runtime: CreateContainer nginx for …
+  time  goroutine                 pod                         where (Go)                            step
+0.100s  1 main                    default/nginx-minikubelet   Run › syncLoop › syncLoopIteration    log: "SyncLoop ADD" …
+0.100s  14 podWorker default/ng…  default/nginx-minikubelet   syncPod › SyncPod › startContainer    container runtime: CreateContainer nginx for …
 ```
 
 *time* is virtual time since the run started; *goroutine* is the one that took the step (its
 number and name, as the recording named it); *pod* is the pod the step is about (its own field,
 else the pod of its goroutine, else the pods its value or log line names); *where* is the call
-path of Go functions the step's Python lines port (the outermost three; Python names where the
-trace has no Go lines); *step* is the sentence the site's player shows (`explain`). The state
+path of Go functions the step's Python lines port (the innermost three, or as many as fit;
+Python names where the trace has no Go lines); *step* is the sentence the site's player shows (`explain`). The state
 the sentences need is replayed from the first step (`replay`), whatever the filters hide.
 
-On a terminal the lines are coloured with ``rich`` (when it is installed); piped or redirected,
-they are plain text with the same columns.
+On a terminal the lines are coloured with ``rich`` (installed with the ``xref`` extra; plain
+text without it); piped or redirected, they are plain text with the same columns.
 """
 
 from __future__ import annotations
