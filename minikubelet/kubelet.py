@@ -284,8 +284,10 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
         if self.kube_client is None:
             klog.info_s("No API server defined - no node status update will be sent")
         # Go omitted: if kl.cloudResourceSyncManager != nil { -- no cloud provider here
-        # Go omitted: if err := kl.initializeModules(); err != nil { -- no metrics, image, OOM
-        # or certificate managers to start here; the port's modules start with the Kubelet
+        # Go omitted: if err := kl.initializeModules(); err != nil { -- it registers metrics,
+        # makes the kubelet's data and log directories and starts the image GC, certificate,
+        # OOM-watcher and resource-analyzer loops; the port has no metrics or node disk, and
+        # makes each pod's directories in syncPod (make_pod_data_dirs) as Go does
         # Go: go kl.volumeManager.Run(kl.sourcesReady, wait.NeverStop)
         if self.volume_manager is not None:
             go(self.volume_manager.run, self.sources_ready, None, name="volumeManager")

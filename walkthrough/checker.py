@@ -10,12 +10,15 @@ without its last word (``os._exit``, a signal) is reported with the check it was
 
 Processes are forked from a server that has imported the port already (multiprocessing's
 ``forkserver``), so a check costs tens of milliseconds, not the second an import takes. While the
-learner debugs (a ``breakpoint()`` in the file, or a debugger running the runner) the check runs
-in a fresh ``python -m walkthrough.child`` with the learner's terminal and no time limit.
+learner debugs (a call to ``breakpoint()`` in the file with a terminal on stdin, or a debugger
+running the runner) the check runs in a fresh ``python -m walkthrough.child`` with the learner's
+terminal and no time limit. A process the learner's code starts ends with the check, even one
+that left the check's process group (:mod:`walkthrough.proctree`).
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import multiprocessing
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from walkthrough import proctree
 from walkthrough.catalog import Exercise
 
 #: Seconds of real time one check function may take.
@@ -87,14 +91,38 @@ class CheckResult:
 
 
 def debugging(file: Path) -> bool:
-    """Whether the learner is debugging: a debugger runs the runner, or the file calls one."""
+    """Whether the learner is debugging: a debugger runs the runner, or the file calls one
+    (``breakpoint()``, ``pdb.set_trace()``) and there is a terminal to debug on.
+
+    Only a call counts, found in the file's syntax tree: the word in a comment or a string
+    does not lift the time limit. Without a terminal on stdin (a pipe, CI) a debugger could
+    not be answered, so the check keeps its limit.
+    """
     if sys.gettrace() is not None or "debugpy" in sys.modules:
         return True
     try:
+        if sys.stdin is None or not sys.stdin.isatty():
+            return False
         source = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError, ValueError):
         return False
-    return "breakpoint(" in source or "set_trace(" in source
+    return calls_debugger(source)
+
+
+def calls_debugger(source: str) -> bool:
+    """Whether ``source`` calls ``breakpoint()`` or a ``set_trace()`` anywhere."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False  # the check reports the file that does not load
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in ("breakpoint", "set_trace"):
+                return True
+            if isinstance(func, ast.Attribute) and func.attr == "set_trace":
+                return True
+    return False
 
 
 def _forkserver() -> Any:
@@ -225,6 +253,10 @@ def _ended_failure(check: str, exitcode: int | None, crash: str) -> Failure:
 
 
 def _kill(pid: int) -> None:
+    """End the check's process and every process below it (see :mod:`walkthrough.proctree`)."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGSTOP)  # it starts no new process while its tree is walked
+    proctree.kill_descendants(pid)
     for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
         try:
             kill()

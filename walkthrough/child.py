@@ -39,6 +39,7 @@ from typing import Any
 
 from minikubelet.base.i18n import in_language
 from minikubelet.k8s_io.klog.v2 import klog
+from walkthrough import proctree
 from walkthrough.expect import Unmet
 from walkthrough.fixtures import replace_everywhere  # a forked check has the fixtures loaded
 
@@ -234,6 +235,7 @@ def isolate(request: dict[str, Any]) -> None:
     if request.get("own_group") and hasattr(os, "setsid"):
         with contextlib.suppress(OSError):
             os.setsid()  # the runner ends the whole group, children included
+    proctree.become_subreaper()  # a child that leaves the group still stays below this process
     try:
         import resource
 
@@ -271,12 +273,19 @@ def entry(request: dict[str, Any], conn: Any) -> None:
         with contextlib.suppress(BaseException):
             conn.send({"event": "crash", "error": summary(err)})
     finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except BaseException:
-            pass
-        _exit(0)
+        _finish()
+
+
+def _finish() -> None:
+    """End the check's process: flush, end every process the learner's code left, exit."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        pass
+    with contextlib.suppress(BaseException):
+        proctree.kill_descendants(os.getpid())
+    _exit(0)
 
 
 def main() -> None:
@@ -294,12 +303,7 @@ def main() -> None:
         with contextlib.suppress(BaseException):
             send({"event": "crash", "error": summary(err)})
     finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except BaseException:
-            pass
-        _exit(0)
+        _finish()
 
 
 if __name__ == "__main__":

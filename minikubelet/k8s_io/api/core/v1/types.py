@@ -79,6 +79,10 @@ ResourceEphemeralStorage = "ephemeral-storage"
 ResourceHugePagesPrefix = "hugepages-"
 #: Go: ``v1.ResourceDefaultNamespacePrefix``.
 ResourceDefaultNamespacePrefix = "kubernetes.io/"
+#: Go: ``v1.ResourceAttachableVolumesPrefix``, the prefix of a node's attachable-volume limits.
+ResourceAttachableVolumesPrefix = "attachable-volumes-"
+#: Go: ``v1.DefaultResourceRequestsPrefix``, the prefix of a resource quota's request names.
+DefaultResourceRequestsPrefix = "requests."
 
 #: A minikubelet annotation, reserved for scripting a container's life in the fake runtime
 #: (when it exits, with which code …). Nothing in [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] interprets it; the

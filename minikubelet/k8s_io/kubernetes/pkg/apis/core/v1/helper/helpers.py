@@ -5,15 +5,15 @@ Go: pkg/apis/core/v1/helper/helpers.go
 
 from __future__ import annotations
 
-from minikubelet.k8s_io.api.core.v1 import ResourceDefaultNamespacePrefix, ResourceHugePagesPrefix
+from minikubelet.k8s_io.api.core.v1 import (
+    DefaultResourceRequestsPrefix,
+    ResourceAttachableVolumesPrefix,
+    ResourceDefaultNamespacePrefix,
+    ResourceHugePagesPrefix,
+)
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
     qualified_name_problem,
 )
-
-#: Go: v1.DefaultResourceRequestsPrefix, the prefix of a resource quota's request names.
-DefaultResourceRequestsPrefix = "requests."
-#: Go: v1.ResourceAttachableVolumesPrefix.
-ResourceAttachableVolumesPrefix = "attachable-volumes-"
 
 
 def is_extended_resource_name(name: str) -> bool:

@@ -165,9 +165,13 @@ def fits_request(
 
     allocatable = node_info.allocatable.scalar_resources or {}
     requested = node_info.requested.scalar_resources or {}
+    # Go ranges over a map here, so with two short scalar resources kubelet may name either
+    # one first (and the admission message names only reasons[0]); the port takes the pod's
+    # order, which a test can rely on.
     for r_name, r_quant in (pod_request.scalar_resources or {}).items():
         if v1helper.is_extended_resource_name(r_name):
-            # API validation guarantees the name has a "/".
+            # An extended name is domain/name: the validator refuses one without its domain,
+            # so split("/")[0] is the resource group.
             r_name_prefix = ""
             if ignored_resource_groups:
                 r_name_prefix = r_name.split("/")[0]
