@@ -1,4 +1,5 @@
-"""The ``minikubelet`` command line: ``minikubelet run`` starts the port's kubelet.
+"""The ``minikubelet`` command line: ``minikubelet run`` starts the port's kubelet;
+``minikubelet trace show FILE`` prints the trace ``run --trace FILE`` wrote (ours).
 
 ``run`` wires the pieces as kubelet's ``NewMainKubelet`` and ``makePodSourceConfig`` do, runs
 ``Kubelet.Run`` (the sync loop) under the chosen clock until ``--until``, and prints the log in
@@ -20,6 +21,7 @@ from typing import Any, TextIO
 from minikubelet import KUBERNETES_VERSION, __version__
 from minikubelet.base.i18n import in_language, language_of, os_error, text
 from minikubelet.sim.argparse_messages import speak
+from minikubelet.sim.cli_trace import add_trace_commands, trace_show
 
 # `--version` and `--help` import nothing more than the lines above: the port (and asyncio
 # under it) is imported by `run` only, so that they answer at once.
@@ -230,6 +232,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
             "log verbosity, as kubelet's -v (default 2)", "日志详细程度，同 kubelet 的 -v（默认 2）"
         ),
     )
+    add_trace_commands(commands, lang, lang_help, duration_arg(lang))
     return parser
 
 
@@ -250,6 +253,8 @@ def _main(argv: list[str] | None, out: TextIO | None) -> int:
     args.argv = argv
     if args.command == "run":
         return run(args, lang, out, parser)
+    if args.command == "trace":  # its only action, `show`, is required
+        return trace_show(args, lang, out)
     parser.print_help(out)
     return 0
 

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from minikubelet.sim.trace.explain import channel_of_case
 from tests.conftest import ROOT
 from tools.site.directives import DirectiveError, parse
 from tools.site.trace import options
 from tools.trace import record
-from tools.trace.explain import channel_of_case
 from tools.trace.player import Options, build
 from tools.xref import build_index
 

@@ -6,7 +6,8 @@ end="5s", limit=400, channels=[…], grep="SyncLoop") }}`` records the command
 (`tools.trace.player.Options`), and puts a player on the page.  Its data (`tools.trace.player`,
 in the page's language) is embedded in the page as a ``<script type="application/json">``: no
 request, so the player works offline and from a saved page, and a deep link opens its step at
-once.  The build fails when the data passes 200 KB.
+once.  The build fails when the data passes 200 KB.  Under each player, the two commands that
+show the same run in a terminal (``--trace`` then ``minikubelet trace show``, `terminal`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from tools.trace import TraceError, record
-from tools.trace.player import KINDS, Options, build
+from minikubelet.sim.trace.replay import KINDS
+from tools.trace.player import Options, build
 from tools.xref import Index
 
 from .directives import Directive, DirectiveError
@@ -73,6 +75,19 @@ def options(d: Directive) -> Options:
             raise DirectiveError(f"grep: bad regular expression: {exc}") from None
         opts.grep = d.kwargs["grep"]
     return opts
+
+
+def terminal(command: str, d: Directive) -> list[str]:
+    """The two commands that show this run in a terminal: the run, recording its trace, and
+    ``minikubelet trace show`` with the directive's kinds and times (its ``within``, ``focus``
+    and ``grep`` have no flag there: the terminal shows more of the run)."""
+    show = "minikubelet trace show trace.json"
+    if "kinds" in d.kwargs:
+        show += " --kind " + ",".join(d.kwargs["kinds"])
+    for option, flag in (("start", "--since"), ("end", "--until")):
+        if option in d.kwargs:
+            show += f" {flag} {d.kwargs[option]}"
+    return [f"{command} --trace trace.json", show]
 
 
 class Traces:
@@ -133,6 +148,7 @@ class Traces:
             )
         html = render(
             "trace.html.j2",
+            terminal=terminal(trace["command"], d),
             id=trace_id,
             lang=lang,
             # Inside a <script>, "</" would end it: JSON's \u003c is the same text.

@@ -28,14 +28,15 @@ from __future__ import annotations
 import ast
 import html
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from minikubelet.sim.trace.explain import channel_of_case, explain
+from minikubelet.sim.trace.replay import SHOWN, Context, State, channel_labels, focus_of
 from tools.site.sidebyside import dedent, highlight_lines
 from tools.xref import Index
 
-from .explain import channel_of_case, explain
 from .resolve import Resolver
 
 FORMAT_VERSION = 1
@@ -43,27 +44,13 @@ FORMAT_VERSION = 1
 LIMIT = 400
 #: Longest sentence kept.
 SENTENCE = 240
-KINDS = (
-    "select",
-    "wait",
-    "send",
-    "recv",
-    "close",
-    "sleep",
-    "go",
-    "exit",
-    "worker",
-    "cri",
-    "status",
-    "log",
-)
 
 
 @dataclass
 class Options:
     """What of a trace a player shows (the ``trace`` directive's options)."""
 
-    kinds: tuple[str, ...] = tuple(k for k in KINDS if k not in ("close", "exit"))
+    kinds: tuple[str, ...] = SHOWN
     #: Keep only steps with one of these on their stack (Go symbols or Python qualnames).
     within: tuple[str, ...] = ()
     #: Keep only steps that happen in one of these (their innermost mapped function).
@@ -77,113 +64,6 @@ class Options:
     grep: str | None = None
 
 
-@dataclass
-class _State:
-    ch: dict[int, list[str]] = field(default_factory=dict)
-    w: dict[str, list[Any]] = field(default_factory=dict)
-    p: dict[str, dict[str, Any]] = field(default_factory=dict)
-    changed: dict[str, set[Any]] = field(
-        default_factory=lambda: {"ch": set(), "w": set(), "p": set()}
-    )
-
-    def apply(self, step: dict[str, Any]) -> None:
-        for cid, items in step.get("bufs", ()):
-            self.ch[cid] = items
-            self.changed["ch"].add(cid)
-        if step["k"] == "worker":
-            self.w[step["pod"]] = [step["working"], step["pending"]]
-            self.changed["w"].add(step["pod"])
-        elif step["k"] == "status":
-            self.p[step["pod"]] = {
-                "phase": step["phase"],
-                "reason": step["reason"],
-                "containers": step["containers"],
-                "init": step["init"],
-            }
-            self.changed["p"].add(step["pod"])
-
-    def take(self, shown: set[int], everything: bool = False) -> dict[str, Any]:
-        """What changed since the last take (everything so far with ``everything``)."""
-        pick = {
-            "ch": set(self.ch) if everything else self.changed["ch"],
-            "w": set(self.w) if everything else self.changed["w"],
-            "p": set(self.p) if everything else self.changed["p"],
-        }
-        out: dict[str, Any] = {}
-        chans = {str(c): self.ch[c] for c in sorted(pick["ch"]) if c in shown}
-        if chans:
-            out["ch"] = chans
-        if pick["w"]:
-            out["w"] = {pod: self.w[pod] for pod in sorted(pick["w"])}
-        if pick["p"]:
-            out["p"] = {pod: self.p[pod] for pod in sorted(pick["p"])}
-        for s in self.changed.values():
-            s.clear()
-        return out
-
-
-class _Context:
-    """What sentences need: channel labels, a select's case names, goroutine names."""
-
-    def __init__(self, trace: dict[str, Any], labels: dict[int, str], state: _State) -> None:
-        self.trace = trace
-        self.labels = labels
-        self.state = state
-        self.focus: dict[str, Any] | None = None
-        self.before: dict[str, list[Any]] = {}
-        self.names = {g["id"]: g["name"] for g in trace["goroutines"]}
-
-    def chan(self, cid: int) -> str:
-        return self.labels.get(cid) or f"chan {cid}"
-
-    def buffered(self, cid: int) -> int | None:
-        ch = self.trace["channels"][cid]
-        return len(self.state.ch.get(cid, [])) if ch["cap"] else None
-
-    def case_names(self, step: dict[str, Any]) -> list[str | None]:
-        cases = (self.focus or {}).get("go", {}).get("cases") or []
-        names = []
-        for i, (_, cid) in enumerate(step["cases"]):
-            name = channel_of_case(cases[i]) if i < len(cases) else None
-            names.append(name or (None if cid is None else self.chan(cid)))
-        return names
-
-    def goroutine(self, gid: int) -> str:
-        """A goroutine's name (``podWorker default/web``)."""
-        return self.names.get(gid, "?")
-
-    def worker_before(self, pod: str) -> list[Any] | None:
-        """The pod worker's state before the step being explained."""
-        return self.before.get(pod)
-
-
-def _focus(trace: dict[str, Any], step: dict[str, Any]) -> int | None:
-    at = step.get("at") or []
-    for i in at:
-        if "go" in trace["locations"][i]:
-            return i
-    return at[0] if at else None
-
-
-def _labels(trace: dict[str, Any]) -> dict[int, str]:
-    """Channel labels: the Go name of the first select case that uses it, else its name."""
-    labels: dict[int, str] = {}
-    for step in trace["steps"]:
-        if step["k"] not in ("select", "wait"):
-            continue
-        focus = _focus(trace, step)
-        cases = [] if focus is None else trace["locations"][focus].get("go", {}).get("cases") or []
-        for i, (_, cid) in enumerate(step["cases"]):
-            if cid is not None and cid not in labels and i < len(cases):
-                name = channel_of_case(cases[i])
-                if name:
-                    labels[cid] = name
-    for ch in trace["channels"]:
-        if ch["id"] not in labels and ch["name"]:
-            labels[ch["id"]] = ch["name"]
-    return labels
-
-
 def _keep(trace: dict[str, Any], step: dict[str, Any], opts: Options) -> bool:
     if step["k"] not in opts.kinds:
         return False
@@ -195,7 +75,7 @@ def _keep(trace: dict[str, Any], step: dict[str, Any], opts: Options) -> bool:
     if opts.within and not _names(trace, step.get("at") or []) & set(opts.within):
         return False
     if opts.focus:
-        focus = _focus(trace, step)
+        focus = focus_of(trace, step)
         if focus is None or not _names(trace, [focus]) & set(opts.focus):
             return False
     return True
@@ -339,7 +219,7 @@ def build(
     """The player's document for ``trace`` in ``lang`` (see the module docstring)."""
     opts = options or Options()
     resolver = Resolver(index, root)
-    labels = _labels(trace)
+    labels = channel_labels(trace)
     kept = [i for i, s in enumerate(trace["steps"]) if _keep(trace, s, opts)]
     total_kept = len(kept)
     kept = kept[: opts.limit]
@@ -362,8 +242,8 @@ def build(
     fns = _Functions(index, resolver, root)
     locs: list[dict[str, Any]] = []
     loc_ids: dict[int, int] = {}
-    state = _State()
-    ctx = _Context(trace, labels, state)
+    state = State()
+    ctx = Context(trace, labels, state)
     steps: list[dict[str, Any]] = []
     goroutines = {g["id"]: g["name"] for g in trace["goroutines"]}
     gs: dict[str, str] = {}
@@ -377,7 +257,7 @@ def build(
         state.apply(step)
         if i not in keep:
             continue
-        focus = _focus(trace, step)
+        focus = focus_of(trace, step)
         ctx.focus = None if focus is None else trace["locations"][focus]
         out: dict[str, Any] = {"t": step["t"], "g": step["g"], "k": step["k"]}
         out["l"] = None if focus is None else _loc(focus, trace, fns, locs, loc_ids)

@@ -1,8 +1,9 @@
-"""One line per step, in the page's language: what the player says under its controls.
+"""One sentence per step of a trace, in the reader's language. Ours, not kubelet's.
 
-``select: 3 cases ready (configCh, plegCh, syncCh); chose plegCh`` — names come from the Go
-(the channel a case reads, as the Go case writes it), values from the trace.  Log lines are
-kubelet's own and stay as printed, in both languages.
+What the site's trace player says under its controls, and what ``minikubelet trace show``
+prints for each step: ``select: 3 cases ready (configCh, plegCh, syncCh); chose plegCh``. Names
+come from the Go (the channel a case reads, as the Go case writes it), values from the trace.
+Log lines are kubelet's own and stay as printed, in both languages.
 """
 
 from __future__ import annotations
