@@ -173,6 +173,8 @@ def cmd_list(ws: Workspace, lang: str, out: TextIO, *, as_json: bool = False) ->
     warn_progress(progress, lang, out)
     width = max((len(e.name) for e in ws.exercises()), default=10)
     for chapter in ws.chapters():
+        if not chapter.exercises:  # a chapter with none yet (chapter 12) is not in the list
+            continue
         out.write(f"{chapter.slug}  {chapter.title[lang]}\n")
         for exercise in chapter.exercises:
             mark = "✓" if progress.is_done(exercise.key) else "·"
@@ -534,6 +536,8 @@ def cmd_progress(ws: Workspace, lang: str, out: TextIO) -> int:
     )
     width = max((len(c.exercises) for c in ws.chapters()), default=4)
     for chapter in ws.chapters():
+        if not chapter.exercises:
+            continue
         marks = [progress.is_done(e.key) for e in chapter.exercises]
         bar = "".join("■" if m else "□" for m in marks)
         out.write(

@@ -318,6 +318,8 @@ class Watch:
         out = self.out
         number = 0
         for chapter in self.ws.chapters():
+            if not chapter.exercises:
+                continue
             out.write(f"{chapter.slug}  {chapter.title[self.lang]}\n")
             for exercise in chapter.exercises:
                 number += 1

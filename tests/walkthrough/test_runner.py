@@ -56,7 +56,8 @@ def test_list_shows_every_chapter_and_exercise_done_or_not(workspace: Workspace)
     code, out = run(workspace, "list", "--lang", "en")
     assert code == 0
     for chapter in workspace.chapters():
-        assert f"{chapter.slug}  {chapter.title['en']}" in out
+        # A chapter without exercises (yet) has nothing to list.
+        assert (f"{chapter.slug}  {chapter.title['en']}" in out) == bool(chapter.exercises)
         for exercise in chapter.exercises:
             assert f"· {exercise.name}" in out
     assert f"(0 of {total} done)" in out and "Next: ch01/merge-set" in out
@@ -72,6 +73,9 @@ def test_list_json_is_the_catalog_the_site_reads(workspace: Workspace) -> None:
     assert code == 0 and data["version"] == 1
     first = data["chapters"][0]
     assert first["chapter"] == "ch01" and first["title"]["zh"]
+    assert first["example"].endswith("ch01/example.py") and first["part"] is None
+    (ch12,) = [c for c in data["chapters"] if c["chapter"] == "ch12"]  # no example, no exercise
+    assert ch12["example"] is None and ch12["exercises"] == [] and ch12["title"]["zh"]
     exercise = first["exercises"][0]
     assert exercise["key"] == "ch01/merge-set" and exercise["done"] is False
     assert exercise["check"] == "python -m walkthrough check merge-set"
