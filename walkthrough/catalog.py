@@ -114,6 +114,8 @@ class Exercise:
     #: The port functions the learner's file holds, ``module:Qualified.name``, in file order.
     port: list[str]
     regions: list[Region]
+    #: The hints in words, from the idea to the names. The last hint, the port's own code for
+    #: each TODO, is not written here: `walkthrough.derive.answer_hint` makes it from the port.
     hints: list[dict[str, str]]
     mutants: list[Mutant]
 
@@ -121,6 +123,11 @@ class Exercise:
     def key(self) -> str:
         """``ch03/config-ops``: the chapter and the name."""
         return f"{self.chapter.slug}/{self.name}"
+
+    @property
+    def hint_count(self) -> int:
+        """How many hints the learner can ask for: those in words, then the port's code."""
+        return len(self.hints) + 1
 
     @property
     def spec_file(self) -> Path:
@@ -289,8 +296,11 @@ def load_exercise(chapter: Chapter, name: str) -> Exercise:
     if len(set(names)) != len(names):
         raise CatalogError(f"{spec}: two regions have the same name")
     hints = meta.get("hints")
-    if not isinstance(hints, list) or len(hints) < 2:
-        raise CatalogError(f"{spec}: hints: a list of at least two hints")
+    if not isinstance(hints, list) or not hints:
+        raise CatalogError(
+            f"{spec}: hints: a list of at least one hint in words (the last hint, the port's "
+            "code, is made from the regions)"
+        )
     raw_mutants = meta.get("mutants")
     if not isinstance(raw_mutants, list) or len(raw_mutants) < MIN_MUTANTS:
         raise CatalogError(f"{spec}: mutants: at least {MIN_MUTANTS} wrong answers")

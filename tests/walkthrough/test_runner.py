@@ -409,10 +409,14 @@ def test_an_anchor_the_port_lost_is_reported(workspace: Workspace) -> None:
 
 def test_hint_gives_one_more_hint_each_time_then_points_at_the_port(workspace: Workspace) -> None:
     exercise = find(workspace.chapters(), "sort-and-admit")
-    n = len(exercise.hints)
+    n = exercise.hint_count
+    assert n == len(exercise.hints) + 1  # the hints in words, then the port's code
     outs = [run(workspace, "hint", "sort-and-admit", "--lang", "en")[1] for _ in range(n + 1)]
     assert f"Hint 1 of {n}:" in outs[0] and "Run it again for hint 2" in outs[0]
+    assert "The port's own code" not in "".join(outs[: n - 1])
     assert f"Hint {n} of {n}:" in outs[n - 1] and "That was the last hint" in outs[n - 1]
+    assert "The port's own code, TODO by TODO:" in outs[n - 1]
+    assert "      pods = sort_pods_by_creation_time(pods)" in outs[n - 1]
     assert "minikubelet/kubelet.py:" in outs[n - 1]
     assert f"Hint {n} of {n}:" in outs[n]
     code, out = run(workspace, "hint", "sort-and-admit", "--all", "--lang", "zh")
