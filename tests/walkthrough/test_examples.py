@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from minikubelet.kubelet import Kubelet
+from minikubelet.sim.scripted_watch import load_script_file
 from walkthrough import vscode
 from walkthrough.catalog import PACKAGE_DIR, discover
 from walkthrough.examples import first_statement_line
@@ -81,6 +82,24 @@ def test_an_examples_help_speaks_chinese_to_a_chinese_reader(chapter: str, capsy
     assert f"第 {number} 章示例：{title}" in out
     assert out.startswith("用法：")
     assert "seed of every" not in out and "show this help" not in out
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_an_examples_pods_are_a_file_it_loads(chapter: str) -> None:
+    # The API server's script is a file (walkthrough/chNN/pods/, or examples/api/ when the page
+    # runs the same one), never YAML inside the example.
+    module = example(chapter)
+    assert isinstance(module.SCRIPT, Path) and module.SCRIPT.is_file()
+    assert "type: ADDED" not in Path(module.__file__).read_text()
+    assert load_script_file(str(module.SCRIPT))
+
+
+def test_each_pod_script_names_itself_in_its_command_line() -> None:
+    scripts = sorted(PACKAGE_DIR.glob("ch[0-9][0-9]/pods/*.yaml"))
+    assert len(scripts) >= 10
+    for script in scripts:
+        relative = script.relative_to(ROOT).as_posix()
+        assert f"minikubelet run --api-script {relative}\n" in script.read_text(), relative
 
 
 def test_the_first_statement_skips_the_docstring() -> None:
@@ -262,14 +281,16 @@ def test_the_debugging_page_names_every_spot(page: str) -> None:
             assert f"| `{spot.name}` |" in table, (page, spot.name)
 
 
-def test_breakpoints_into_a_closed_pipe_say_nothing() -> None:
-    # `--breakpoints | head -1` is how a reader takes the first spot: no BrokenPipeError.
+@pytest.mark.parametrize(("args", "first"), [("--breakpoints", "# "), ("", "I0715 ")])
+def test_an_example_into_a_closed_pipe_says_nothing(args: str, first: str) -> None:
+    # `--breakpoints | head -1` is how a reader takes the first spot, `example.py | head` a
+    # look at the start of a run: no BrokenPipeError, no traceback.
     done = subprocess.run(
-        f"{sys.executable} walkthrough/ch03/example.py --breakpoints --lang en | head -1",
+        f"{sys.executable} walkthrough/ch03/example.py {args} --lang en | head -1",
         shell=True,
         capture_output=True,
         text=True,
         cwd=ROOT,
         check=False,
     )
-    assert done.stdout.startswith("# ") and done.stderr == ""
+    assert done.stdout.startswith(first) and done.stderr == ""
