@@ -193,6 +193,8 @@ type CallLog struct {
 	Configs []string
 	alias   map[string]string
 	nsb, nc int
+	// Tee, when set, takes each call line instead of Lines (the Kubelet level keeps one stream).
+	Tee func(string)
 }
 
 func newCallLog() *CallLog { return &CallLog{alias: map[string]string{}} }
@@ -200,6 +202,10 @@ func newCallLog() *CallLog { return &CallLog{alias: map[string]string{}} }
 func (l *CallLog) add(format string, a ...interface{}) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.Tee != nil {
+		l.Tee("call: " + fmt.Sprintf(format, a...))
+		return
+	}
 	l.Lines = append(l.Lines, fmt.Sprintf(format, a...))
 }
 
