@@ -254,7 +254,8 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).HandlePodCleanups
 
-        Go also cleans up orphaned pod directories and cgroups: the port makes neither.
+        Go also cleans up orphaned pod directories and cgroups: the port makes neither (it still
+        lists the running pods for the directories, as Go does).
         """
         # Go omitted: var ( -- the port makes no cgroups (see above)
         # Go omitted: if kl.cgroupsPerQOS { -- no cgroups
@@ -284,7 +285,15 @@ class KubeletPods:
 
         # Go: kl.removeOrphanedPodStatuses(allPods, mirrorPods)
         self.remove_orphaned_pod_statuses(all_pods, mirror_pods)
-        # Go omitted: runningPods, err = kl.containerRuntime.GetPods(false) -- for the pod directories
+        # Go: runningPods, err = kl.containerRuntime.GetPods(false)
+        # Past the cache, as in Go (the kills above may not show there yet). Go hands the answer
+        # to the pod directories' cleanup, which the port leaves out, but the runtime is asked
+        # all the same: the oracle showed real kubelet's two CRI calls here at every housekeeping.
+        try:
+            await self.container_runtime.get_pods(False)
+        except Exception as err:
+            klog.error_s(err, "Error listing containers")
+            raise
         # Go omitted: err = kl.cleanupOrphanedPodDirs(allPods, runningPods) -- no pod directories
         # Go: kl.deleteOrphanedMirrorPods()
         self.delete_orphaned_mirror_pods()

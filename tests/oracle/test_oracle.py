@@ -187,3 +187,87 @@ def test_a_planted_bug_makes_a_scenario_differ(
     plant(mutant, monkeypatch)
     caught = next((n for n in NAMES if compare.diff(n)), None)
     assert caught is not None, f"no scenario catches the mutant: {mutant.name}"
+
+
+@dataclass(frozen=True)
+class KubeletMutant:
+    """A plausible bug above the runtime, and the Kubelet-level scenario that must catch it (named,
+    so that the check runs one scenario, not all)."""
+
+    mutant: Mutant
+    scenario: str
+
+
+KL = "minikubelet.kubelet"
+KUBELET_MUTANTS = [
+    KubeletMutant(
+        Mutant(
+            "admission admits everything",
+            KL,
+            "Kubelet.handle_pod_additions",
+            "await self.can_admit_pod(active_pods, pod)",
+            '(True, "", "")',
+        ),
+        "admission-outofcpu",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a static pod gets no mirror pod",
+            KL,
+            "Kubelet.sync_pod",
+            "if mirror_pod is None or deleted:",
+            "if deleted:",
+        ),
+        "static-pod-mirror",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a readiness result is read backwards",
+            KL,
+            "Kubelet.sync_loop_iteration",
+            "ready = update.result == Result.SUCCESS",
+            "ready = update.result != Result.SUCCESS",
+        ),
+        "readiness-probe",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a good sync is requeued after the back-off",
+            "minikubelet.pod_workers",
+            "PodWorkersImpl.wrap_up",
+            "jitter(self.resync_interval, workerResyncIntervalJitterFactor)",
+            "jitter(self.back_off_period, workerResyncIntervalJitterFactor)",
+        ),
+        "always-exit0",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a container without a readiness probe is never ready",
+            "minikubelet.prober.prober_manager",
+            "ProberManager.update_pod_status",
+            "ready = not exists",
+            "ready = exists",
+        ),
+        "never-exit0",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a startup result does not mark the container started",
+            KL,
+            "Kubelet.sync_loop_iteration",
+            "started = update.result == Result.SUCCESS",
+            "started = False",
+        ),
+        "startup-probe-then-liveness",
+    ),
+]
+
+
+@pytest.mark.parametrize("km", KUBELET_MUTANTS, ids=lambda k: k.mutant.name)
+def test_a_planted_bug_makes_a_kubelet_scenario_differ(
+    km: KubeletMutant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert km.scenario in KUBELET_NAMES
+    assert not compare.diff(km.scenario, level="kubelet"), "the scenario must match unplanted"
+    plant(km.mutant, monkeypatch)
+    assert compare.diff(km.scenario, level="kubelet"), f"{km.scenario} misses: {km.mutant.name}"

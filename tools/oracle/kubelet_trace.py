@@ -419,6 +419,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
 
     async def relist() -> None:
         await kl.pleg.relist()
+        await wait_idle()  # a worker that waited for a newer cache runs before the events
         while True:
             sel = await select(recv(pleg_ch), default=True)
             if sel.index == DEFAULT:
