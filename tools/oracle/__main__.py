@@ -59,6 +59,18 @@ def goldens(binary: str) -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     counts = ", ".join(f"{n} at the {level} level" for level, n in written.items())
     print(f"oracle: wrote goldens to {compare.GOLDEN}: {counts}")
+    return fmt_golden(Path(binary).with_name("fmtcheck"))
+
+
+def fmt_golden(binary: Path) -> int:
+    """Run the Go program that prints kubelet's values as its log lines do (fmtcheck, built
+    next to the oracle) and write its output to tests/oracle/fmt.golden."""
+    run = subprocess.run([str(binary)], capture_output=True, timeout=60)
+    if run.returncode != 0:
+        print(f"oracle: {binary} failed (rc={run.returncode})", file=sys.stderr)
+        return 1
+    compare.FMT_GOLDEN.write_bytes(compare.HEADER.encode() + b"\n" + run.stdout)
+    print(f"oracle: wrote {compare.FMT_GOLDEN}")
     return 0
 
 
