@@ -28,7 +28,7 @@ KUBELET_NAMES = compare.scenario_names("kubelet")
 def port_traces() -> dict[tuple[str, str], list[str]]:
     """Each scenario's port trace at each level, made once for the tests that need them all."""
     return {
-        (level, name): compare.port(name, level)
+        (level, name): compare.port_once(name, level)
         for level in compare.LEVELS
         for name in compare.scenario_names(level)
     }

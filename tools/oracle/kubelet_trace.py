@@ -25,6 +25,7 @@ import yaml
 from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.container.runtime import ContainerID
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.go import DEFAULT, make_chan, recv, select
 from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core.v1 import Node, NodeStatus, ObjectMeta, Pod, PodStatus
@@ -32,17 +33,18 @@ from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
+from minikubelet.kubelet_pods import podKillingChannelCapacity
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.lifecycle.admission_failure_handler_stub import (
     new_admission_failure_handler_stub,
 )
 from minikubelet.lifecycle.interfaces import PodAdmitHandlers
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
+from minikubelet.pod_container_deletor import containerDeletorBufferLimit
 from minikubelet.prober.prober_manager import ProbeKey, liveness, readiness, startup
 from minikubelet.prober.results.results_manager import Result
 from minikubelet.prober.worker import new_worker
 from minikubelet.sim.cri.scenario import Scenario
-from minikubelet.sim.node import MachineInfo
 from minikubelet.types import (
     ApiserverSource,
     ConfigHashAnnotationKey,
@@ -342,19 +344,35 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
     pleg_ch = kl.pleg.watch()
     epoch = float(go.now())
 
+    # The pod killer and the container deletor each work in a goroutine of their own; as in the
+    # Go driver, each is handed its work only when the rest is idle (wait_idle).
     pk = kl.pod_killer
-    go.go(pk.perform_pod_killing_work, name="podKiller")  # as Run starts it
+    killer = copy.copy(pk)  # shares the termination maps
+    killer.pod_killing_ch = make_chan(podKillingChannelCapacity, name="podKillingCh (run)")
+    go.go(killer.perform_pod_killing_work, name="podKiller")  # as Run starts it
+    deletor = kl.container_deletor
+    deletions = deletor.worker  # what the deletor's goroutine reads
+    deletor.worker = make_chan(containerDeletorBufferLimit, name="containerDeletor (held)")
 
     async def wait_idle() -> None:
         quiet = stuck = 0
         while quiet < 20:
             busy = sum(1 for w in kl.pod_workers.is_working.values() if w)  # type: ignore[attr-defined]
+            idle = busy == waiting["n"]
+            if idle and len(pk.pod_killing_ch) + len(deletor.worker) > 0:
+                while len(pk.pod_killing_ch) > 0:
+                    await killer.pod_killing_ch.send((await pk.pod_killing_ch.recv())[0])
+                while len(deletor.worker) > 0:
+                    await deletions.send((await deletor.worker.recv())[0])
+                quiet = 0
+                continue
             killing = (
-                len(pk.pod_killing_ch)
+                len(killer.pod_killing_ch)
                 + len(pk.pod_termination_map)
                 + len(pk.mirror_pod_termination_map)
+                + len(deletions)
             )
-            if busy == waiting["n"] and killing == 0:
+            if idle and killing == 0:
                 quiet += 1
                 await go.gosched()
                 continue

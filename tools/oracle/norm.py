@@ -39,7 +39,7 @@ def norm(lines: list[str]) -> list[str]:
 #: kills of one KillPod): a run of such lines is sorted, by kind and then text.
 CONCURRENT_KUBELET = (
     *CONCURRENT,
-    re.compile(r"^klog: I \"Killing container with a grace period\""),
+    re.compile(r'^klog: I "Killing container with a grace period'),
 )
 
 
