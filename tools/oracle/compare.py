@@ -98,6 +98,13 @@ _POD_DIRS = re.compile(
 )
 
 
+def _without_cri_client_lines(lines: list[str]) -> list[str]:
+    return [line for line in lines if not _CRI_CLIENT.match(line)]
+
+
+_CRI_CLIENT = re.compile(r'^klog: E "\w+ cmd from runtime service failed"')
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "container-config-json",
@@ -114,6 +121,16 @@ RULES: tuple[Rule, ...] = (
         "HandlePodCleanups 没有移植 cleanupOrphanedPodDirs（kubelet_volumes.go）；真实的 kubelet "
         "在 housekeeping 时删除已消失 Pod 的卷目录并记录日志",
         _without_pod_dirs,
+    ),
+    Rule(
+        "cri-client-lines",
+        "harness: the Go driver hands kubelet its fake CRI directly, not through kubelet's gRPC "
+        "client (remote_runtime.go), so the client's line for a failed ExecSync is not printed; "
+        "the port's fake answers through the ported client, which prints it as kubelet does",
+        "harness：Go 驱动把假 CRI 直接交给 kubelet，没有经过 kubelet 的 gRPC 客户端"
+        "（remote_runtime.go），所以客户端为失败的 ExecSync 打印的那一行不会出现；移植版的假运行时"
+        "通过移植的客户端作答，像 kubelet 一样打印这一行",
+        _without_cri_client_lines,
     ),
 )
 
