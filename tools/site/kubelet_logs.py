@@ -97,7 +97,7 @@ def _how(call: ast.Call) -> str:
         inner = call.func.value if isinstance(call.func, ast.Attribute) else None
         if isinstance(inner, ast.Call) and getattr(inner.func, "attr", "") == "v" and inner.args:
             level = inner.args[0]
-            if isinstance(level, ast.Constant):
+            if isinstance(level, ast.Constant) and isinstance(level.value, int):
                 return f"-v {level.value}"
         return "-v 0" if name.startswith("info") else "error"
     return "message"
