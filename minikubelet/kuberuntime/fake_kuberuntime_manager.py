@@ -32,6 +32,7 @@ from minikubelet.prober.results.results_manager import Manager as ProberResultsM
 from minikubelet.sim.cri.fake_image_service import FakeImageService
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
 from minikubelet.sim.cri.scenario import Scenario, load_scenario_file, parse_scenario
+from minikubelet.sim.node_usage import SimulatedNode
 from minikubelet.types.types import HTTPResponse
 
 #: kubelet's back-off settings (Go: backOffPeriod and MaxContainerBackOff in kubelet.go).
@@ -99,6 +100,12 @@ class FakeRuntime:
     #: The back-off of image pulls.
     image_back_off: Backoff
     scenario: Scenario
+
+    def simulated_node(self, memory_capacity: int) -> SimulatedNode:
+        """What cAdvisor and the CRI would measure on this node: memory, disks, PIDs, from the
+        running containers and the scenario's usage (ours; see
+        [`minikubelet.sim.node_usage`][minikubelet.sim.node_usage])."""
+        return SimulatedNode(self.runtime_service, memory_capacity)
 
 
 def _load(scenario: Scenario | Mapping[str, Any] | str | Path | None) -> Scenario:
