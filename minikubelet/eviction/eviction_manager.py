@@ -167,6 +167,7 @@ class ManagerImpl:
         if len(self.node_conditions) == 0:
             return PodAdmitResult(admit=True)
         # Critical pods keep the node running: admitted under any pressure.
+        # Go: if kubelettypes.IsCriticalPod(attrs.Pod) {
         if is_critical_pod(attrs.pod):
             return PodAdmitResult(admit=True)
 
@@ -175,6 +176,7 @@ class ManagerImpl:
             has_node_condition(self.node_conditions, NodeMemoryPressure)
             and len(self.node_conditions) == 1
         )
+        # Go: if nodeOnlyHasMemoryPressureCondition {
         if node_only_has_memory_pressure_condition:
             not_best_effort = PodQOSBestEffort != get_pod_qos(attrs.pod)
             if not_best_effort:

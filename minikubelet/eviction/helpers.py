@@ -566,6 +566,7 @@ def memory(stats: StatsFunc) -> CmpFunc:
         p2_memory = p2_memory.sub(p2_request)
 
         # Reversed: the larger consumer compares as "less", so it sorts first.
+        # Go: return p2Memory.Cmp(*p1Memory)
         return p2_memory.cmp(p1_memory)
 
     return cmp
@@ -669,6 +670,7 @@ def rank_memory_pressure(pods: list[Pod], stats: StatsFunc) -> None:
 
     Go: pkg/kubelet/eviction/helpers.go rankMemoryPressure
     """
+    # Go: orderedBy(exceedMemoryRequests(stats), priority, memory(stats)).Sort(pods)
     ordered_by(exceed_memory_requests(stats), priority, memory(stats)).sort(pods)
 
 
@@ -855,10 +857,12 @@ def thresholds_met(
         threshold_met = False
         quantity = get_threshold_quantity(threshold.value, observed.capacity)
         # With enforce_min_reclaim, the signal must climb past value + min-reclaim.
+        # Go: if enforceMinReclaim && threshold.MinReclaim != nil {
         if enforce_min_reclaim and threshold.min_reclaim is not None:
             quantity = quantity.add(
                 get_threshold_quantity(threshold.min_reclaim, observed.capacity)
             )
+        # Go: thresholdResult := quantity.Cmp(*observed.available)
         threshold_result = quantity.cmp(observed.available)
         # Go: switch threshold.Operator {
         # Go: case evictionapi.OpLessThan:
