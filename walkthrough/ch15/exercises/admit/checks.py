@@ -34,7 +34,9 @@ def pod(name: str, qos: str, annotations: dict[str, str] | None = None) -> Pod:
         "BestEffort": ResourceRequirements(),
     }[qos]
     return Pod(
-        metadata=ObjectMeta(name=name, namespace="default", uid=name, annotations=annotations or {}),
+        metadata=ObjectMeta(
+            name=name, namespace="default", uid=name, annotations=annotations or {}
+        ),
         spec=PodSpec(containers=[Container(name="app", image="busybox", resources=resources)]),
     )
 
@@ -68,7 +70,11 @@ def verdicts(conditions: list, pods: list[Pod]) -> list[bool]:
     return go.run(main)
 
 
-PODS = [pod("guaranteed", "Guaranteed"), pod("burstable", "Burstable"), pod("best-effort", "BestEffort")]
+PODS = [
+    pod("guaranteed", "Guaranteed"),
+    pod("burstable", "Burstable"),
+    pod("best-effort", "BestEffort"),
+]
 
 
 def check_memory_pressure_refuses_only_best_effort_pods() -> None:
