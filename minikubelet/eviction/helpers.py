@@ -527,12 +527,10 @@ def exceed_memory_requests(stats: StatsFunc) -> CmpFunc:
     """
 
     def cmp(p1: Pod, p2: Pod) -> int:
-        p1_stats, p1_found = stats(p1)
-        p2_stats, p2_found = stats(p2)
-        if not p1_found or not p2_found:
-            # A pod without stats goes first.
-            return cmp_bool(not p1_found, not p2_found)
-        assert p1_stats is not None and p2_stats is not None
+        found = _stats_of_both(stats, p1, p2)
+        if isinstance(found, int):
+            return found
+        p1_stats, p2_stats = found
 
         p1_memory = memory_usage(p1_stats.memory)
         p2_memory = memory_usage(p2_stats.memory)
@@ -550,11 +548,10 @@ def memory(stats: StatsFunc) -> CmpFunc:
     """
 
     def cmp(p1: Pod, p2: Pod) -> int:
-        p1_stats, p1_found = stats(p1)
-        p2_stats, p2_found = stats(p2)
-        if not p1_found or not p2_found:
-            return cmp_bool(not p1_found, not p2_found)
-        assert p1_stats is not None and p2_stats is not None
+        found = _stats_of_both(stats, p1, p2)
+        if isinstance(found, int):
+            return found
+        p1_stats, p2_stats = found
 
         # Usage relative to the request (zero when there is none).
         p1_memory = memory_usage(p1_stats.memory)
@@ -582,11 +579,10 @@ def process(stats: StatsFunc) -> CmpFunc:
     """
 
     def cmp(p1: Pod, p2: Pod) -> int:
-        p1_stats, p1_found = stats(p1)
-        p2_stats, p2_found = stats(p2)
-        if not p1_found or not p2_found:
-            return cmp_bool(not p1_found, not p2_found)
-        assert p1_stats is not None and p2_stats is not None
+        found = _stats_of_both(stats, p1, p2)
+        if isinstance(found, int):
+            return found
+        p1_stats, p2_stats = found
 
         p1_process = process_usage(p1_stats.process_stats)
         p2_process = process_usage(p2_stats.process_stats)
@@ -606,11 +602,10 @@ def exceed_disk_requests(
     """
 
     def cmp(p1: Pod, p2: Pod) -> int:
-        p1_stats, p1_found = stats(p1)
-        p2_stats, p2_found = stats(p2)
-        if not p1_found or not p2_found:
-            return cmp_bool(not p1_found, not p2_found)
-        assert p1_stats is not None and p2_stats is not None
+        found = _stats_of_both(stats, p1, p2)
+        if isinstance(found, int):
+            return found
+        p1_stats, p2_stats = found
 
         p1_usage = pod_disk_usage(p1_stats, p1, fs_stats_to_measure)
         p2_usage = pod_disk_usage(p2_stats, p2, fs_stats_to_measure)
@@ -631,11 +626,10 @@ def disk(stats: StatsFunc, fs_stats_to_measure: list[FsStatsType], disk_resource
     """
 
     def cmp(p1: Pod, p2: Pod) -> int:
-        p1_stats, p1_found = stats(p1)
-        p2_stats, p2_found = stats(p2)
-        if not p1_found or not p2_found:
-            return cmp_bool(not p1_found, not p2_found)
-        assert p1_stats is not None and p2_stats is not None
+        found = _stats_of_both(stats, p1, p2)
+        if isinstance(found, int):
+            return found
+        p1_stats, p2_stats = found
         p1_usage = pod_disk_usage(p1_stats, p1, fs_stats_to_measure)
         p2_usage = pod_disk_usage(p2_stats, p2, fs_stats_to_measure)
 
@@ -650,6 +644,16 @@ def disk(stats: StatsFunc, fs_stats_to_measure: list[FsStatsType], disk_resource
         return p2_disk.cmp(p1_disk)
 
     return cmp
+
+
+def _stats_of_both(stats: StatsFunc, p1: Pod, p2: Pod) -> tuple[PodStats, PodStats] | int:
+    """Both pods' stats; or, when either has none, the comparison that puts the pod without
+    stats first (ours: Go repeats these lines at the top of each comparison)."""
+    p1_stats, p1_found = stats(p1)
+    p2_stats, p2_found = stats(p2)
+    if p1_stats is None or p2_stats is None or not p1_found or not p2_found:
+        return cmp_bool(not p1_found, not p2_found)
+    return p1_stats, p2_stats
 
 
 def cmp_bool(a: bool, b: bool) -> int:

@@ -17,6 +17,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ConditionUnknown,
     Node,
     NodeCondition,
+    NodeConditionType,
     NodeDiskPressure,
     NodeMemoryPressure,
     NodePIDPressure,
@@ -36,45 +37,20 @@ def memory_pressure_condition(
     """A setter for ``MemoryPressure``: true while ``pressure_func`` says so.
 
     Go: pkg/kubelet/nodestatus/setters.go MemoryPressureCondition
+
+    Go writes the same function three times, once per pressure, with its own words; the port
+    writes it once ([`pressure_condition`][]) and gives it the words.
     """
-
-    def setter(node: Node) -> None:
-        current_time = now_func()
-        condition: NodeCondition | None = None
-
-        # The condition the node already has, if any, is updated in place.
-        for c in node.status.conditions:
-            if c.type == NodeMemoryPressure:
-                condition = c
-
-        new_condition = False
-        # Go: if condition == nil {
-        if condition is None:
-            condition = NodeCondition(type=NodeMemoryPressure, status=ConditionUnknown)
-            new_condition = True
-
-        condition.last_heartbeat_time = current_time
-
-        # A new condition is Unknown, so it takes one of the two branches below.
-        # Go: if pressureFunc() {
-        if pressure_func():
-            if condition.status != ConditionTrue:
-                condition.status = ConditionTrue
-                condition.reason = "KubeletHasInsufficientMemory"
-                condition.message = "kubelet has insufficient memory available"
-                condition.last_transition_time = current_time
-                record_event_func(EventTypeNormal, "NodeHasInsufficientMemory")
-        elif condition.status != ConditionFalse:
-            condition.status = ConditionFalse
-            condition.reason = "KubeletHasSufficientMemory"
-            condition.message = "kubelet has sufficient memory available"
-            condition.last_transition_time = current_time
-            record_event_func(EventTypeNormal, "NodeHasSufficientMemory")
-
-        if new_condition:
-            node.status.conditions.append(condition)
-
-    return setter
+    return pressure_condition(
+        NodeMemoryPressure,
+        ("KubeletHasInsufficientMemory", "kubelet has insufficient memory available"),
+        "NodeHasInsufficientMemory",
+        ("KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+        "NodeHasSufficientMemory",
+        now_func,
+        pressure_func,
+        record_event_func,
+    )
 
 
 def pid_pressure_condition(
@@ -86,42 +62,16 @@ def pid_pressure_condition(
 
     Go: pkg/kubelet/nodestatus/setters.go PIDPressureCondition
     """
-
-    def setter(node: Node) -> None:
-        current_time = now_func()
-        condition: NodeCondition | None = None
-
-        for c in node.status.conditions:
-            if c.type == NodePIDPressure:
-                condition = c
-
-        new_condition = False
-        # Go: if condition == nil {
-        if condition is None:
-            condition = NodeCondition(type=NodePIDPressure, status=ConditionUnknown)
-            new_condition = True
-
-        condition.last_heartbeat_time = current_time
-
-        # Go: if pressureFunc() {
-        if pressure_func():
-            if condition.status != ConditionTrue:
-                condition.status = ConditionTrue
-                condition.reason = "KubeletHasInsufficientPID"
-                condition.message = "kubelet has insufficient PID available"
-                condition.last_transition_time = current_time
-                record_event_func(EventTypeNormal, "NodeHasInsufficientPID")
-        elif condition.status != ConditionFalse:
-            condition.status = ConditionFalse
-            condition.reason = "KubeletHasSufficientPID"
-            condition.message = "kubelet has sufficient PID available"
-            condition.last_transition_time = current_time
-            record_event_func(EventTypeNormal, "NodeHasSufficientPID")
-
-        if new_condition:
-            node.status.conditions.append(condition)
-
-    return setter
+    return pressure_condition(
+        NodePIDPressure,
+        ("KubeletHasInsufficientPID", "kubelet has insufficient PID available"),
+        "NodeHasInsufficientPID",
+        ("KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+        "NodeHasSufficientPID",
+        now_func,
+        pressure_func,
+        record_event_func,
+    )
 
 
 def disk_pressure_condition(
@@ -133,37 +83,59 @@ def disk_pressure_condition(
 
     Go: pkg/kubelet/nodestatus/setters.go DiskPressureCondition
     """
+    return pressure_condition(
+        NodeDiskPressure,
+        ("KubeletHasDiskPressure", "kubelet has disk pressure"),
+        "NodeHasDiskPressure",
+        ("KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+        "NodeHasNoDiskPressure",
+        now_func,
+        pressure_func,
+        record_event_func,
+    )
+
+
+def pressure_condition(
+    condition_type: NodeConditionType,
+    under_pressure: tuple[str, str],
+    under_pressure_event: str,
+    no_pressure: tuple[str, str],
+    no_pressure_event: str,
+    now_func: Callable[[], float],
+    pressure_func: Callable[[], bool],
+    record_event_func: Callable[[str, str], None],
+) -> Setter:
+    """The body the three pressure setters share (ours): ``under_pressure`` and ``no_pressure``
+    are the condition's (reason, message) either way."""
 
     def setter(node: Node) -> None:
         current_time = now_func()
         condition: NodeCondition | None = None
 
+        # The condition the node already has, if any, is updated in place.
         for c in node.status.conditions:
-            if c.type == NodeDiskPressure:
+            if c.type == condition_type:
                 condition = c
 
         new_condition = False
-        # Go: if condition == nil {
         if condition is None:
-            condition = NodeCondition(type=NodeDiskPressure, status=ConditionUnknown)
+            condition = NodeCondition(type=condition_type, status=ConditionUnknown)
             new_condition = True
 
         condition.last_heartbeat_time = current_time
 
-        # Go: if pressureFunc() {
+        # A new condition is Unknown, so it takes one of the two branches below.
         if pressure_func():
             if condition.status != ConditionTrue:
                 condition.status = ConditionTrue
-                condition.reason = "KubeletHasDiskPressure"
-                condition.message = "kubelet has disk pressure"
+                condition.reason, condition.message = under_pressure
                 condition.last_transition_time = current_time
-                record_event_func(EventTypeNormal, "NodeHasDiskPressure")
+                record_event_func(EventTypeNormal, under_pressure_event)
         elif condition.status != ConditionFalse:
             condition.status = ConditionFalse
-            condition.reason = "KubeletHasNoDiskPressure"
-            condition.message = "kubelet has no disk pressure"
+            condition.reason, condition.message = no_pressure
             condition.last_transition_time = current_time
-            record_event_func(EventTypeNormal, "NodeHasNoDiskPressure")
+            record_event_func(EventTypeNormal, no_pressure_event)
 
         if new_condition:
             node.status.conditions.append(condition)

@@ -82,47 +82,29 @@ def memory_stats(p: Pod, working_set: str) -> PodStats:
     )
 
 
-def disk_stats(p: Pod, rootfs: str, logs: str, per_local_volume: str) -> PodStats:
-    """Each container writes ``rootfs`` and ``logs``; each volume holds ``per_local_volume``."""
+def disk_stats(
+    p: Pod, rootfs: str, logs: str, per_local_volume: str, *, field: str = "used_bytes"
+) -> PodStats:
+    """Each container writes ``rootfs`` and ``logs``; each volume holds ``per_local_volume``
+    (bytes, or inodes with ``field="inodes_used"``)."""
+
+    def fs(amount: str) -> FsStats:
+        return FsStats(**{field: Quantity.parse(amount).value()})
+
     return PodStats(
         pod_ref=ref(p),
         containers=[
-            ContainerStats(
-                name=c.name,
-                rootfs=FsStats(used_bytes=Quantity.parse(rootfs).value()),
-                logs=FsStats(used_bytes=Quantity.parse(logs).value()),
-            )
-            for c in p.spec.containers
+            ContainerStats(name=c.name, rootfs=fs(rootfs), logs=fs(logs)) for c in p.spec.containers
         ],
         volume_stats=[
-            VolumeStats(
-                name=v.name, fs_stats=FsStats(used_bytes=Quantity.parse(per_local_volume).value())
-            )
-            for v in p.spec.volumes
+            VolumeStats(name=v.name, fs_stats=fs(per_local_volume)) for v in p.spec.volumes
         ],
     )
 
 
 def inode_stats(p: Pod, rootfs: str, logs: str, per_local_volume: str) -> PodStats:
     """As [`disk_stats`][], in inodes."""
-    return PodStats(
-        pod_ref=ref(p),
-        containers=[
-            ContainerStats(
-                name=c.name,
-                rootfs=FsStats(inodes_used=Quantity.parse(rootfs).value()),
-                logs=FsStats(inodes_used=Quantity.parse(logs).value()),
-            )
-            for c in p.spec.containers
-        ],
-        volume_stats=[
-            VolumeStats(
-                name=v.name,
-                fs_stats=FsStats(inodes_used=Quantity.parse(per_local_volume).value()),
-            )
-            for v in p.spec.volumes
-        ],
-    )
+    return disk_stats(p, rootfs, logs, per_local_volume, field="inodes_used")
 
 
 def stats_of(table: dict[str, PodStats]):
