@@ -44,6 +44,7 @@ from minikubelet.eviction.helpers import parse_threshold_config, pod_is_evicted
 from minikubelet.eviction.types import Config as EvictionConfig
 from minikubelet.eviction.types import DiskInfoProvider
 from minikubelet.eviction.types import Manager as EvictionManager
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.go import (
     Clock,
     Millisecond,
@@ -61,6 +62,7 @@ from minikubelet.go import (
 from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.k8s_io.api.core.v1 import ObjectReference, Pod, PodPhase, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
 from minikubelet.k8s_io.klog.v2 import klog
@@ -104,9 +106,8 @@ from minikubelet.prober.results.results_manager import Manager as ResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import RuntimeState, new_runtime_state
-from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.volume_fs import SimFS
+from minikubelet.sim.volume_scenario import VolumeScenario
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
@@ -234,7 +235,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     #: The most pods this node runs (KubeletConfiguration.MaxPods).
     max_pods: int = 110
     #: The API server client: None when kubelet runs without one.
-    kube_client: Any = None
+    kube_client: Interface | None = None
     #: Whether the node is registered with the API server.
     registration_completed: bool = False
     #: When kubelet last posted its node's status (0: never).
@@ -380,7 +381,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).initializeRuntimeDependentModules
         """
-        # Go omitted: if err := kl.cadvisor.Start(); err != nil { -- no cAdvisor: the simulated node (sim.node_usage) measures the node
+        # Go omitted: if err := kl.cadvisor.Start(); err != nil { -- no cAdvisor: the simulated node (sim.cri.fake_stats) measures the node
         # Go omitted: kl.StatsProvider.GetCgroupStats("/", true) -- the simulated node measures at each request; there is nothing to prime
         # Go omitted: node, err := kl.getNodeAnyWay() -- it is read only for the container manager, which the port does not have
         # Go omitted: if err := kl.containerManager.Start(node, kl.GetActivePods, kl.sourcesReady, kl.statusManager, kl.runtimeService); err != nil { -- no container manager (cgroups) here
@@ -1144,7 +1145,7 @@ def make_pod_source_config(
     recorder: Any,
     node_name: str,
     node_has_synced: Callable[[], bool],
-    kube_client: FakeAPIServer | None,
+    kube_client: Interface | None,
 ) -> PodConfig:
     """The PodConfig merging every configured source: file, URL, API server.
 
@@ -1218,7 +1219,7 @@ def new_main_kubelet(
     max_per_pod_container_count: int = 1,
     max_container_count: int = -1,
     allowed_unsafe_sysctls: Sequence[str] = (),
-    kube_client: FakeAPIServer | None = None,
+    kube_client: Interface | None = None,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
 
@@ -1353,7 +1354,7 @@ def new_main_kubelet(
         node_name,
         pod_manager,
         status_manager,
-        new_initialized_volume_plugin_mgr(kube_client, SimFS()),
+        new_initialized_volume_plugin_mgr(kube_client, SimFS(), VolumeScenario()),
         container_runtime,
         KUBELET_PODS_DIR,
         recorder,

@@ -106,6 +106,7 @@ class KubeletNodeStatus:
         Go then reconciles the existing node's labels and resources with the new ones; the
         fake API server starts empty each run, so the node is never there before.
         """
+        assert self.kube_client is not None  # sync_node_status registers only with a client
         try:
             self.kube_client.create_node(node)
         except Exception as err:
@@ -154,6 +155,7 @@ class KubeletNodeStatus:
         Go: pkg/kubelet/kubelet_node_status.go (*Kubelet).tryUpdateNodeStatus
         """
         # Go omitted: opts := metav1.GetOptions{} -- Go reads the first try from the API server's cache; there is one in-memory store here
+        assert self.kube_client is not None  # sync_node_status returns without a client
         try:
             node = self.kube_client.get_node(self.node_name)
         except Exception as err:

@@ -31,8 +31,8 @@ from minikubelet.lifecycle.handlers import new_handler_runner
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.sim.cri.fake_image_service import FakeImageService
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
+from minikubelet.sim.cri.fake_stats import SimulatedNode
 from minikubelet.sim.cri.scenario import Scenario, load_scenario_file, parse_scenario
-from minikubelet.sim.node_usage import SimulatedNode
 from minikubelet.types.types import HTTPResponse
 
 #: kubelet's back-off settings (Go: backOffPeriod and MaxContainerBackOff in kubelet.go).
@@ -104,7 +104,7 @@ class FakeRuntime:
     def simulated_node(self, memory_capacity: int) -> SimulatedNode:
         """What cAdvisor and the CRI would measure on this node: memory, disks, PIDs, from the
         running containers and the scenario's usage (ours; see
-        [`minikubelet.sim.node_usage`][minikubelet.sim.node_usage])."""
+        [`minikubelet.sim.cri.fake_stats`][minikubelet.sim.cri.fake_stats])."""
         return SimulatedNode(self.runtime_service, memory_capacity)
 
 

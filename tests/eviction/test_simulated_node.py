@@ -9,10 +9,10 @@ from minikubelet.base.i18n import in_language
 from minikubelet.eviction.helpers import make_signal_observations
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeService
+from minikubelet.sim.cri.fake_stats import SimulatedNode
 from minikubelet.sim.cri.scenario import parse_scenario
 from minikubelet.sim.cri.scenario_values import ScenarioError
-from minikubelet.sim.node_usage import SimulatedNode
-from minikubelet.sim.usage_scenario import parse_level
+from minikubelet.sim.cri.usage_scenario import parse_level
 
 GI, MI = 1024**3, 1024**2
 

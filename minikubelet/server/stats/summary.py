@@ -4,7 +4,7 @@ Go: pkg/kubelet/server/stats/summary.go
 
 Go's ``summaryProviderImpl`` builds the summary from cAdvisor and the CRI; the port has neither,
 so the summary comes from the simulated node
-([`minikubelet.sim.node_usage`][minikubelet.sim.node_usage]), which implements this protocol.
+([`minikubelet.sim.cri.fake_stats`][minikubelet.sim.cri.fake_stats]), which implements this protocol.
 """
 
 from __future__ import annotations

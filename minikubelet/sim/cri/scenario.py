@@ -86,7 +86,7 @@ runtime's health::
       ipFamilies: [IPv6, IPv4]    # a dual-stack pod network; the CNI plugin reports the IPv6
                                   # address first (default: [IPv4], single-stack)
     node: {memory: {0s: 1Gi, 40s: 7600Mi}}   # the node's own usage, over time, and
-    usage: {default/web: {app: {memory: 300Mi}}}   # the containers': see sim.usage_scenario
+    usage: {default/web: {app: {memory: 300Mi}}}   # the containers': see sim.cri.usage_scenario
 
 Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64.
 
@@ -121,7 +121,7 @@ from minikubelet.sim.cri.scenario_values import (
     parse_duration,
     scenario_error,
 )
-from minikubelet.sim.usage_scenario import ContainerUsage, NodeUsageScript, parse_usage_sections
+from minikubelet.sim.cri.usage_scenario import ContainerUsage, NodeUsageScript, parse_usage_sections
 
 #: The annotation with the lifetimes of a pod's containers.
 ScenarioAnnotation = "minikubelet.dev/scenario"
@@ -129,10 +129,6 @@ ScenarioAnnotation = "minikubelet.dev/scenario"
 SandboxAnnotation = "minikubelet.dev/sandbox"
 #: The annotation with how pulls of a pod's images go.
 ImagesAnnotation = "minikubelet.dev/images"
-#: A *container* annotation ("true") marking an init container, so that the fake runtime gives it
-#: the init default. [`FakeRuntimeHelper`][minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper]
-#: adds it (through ``RunContainerOptions.annotations``, which kubelet copies onto the container).
-InitContainerAnnotation = "minikubelet.dev/init-container"
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +248,7 @@ class Scenario:
     #: CRI method (the fake runtime's name for it, ``container_status``) → windows in which its
     #: calls hang until the window ends.
     runtime_hangs: dict[str, list[Window]] = field(default_factory=dict)
-    #: The node's own usage, and "namespace/name" → container → usage (sim.usage_scenario).
+    #: The node's own usage, and "namespace/name" → container → usage (sim.cri.usage_scenario).
     node_usage: NodeUsageScript = field(default_factory=NodeUsageScript)
     usage: dict[str, dict[str, ContainerUsage]] = field(default_factory=dict)
 

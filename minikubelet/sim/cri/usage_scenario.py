@@ -1,7 +1,7 @@
 """Ours: how much memory and disk the simulated node and its containers use, over time.
 
 Not a port. On a real node cAdvisor and the container runtime measure what is used; the
-simulated node ([`minikubelet.sim.node_usage`][minikubelet.sim.node_usage]) follows a script
+simulated node ([`minikubelet.sim.cri.fake_stats`][minikubelet.sim.cri.fake_stats]) follows a script
 instead. The eviction manager reads the result through its stats summary.
 
 **A scenario file** may hold the node's own usage (``node``) and the usage of the containers of

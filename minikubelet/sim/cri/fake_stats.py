@@ -5,7 +5,7 @@ asks cAdvisor for the node's and the cgroups' memory and disks, and the containe
 its image filesystem and containers. Here [`SimulatedNode`][] computes the same
 [`Summary`][minikubelet.k8s_io.kubelet.pkg.apis.stats.v1alpha1.Summary] from the fake runtime's
 running containers and the scenario's usage script
-([`minikubelet.sim.usage_scenario`][minikubelet.sim.usage_scenario] says how, and the format).
+([`minikubelet.sim.cri.usage_scenario`][minikubelet.sim.cri.usage_scenario] says how, and the format).
 It is the smallest simulation that keeps the eviction manager's reading faithful: every field
 [`make_signal_observations`][minikubelet.eviction.helpers.make_signal_observations] and the ranking
 functions read is filled as cAdvisor fills it, and nothing else.
@@ -28,7 +28,7 @@ from minikubelet.k8s_io.kubelet.pkg.apis.stats.v1alpha1 import (
 )
 from minikubelet.sim.cri.fake_records import Container, Sandbox
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeService
-from minikubelet.sim.usage_scenario import (
+from minikubelet.sim.cri.usage_scenario import (
     ContainerUsage,
     FsScript,
     NodeUsageScript,
