@@ -26,9 +26,9 @@ def add_eviction_flags(run: argparse.ArgumentParser, lang: str) -> None:
         action="append",
         metavar="SIGNAL<QUANTITY[,…]",
         help=t(
-            "hard eviction thresholds, e.g. memory.available<100Mi,nodefs.available<10% "
+            "hard eviction thresholds, e.g. memory.available<100Mi,nodefs.available<10%% "
             "(kubelet's flag; given, it replaces kubelet's defaults)",
-            "硬驱逐阈值，例如 memory.available<100Mi,nodefs.available<10%（kubelet 的同名参数；"
+            "硬驱逐阈值，例如 memory.available<100Mi,nodefs.available<10%%（kubelet 的同名参数；"
             "一旦给出，就取代 kubelet 的默认值）",
         ),
     )
