@@ -17,7 +17,9 @@ from minikubelet.k8s_io.api.core.v1 import (
     Pod,
     PodSpec,
     ResourceRequirements,
+    TaintEffectNoSchedule,
     Toleration,
+    TolerationOpExists,
 )
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
@@ -67,7 +69,9 @@ def verdicts(conditions: list, pods: list[Pod]) -> list[bool]:
     async def main() -> list[bool]:
         return [(await m.admit(PodAdmitAttributes(pod=p))).admit for p in pods]
 
-    return go.run(main)
+    got = go.run(main)
+    assert got is not None
+    return got
 
 
 PODS = [
@@ -107,11 +111,19 @@ def check_any_other_pressure_refuses_every_pod() -> None:
 def check_a_toleration_of_memory_pressure_lets_a_best_effort_pod_in() -> None:
     tolerant = pod("tolerant", "BestEffort")
     tolerant.spec.tolerations = [
-        Toleration(key="node.kubernetes.io/memory-pressure", operator="Exists", effect="NoSchedule")
+        Toleration(
+            key="node.kubernetes.io/memory-pressure",
+            operator=TolerationOpExists,
+            effect=TaintEffectNoSchedule,
+        )
     ]
     disk_only = pod("disk-only", "BestEffort")
     disk_only.spec.tolerations = [
-        Toleration(key="node.kubernetes.io/disk-pressure", operator="Exists", effect="NoSchedule")
+        Toleration(
+            key="node.kubernetes.io/disk-pressure",
+            operator=TolerationOpExists,
+            effect=TaintEffectNoSchedule,
+        )
     ]
     expect_equal(
         verdicts([NodeMemoryPressure], [tolerant, disk_only]),
@@ -136,6 +148,7 @@ def check_critical_pods_are_always_admitted() -> None:
 def check_the_refusal_says_why() -> None:
     m = manager([NodeMemoryPressure])
     result = go.run(m.admit, PodAdmitAttributes(pod=pod("best-effort", "BestEffort")))
+    assert result is not None
     expect_equal(
         (result.admit, result.reason, result.message),
         (False, "Evicted", "The node had condition: [MemoryPressure]. "),
