@@ -15,6 +15,9 @@ settings.load_profile("minikubelet")
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# A task left pending in an event loop a test closes fails that test (a leaked goroutine).
+pytest_plugins = ["tests.leaks"]
+
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
