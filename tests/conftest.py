@@ -15,6 +15,9 @@ settings.load_profile("minikubelet")
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# A task left pending in an event loop a test closes fails that test (a leaked goroutine).
+pytest_plugins = ["tests.leaks"]
+
 
 def mkdocs_build(
     config_dir: Path, site_dir: Path, env: dict[str, str] | None = None
