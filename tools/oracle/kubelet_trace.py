@@ -90,7 +90,7 @@ class _CallTee(list):
         super().__init__()
         self.stream = stream
 
-    def append(self, line: str) -> None:  # type: ignore[override]
+    def append(self, line: str) -> None:
         self.stream.add(f"call: {line}")
 
 
@@ -220,7 +220,7 @@ def trace(path: str) -> list[str]:
         sc = yaml.safe_load(fh)
     out: list[str] = []
     stream = _Stream()
-    klog.configure(verbosity=2, out=_KlogTee(stream))
+    klog.configure(verbosity=2, out=_KlogTee(stream))  # type: ignore[arg-type]
     try:
         go.run(_run, sc, path, out, stream, seed=1)
     finally:
@@ -288,7 +288,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
     kl.volume_manager = None
     kl.runtime_state.set_network_state(None)
     queue = _Queue(kl.work_queue, stream)
-    kl.work_queue = queue  # type: ignore[assignment]
+    kl.work_queue = queue
     kl.pod_workers.work_queue = queue  # type: ignore[attr-defined]
     mirror = _Mirror(stream)
     kl.pod_manager.mirror_client = mirror
@@ -311,9 +311,9 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
                 if probe is None:
                     continue
                 key = ProbeKey(pod.metadata.uid, c.name, kind)
-                if key in probe_manager.workers:
+                if key in probe_manager.workers:  # type: ignore[attr-defined]
                     return
-                probe_manager.workers[key] = new_worker(probe_manager, kind, pod, c)
+                probe_manager.workers[key] = new_worker(probe_manager, kind, pod, c)  # type: ignore[attr-defined, arg-type]
 
     probe_manager.add_pod = add_pod  # type: ignore[method-assign]
     sync_pod = kl.sync_pod
@@ -339,7 +339,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
         finally:
             waiting["n"] -= 1
 
-    cache.get_newer_than = counted  # type: ignore[method-assign]
+    cache.get_newer_than = counted  # type: ignore[method-assign, assignment]
     handler = _Handler(kl, stream)
     pleg_ch = kl.pleg.watch()
     epoch = float(go.now())
@@ -357,11 +357,11 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
     async def wait_idle() -> None:
         quiet = stuck = 0
         while quiet < 20:
-            busy = sum(1 for w in kl.pod_workers.is_working.values() if w)  # type: ignore[attr-defined]
+            busy = sum(1 for w in kl.pod_workers.is_working.values() if w)  # type: ignore[attr-defined, misc]
             idle = busy == waiting["n"]
             if idle and len(pk.pod_killing_ch) + len(deletor.worker) > 0:
                 while len(pk.pod_killing_ch) > 0:
-                    await killer.pod_killing_ch.send((await pk.pod_killing_ch.recv())[0])
+                    await killer.pod_killing_ch.send((await pk.pod_killing_ch.recv())[0])  # type: ignore[arg-type]
                 while len(deletor.worker) > 0:
                     await deletions.send((await deletor.worker.recv())[0])
                 quiet = 0
@@ -436,7 +436,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
             report("configCh ADD (api) mirror pod")
 
     async def relist() -> None:
-        await kl.pleg.relist()
+        await kl.pleg.relist()  # type: ignore[attr-defined]
         await wait_idle()  # a worker that waited for a newer cache runs before the events
         while True:
             sel = await select(recv(pleg_ch), default=True)
@@ -487,7 +487,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
             mine = [
                 c
                 for c in rs.containers.values()
-                if c.pod_uid == pod.metadata.uid and c.config.metadata.name == arg["container"]
+                if c.pod_uid == pod.metadata.uid and c.config.metadata.name == arg["container"]  # type: ignore[union-attr]
             ]
             cid = max(mine, key=lambda c: c.created_at).id if mine else ""
             manager = {
