@@ -16,6 +16,7 @@ from typing import TextIO
 from minikubelet.base.i18n import language_of, text
 from minikubelet.sim.argparse_messages import speak
 from walkthrough.catalog import PACKAGE_DIR, CatalogError
+from walkthrough.checker import start_server
 from walkthrough.runner import (
     Workspace,
     cmd_check,
@@ -167,6 +168,8 @@ def main(
     lang = language_of(argv)
     parser = build_parser(lang)
     args = parser.parse_args(argv)
+    if args.command in ("check", "watch"):
+        start_server()  # imports the port while the chapters are read
     try:
         match args.command:
             case "list":
