@@ -14,13 +14,20 @@ settings.register_profile("minikubelet", derandomize=True, database=None)
 settings.load_profile("minikubelet")
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The repository the test build's "edit this page" links open (tools/site/edit_link.py).
+TEST_REPOSITORY = "https://github.com/example/minikubelet"
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """The site, built once per session by ``mkdocs build --strict`` (warnings fail it)."""
     out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "MINIKUBELET_REPOSITORY": TEST_REPOSITORY,
+        "MINIKUBELET_BRANCH": "main",
+    }
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
