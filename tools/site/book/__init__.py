@@ -10,13 +10,17 @@ a trace player keeps its command and the commands that show the same run in a te
 Links between pages of the book stay inside the PDF; links to the site's other pages go to the
 published site (``--site-url``, else they lose their link).
 
-Chromium prints twice: the first print tells on which page each part starts (from the PDF's
-outline, read with pypdf), the second puts those numbers in the table of contents.
+Chromium prints twice: the first print, tagged, has an outline (one entry per heading, read
+with pypdf), which tells on which page each part starts; the second puts those numbers in the
+table of contents, untagged (a third of the size), and gets the first one's outline as its
+bookmarks. The numbers take the room of the first print's placeholders, so the pages fall the
+same.
 """
 
 from __future__ import annotations
 
 import datetime
+import io
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,35 +106,92 @@ def parts(tab: Any, base: str, urls: list[str], site_url: str) -> list[Part]:
     return out
 
 
-def page_numbers(pdf: bytes, book: list[Part]) -> dict[str, int]:
-    """On which page of ``pdf`` each part starts: its title's entry in the outline."""
-    import io
+@dataclass
+class Heading:
+    """An entry of a PDF's outline: a heading, where it is, and the headings under it."""
 
+    title: str
+    page: int  # 0-based
+    top: float | None
+    children: list[Heading]
+
+
+def outline_of(pdf: bytes) -> list[Heading]:
+    """The outline Chromium made of a tagged print (one entry per heading)."""
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(pdf))
-    entries = []
+    out: list[Heading] = []
+    for item in reader.outline:
+        if isinstance(item, list):  # the headings under the one before
+            out[-1].children = _outline_items(reader, item)
+        else:
+            out.append(_heading(reader, item))
+    return out
 
-    def walk(items: list[Any]) -> None:
-        for item in items:
-            if isinstance(item, list):
-                walk(item)
-            else:
-                entries.append(
-                    (" ".join(str(item.title).split()), reader.get_destination_page_number(item))
-                )
 
-    walk(reader.outline)
+def _outline_items(reader: Any, items: list[Any]) -> list[Heading]:
+    out: list[Heading] = []
+    for item in items:
+        if isinstance(item, list):
+            out[-1].children = _outline_items(reader, item)
+        else:
+            out.append(_heading(reader, item))
+    return out
+
+
+def _heading(reader: Any, item: Any) -> Heading:
+    top = getattr(item, "top", None)
+    return Heading(
+        " ".join(str(item.title).split()),
+        reader.get_destination_page_number(item),
+        float(top) if top is not None else None,
+        [],
+    )
+
+
+def page_numbers(outline: list[Heading], book: list[Part]) -> dict[str, int]:
+    """On which page (1-based) each part starts: its title's heading, in order."""
+    flat: list[Heading] = []
+
+    def walk(headings: list[Heading]) -> None:
+        for h in headings:
+            flat.append(h)
+            walk(h.children)
+
+    walk(outline)
     numbers: dict[str, int] = {}
     at = 0
     for part in book:
         title = " ".join(part.title.split())
-        for i in range(at, len(entries)):
-            if entries[i][0] == title:
-                numbers[part.slug] = entries[i][1] + 1
+        for i in range(at, len(flat)):
+            if flat[i].title == title:
+                numbers[part.slug] = flat[i].page + 1
                 at = i + 1
                 break
     return numbers
+
+
+def with_outline(pdf: bytes, outline: list[Heading]) -> bytes:
+    """``pdf`` with ``outline`` as its bookmarks (its pages are laid out as the outline's)."""
+    from pypdf import PdfWriter
+    from pypdf.generic import Fit
+
+    writer = PdfWriter(clone_from=io.BytesIO(pdf))
+
+    def add(headings: list[Heading], parent: Any) -> None:
+        for h in headings:
+            fit = Fit.xyz(top=h.top) if h.top is not None else Fit.fit()
+            item = writer.add_outline_item(
+                title=h.title, page_number=h.page, parent=parent, fit=fit
+            )
+            add(h.children, item)
+
+    add(outline, None)
+    writer.page_mode = "/UseOutlines"
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def _commit() -> str:
@@ -153,7 +214,9 @@ FOOTER = (
 )
 
 
-def print_book(tab: Any, html: str) -> bytes:
+def print_book(tab: Any, html: str, *, tagged: bool) -> bytes:
+    """Chromium's print of ``html``; a tagged print has an outline, and is three times the
+    size (a structure element per highlighted token of the views)."""
     tab.set_content(html, wait_until="networkidle")
     tab.emulate_media(media="print")
     return bytes(
@@ -161,8 +224,8 @@ def print_book(tab: Any, html: str) -> bytes:
             format="A4",
             print_background=True,
             prefer_css_page_size=True,
-            outline=True,
-            tagged=True,
+            outline=tagged,
+            tagged=tagged,
             display_header_footer=True,
             header_template="<span></span>",
             footer_template=FOOTER,
@@ -190,8 +253,10 @@ def make_book(browser: Any, base: str, lang: str, *, site_url: str = "") -> byte
             "pages": parts(tab, base, urls, site_url),
             "site": site_url,
         }
-        first = print_book(tab, render("book.html.j2", numbers={}, **context))
-        numbers = page_numbers(first, context["pages"])
-        return print_book(tab, render("book.html.j2", numbers=numbers, **context))
+        first = print_book(tab, render("book.html.j2", numbers={}, **context), tagged=True)
+        outline = outline_of(first)
+        numbers = page_numbers(outline, context["pages"])
+        final = print_book(tab, render("book.html.j2", numbers=numbers, **context), tagged=False)
+        return with_outline(final, outline)
     finally:
         tab.close()

@@ -34,6 +34,8 @@
     });
   }
   copy.querySelectorAll("img[loading]").forEach((e) => e.removeAttribute("loading"));
+  // A review question's answer is folded on the site; on paper it is printed under it.
+  copy.querySelectorAll("details").forEach((e) => e.setAttribute("open", ""));
   const h1 = copy.querySelector("h1");
   return { title: h1 ? h1.textContent.trim() : document.title, html: copy.innerHTML };
 }
