@@ -41,7 +41,8 @@ pdf: build $(CHROMIUM) $(CJK_FONT)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(BIN)/python -m tools.typecheck
+	$(BIN)/lint-imports
 	$(BIN)/python -m tools.deadcode
 	$(BIN)/python -m tools.i18n docs
 	$(BIN)/python -m tools.site.diagrams --check

@@ -38,6 +38,7 @@ from minikubelet.events import (
     FailedToKillPod,
     NetworkNotReady,
 )
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.go import (
     Clock,
     Millisecond,
@@ -52,9 +53,12 @@ from minikubelet.go import (
     select,
     sleep,
 )
+from minikubelet.go import fmt as go_fmt
 from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.k8s_io.api.core.v1 import ObjectReference, Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.apimachinery.pkg.util.runtime import runtime as utilruntime
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
 from minikubelet.k8s_io.klog.v2 import klog
@@ -98,9 +102,8 @@ from minikubelet.prober.results.results_manager import Manager as ResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import RuntimeState, new_runtime_state
-from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.volume_fs import SimFS
+from minikubelet.sim.volume_scenario import VolumeScenario
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
@@ -222,7 +225,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     #: The most pods this node runs (KubeletConfiguration.MaxPods).
     max_pods: int = 110
     #: The API server client: None when kubelet runs without one.
-    kube_client: Any = None
+    kube_client: Interface | None = None
     #: Whether the node is registered with the API server.
     registration_completed: bool = False
     #: pod UID → when kubelet last saw one of its containers start.
@@ -499,12 +502,15 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                     if ok:
                         assert pod is not None  # ok: found
                         klog.v(2).info_s(
-                            "SyncLoop (PLEG): event for pod", pod=klog.kobj(pod), event=e
+                            "SyncLoop (PLEG): event for pod",
+                            pod=klog.kobj(pod),
+                            event=go_fmt.Ptr(e),
                         )
                         await handler.handle_pod_syncs([pod])
                     else:
                         klog.v(4).info_s(
-                            "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
+                            "SyncLoop (PLEG): pod does not exist, ignore irrelevant event",
+                            event=go_fmt.Ptr(e),
                         )
 
                 # Go: if e.Type == pleg.ContainerDied {
@@ -894,8 +900,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                 self.recorder.eventf(
                     pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", err
                 )
-                # Go: utilruntime.HandleError(err), which logs the error.
-                klog.error_s(err, "Observed an error")
+                utilruntime.handle_error(err)
                 raise
             return
 
@@ -944,8 +949,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                     pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", kill_err
                 )
                 sync_err = RuntimeError(f"error killing pod: {kill_err}")
-                # Go: utilruntime.HandleError(syncErr), which logs the error.
-                klog.error_s(sync_err, "Observed an error")
+                utilruntime.handle_error(sync_err)
                 raise sync_err from kill_err
             if not runnable.admit:
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")
@@ -1094,7 +1098,7 @@ def make_pod_source_config(
     recorder: Any,
     node_name: str,
     node_has_synced: Callable[[], bool],
-    kube_client: FakeAPIServer | None,
+    kube_client: Interface | None,
 ) -> PodConfig:
     """The PodConfig merging every configured source: file, URL, API server.
 
@@ -1156,7 +1160,7 @@ def new_main_kubelet(
     max_per_pod_container_count: int = 1,
     max_container_count: int = -1,
     allowed_unsafe_sysctls: Sequence[str] = (),
-    kube_client: FakeAPIServer | None = None,
+    kube_client: Interface | None = None,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
 
@@ -1269,7 +1273,7 @@ def new_main_kubelet(
         node_name,
         pod_manager,
         status_manager,
-        new_initialized_volume_plugin_mgr(kube_client, SimFS()),
+        new_initialized_volume_plugin_mgr(kube_client, SimFS(), VolumeScenario()),
         container_runtime,
         KUBELET_PODS_DIR,
         recorder,
