@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from pathlib import Path
+
+from tools.site.repo import git_output
 
 #: ``https://github.com/OWNER/NAME``: the repository the pages' edit links open.
 REPOSITORY_ENV = "MINIKUBELET_REPOSITORY"
@@ -38,23 +39,11 @@ def github_repository(remote: str) -> str | None:
     return f"https://github.com/{found['owner']}/{found['name']}"
 
 
-def _origin(root: Path) -> str:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "remote", "get-url", "origin"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout if done.returncode == 0 else ""
-
-
 def edit_uri(root: Path, env: dict[str, str] | os._Environ[str] = os.environ) -> str | None:
     """The ``edit_uri`` of the site built from ``root``: ``<repository>/edit/<branch>/docs/``."""
-    repository = env.get(REPOSITORY_ENV, "").strip().rstrip("/") or github_repository(_origin(root))
+    repository = env.get(REPOSITORY_ENV, "").strip().rstrip("/") or github_repository(
+        git_output(root, "remote", "get-url", "origin")
+    )
     if not repository:
         return None
     branch = env.get(BRANCH_ENV, "").strip() or DEFAULT_BRANCH

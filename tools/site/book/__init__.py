@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import datetime
 import io
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from tools.site.render import render
+from tools.site.repo import git_output
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -194,20 +194,6 @@ def with_outline(pdf: bytes, outline: list[Heading]) -> bytes:
     return out.getvalue()
 
 
-def _commit() -> str:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
-
-
 FOOTER = (
     '<div style="width:100%;font-size:8px;color:#777;text-align:center;">'
     '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
@@ -249,7 +235,7 @@ def make_book(browser: Any, base: str, lang: str, *, site_url: str = "") -> byte
             "styles": styles,
             "book_css": (HERE / "book.css").read_text(encoding="utf-8"),
             "made": datetime.date.today().isoformat(),
-            "commit": _commit(),
+            "commit": git_output(ROOT, "rev-parse", "--short", "HEAD"),
             "pages": parts(tab, base, urls, site_url),
             "site": site_url,
         }
