@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from minikubelet.go import Millisecond, Minute, Second, now
+from minikubelet.go import fmt as go_fmt
 from minikubelet.go.clock import time_string
 from minikubelet.go.duration import format_duration
 
@@ -47,11 +48,13 @@ class ExponentialBackoff:
 
     def generate_no_retries_permitted_msg(self, operation_name: str) -> str:
         """Go: pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go (*ExponentialBackoff).GenerateNoRetriesPermittedMsg"""
-        return (
-            f'Operation for "{operation_name}" failed. No retries permitted until '
-            f"{time_string(self.last_error_time + self.duration_before_retry)} "
-            f"(durationBeforeRetry {format_duration(self.duration_before_retry)}). "
-            f'Error: "{self.last_error}"'
+        return go_fmt.sprintf(
+            "Operation for %q failed. No retries permitted until %v (durationBeforeRetry %v). "
+            "Error: %q",
+            operation_name,
+            time_string(self.last_error_time + self.duration_before_retry),
+            format_duration(self.duration_before_retry),
+            self.last_error,
         )
 
 
