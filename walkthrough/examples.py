@@ -173,6 +173,7 @@ def run_kubelet(
     scenario: dict[str, Any] | None = None,
     max_pods: int = 110,
     cpu: str = "4",
+    memory: str = "8Gi",
     out: TextIO | None = None,
     lang: str = "en",
     setup: Callable[[Kubelet], None] | None = None,
@@ -188,7 +189,7 @@ def run_kubelet(
     out = out if out is not None else sys.stdout
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
-    machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse("8Gi"))
+    machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory))
     cfg = KubeletConfiguration(max_pods=max_pods)
     reporter = PhaseReporter(out, lang)
     holder: dict[str, Kubelet] = {}
