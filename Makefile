@@ -40,6 +40,7 @@ lint: $(STAMP)
 	$(BIN)/python -m tools.i18n docs
 	$(BIN)/python -m tools.site.diagrams --check
 	$(BIN)/python -m tools.site.layout --check
+	$(BIN)/python -m walkthrough.vscode --check
 	$(BIN)/python -m tools.xref check --offline
 
 # The goldens of tests/oracle/ from real kubelet v1.21.4 (Go 1.19 and the fetched kubeedge tree;

@@ -25,6 +25,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("tools/site/hooks.py", "on_page_content"): "an mkdocs hook, called by name",
     ("tools/site/hooks.py", "on_post_page"): "an mkdocs hook, called by name",
     ("tools/site/hooks.py", "on_post_template"): "an mkdocs hook, called by name",
+    ("tools/site/nav.py", "on_config"): "an mkdocs hook, called by name",
     ("tools/site/hooks.py", "handle_starttag"): "html.parser.HTMLParser calls it",
     ("tools/site/sidebyside.py", "go_pad"): "read by templates/sidebyside.html.j2",
     ("tools/site/sidebyside.py", "py_pad"): "read by templates/sidebyside.html.j2",

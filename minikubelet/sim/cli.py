@@ -21,6 +21,7 @@ from typing import Any, TextIO
 from minikubelet import KUBERNETES_VERSION, __version__
 from minikubelet.base.i18n import in_language, language_of, os_error, text
 from minikubelet.sim.argparse_messages import speak
+from minikubelet.sim.cli_eviction import add_eviction_flags, configure_eviction
 from minikubelet.sim.cli_trace import add_trace_commands, trace_show
 
 # `--version` and `--help` import nothing more than the lines above: the port (and asyncio
@@ -190,6 +191,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
             "每个容器保留多少个已退出的实例（kubelet 的同名参数；至少保留 1 个）",
         ),
     )
+    add_eviction_flags(run, lang)
     run.add_argument(
         "--seed", type=int, default=0, help=t("seed of every random choice", "所有随机选择的种子")
     )
@@ -272,6 +274,14 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
             f'invalid argument "{value}" for "--max-pods" flag: strconv.ParseInt: '
             f'parsing "{value}": value out of range'
         )
+    if args.eviction_max_pod_grace_period > 2**31 - 1 or args.eviction_max_pod_grace_period < -(
+        2**31
+    ):
+        value = args.eviction_max_pod_grace_period
+        return (
+            f'invalid argument "{value}" for "--eviction-max-pod-grace-period" flag: '
+            f'strconv.ParseInt: parsing "{value}": value out of range'
+        )
     if args.max_pods < 0:
         # kubelet's own words (pkg/kubelet/apis/config/validation), which a reader can grep.
         return f"invalid configuration: maxPods (--max-pods) {args.max_pods} must not be a negative number"
@@ -348,6 +358,11 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         static_pod_url=args.manifest_url or "",
         max_pods=args.max_pods,
     )
+    try:
+        configure_eviction(kube_cfg, args)
+    except ValueError as err:
+        print(f"minikubelet: {in_language(err, lang)}", file=sys.stderr)
+        return 2
     reporter = PhaseReporter(out, lang)
 
     async def kubelet_main() -> None:

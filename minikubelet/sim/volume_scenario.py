@@ -34,11 +34,11 @@ from typing import Any
 
 from minikubelet.go import sleep
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.sim.cri.scenario import _load_text
 from minikubelet.sim.cri.scenario_values import (
     ScenarioError,
     as_mapping,
     check_keys,
+    load_text,
     parse_duration,
     scenario_error,
 )
@@ -123,7 +123,7 @@ class VolumeScenario:
         if text is None:
             return NO_SCRIPT
         where = f"pod {pod.metadata.namespace}/{pod.metadata.name}: annotation {VolumesAnnotation}"
-        return parse_volume_scripts(_load_text(text, where), where).get(volume_name, NO_SCRIPT)
+        return parse_volume_scripts(load_text(text, where), where).get(volume_name, NO_SCRIPT)
 
     def next_attempt_fails(self, pod: Pod, volume_name: str, script: VolumeScript) -> bool:
         """Count one more SetUp of the volume; whether the script makes it fail."""
