@@ -14,6 +14,8 @@ settings.register_profile("minikubelet", derandomize=True, database=None)
 settings.load_profile("minikubelet")
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The repository the test build's "edit this page" links open (tools/site/edit_link.py).
+TEST_REPOSITORY = "https://github.com/example/minikubelet"
 
 # A task left pending in an event loop a test closes fails that test (a leaked goroutine).
 pytest_plugins = ["tests.leaks"]
@@ -37,6 +39,11 @@ def mkdocs_build(
 def built_site(tmp_path_factory) -> Path:
     """The site, built once per session by ``mkdocs build --strict`` (warnings fail it)."""
     out = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(ROOT, out)
+    env = {
+        **os.environ,
+        "MINIKUBELET_REPOSITORY": TEST_REPOSITORY,
+        "MINIKUBELET_BRANCH": "main",
+    }
+    result = mkdocs_build(ROOT, out, env)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr}"
     return out

@@ -22,6 +22,7 @@ Layout (nothing of the port is imported to list them, so ``list`` and the site s
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,12 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 CHAPTER_DIR = re.compile(r"^ch(\d\d)$")
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+
+#: libyaml's safe loader where PyYAML was built with it (ten times faster), else PyYAML's own.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: The files the catalogue is read from, under the walkthrough's folder (not the learner's).
+CATALOG_FILES = ("ch*/chapter.yaml", "ch*/exercises/*/exercise.yaml", "ch*/exercises/*/checks.py")
 
 #: Every exercise keeps at least this many wrong answers, each proven to fail.
 MIN_MUTANTS = 3
@@ -206,7 +213,7 @@ def _prose(text: dict[str, str]) -> dict[str, str]:
 
 def _load_yaml(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise CatalogError(f"{path}: {err}") from err
     if not isinstance(data, dict):
@@ -323,9 +330,36 @@ def load_exercise(chapter: Chapter, name: str) -> Exercise:
     return exercise
 
 
+#: What :func:`discover` read, per folder: the state of its files then, and the chapters.
+_read: dict[Path, tuple[tuple[tuple[str, int, int], ...], list[Chapter]]] = {}
+
+
+def _files_state(root: Path) -> tuple[tuple[str, int, int], ...]:
+    """Each file the catalogue is read from, with its modification time and size."""
+    found = []
+    for pattern in CATALOG_FILES:
+        for path in sorted(root.glob(pattern)):
+            with contextlib.suppress(OSError):
+                stat = path.stat()
+                found.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(found)
+
+
 def discover(root: Path | None = None) -> list[Chapter]:
-    """Every chapter under ``root`` (default: the package's own), in order, with exercises."""
+    """Every chapter under ``root`` (default: the package's own), in order, with exercises.
+
+    Read again only when one of the files changed (ours: the site asks on every chapter page,
+    in each language, and files that did not change read the same).
+    """
     root = PACKAGE_DIR if root is None else Path(root)
+    state = _files_state(root)
+    known = _read.get(root)
+    if known is None or known[0] != state:
+        known = _read[root] = (state, _read_chapters(root))
+    return list(known[1])
+
+
+def _read_chapters(root: Path) -> list[Chapter]:
     chapters: list[Chapter] = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         match = CHAPTER_DIR.match(folder.name)

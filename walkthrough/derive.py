@@ -443,10 +443,12 @@ def _render(
 ) -> str:
     functions = [port_function(t) for t in exercise.port]
     mine = {p.region.name: p for p in _placed(exercise)}
+    # Only an exercise that names one of these functions can have a region in them: the others'
+    # port modules are not parsed (ours: deriving one file reads only its own modules).
     others = [
         p
         for e in exercises
-        if e.key != exercise.key
+        if e.key != exercise.key and not set(e.port).isdisjoint(exercise.port)
         for p in _placed(e)
         if any(p.fn.target == f.target for f in functions)
     ]

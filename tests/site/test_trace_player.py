@@ -146,6 +146,39 @@ def test_a_deep_link_opens_the_step(page, site_server):
     clean(page)
 
 
+def test_a_players_data_comes_with_the_player_not_with_the_page(page, site_server, built_site):
+    html = (built_site / CHAPTER_3 / "index.html").read_text(encoding="utf-8")
+    assert '"steps"' not in html, "the players' data is not in the page's first load"
+    page.goto(site_server.url + CHAPTER_3, wait_until="networkidle")
+    root = page.locator("#trace-seed-1")
+    screens = root.evaluate("e => e.getBoundingClientRect().top / innerHeight")
+    assert screens > 3, "the player starts well below the first screens"
+    fetched = [u for u in page.watch.requests if "/trace-" in u]
+    assert not fetched and "mkl-trace--loaded" not in root.get_attribute("class"), fetched
+    root.scroll_into_view_if_needed()
+    page.wait_for_selector("#trace-seed-1.mkl-trace--loaded", timeout=20_000)
+    assert any(u.endswith(CHAPTER_3 + "trace-seed-1.js") for u in page.watch.requests)
+    assert say(root).startswith("select: 3 cases ready")
+    clean(page)
+
+
+def test_a_player_works_from_the_built_files_without_a_server(browser, built_site):
+    tab = browser.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        tab.goto((built_site / CHAPTER_3 / "index.html").as_uri())
+        root = tab.locator("#trace-seed-0")
+        root.scroll_into_view_if_needed()
+        tab.wait_for_selector("#trace-seed-0.mkl-trace--loaded", timeout=20_000)
+        root.locator("[data-act=next]").click()
+        assert step(root) == 2
+        # mkdocs-material's search cannot run from file:// and says so; nothing else may fail.
+        assert not [e for e in errors if "search/search_index" not in e], errors
+    finally:
+        tab.close()
+
+
 def test_the_chinese_page_speaks_chinese(page, site_server):
     root = player(page, site_server, "zh/" + CHAPTER_3, "seed-1")
     assert say(root).startswith(

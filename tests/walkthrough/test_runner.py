@@ -15,7 +15,7 @@ import pytest
 
 from tests.walkthrough.conftest import edit, solve
 from walkthrough.__main__ import ROOT_ENV, main
-from walkthrough.catalog import PACKAGE_DIR, CatalogError, discover, find
+from walkthrough.catalog import PACKAGE_DIR, CatalogError, all_exercises, discover, find
 from walkthrough.expect import Unmet, expect, expect_equal
 from walkthrough.progress import Progress
 from walkthrough.runner import Workspace, cmd_reset
@@ -391,6 +391,19 @@ def test_broken_exercise_files_are_reported(workspace: Workspace) -> None:
         discover(workspace.root)
     code, out = run(Workspace(root=workspace.root), "list", "--lang", "en")
     assert code == 2 and "broken exercise files" in out and "pleg-events" in out
+
+
+def test_the_chapters_are_read_again_when_a_file_changes(workspace: Workspace) -> None:
+    first = discover(workspace.root)
+    assert discover(workspace.root)[0] is first[0], "unchanged files are not read twice"
+    spec = workspace.root / "ch02" / "exercises" / "pleg-events" / "exercise.yaml"
+    spec.write_text(spec.read_text() + "# a comment changes nothing the catalogue holds\n")
+    again = discover(workspace.root)
+    assert again[0] is not first[0]
+    fresh = {e.key: e.title for e in all_exercises(again)}
+    assert fresh == {e.key: e.title for e in all_exercises(first)}, "what a fresh read gives"
+    (workspace.root / "ch02" / "chapter.yaml").unlink()
+    assert 2 not in {c.number for c in discover(workspace.root)}
 
 
 def test_an_anchor_the_port_lost_is_reported(workspace: Workspace) -> None:
