@@ -101,6 +101,7 @@ from minikubelet.runtime import RuntimeState, new_runtime_state
 from minikubelet.sim.fake_apiserver import FakeAPIServer
 from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.volume_fs import SimFS
+from minikubelet.sim.volume_scenario import VolumeScenario
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
@@ -1269,7 +1270,9 @@ def new_main_kubelet(
         node_name,
         pod_manager,
         status_manager,
-        new_initialized_volume_plugin_mgr(kube_client, SimFS()),
+        new_initialized_volume_plugin_mgr(
+            kube_client, SimFS(), VolumeScenario(runtime.scenario.volumes)
+        ),
         container_runtime,
         KUBELET_PODS_DIR,
         recorder,

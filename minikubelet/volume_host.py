@@ -40,9 +40,15 @@ def probe_volume_plugins() -> list[VolumePlugin]:
     ]
 
 
-def new_initialized_volume_plugin_mgr(kube_client: Any, fs: SimFS) -> VolumePluginMgr:
-    """Go: pkg/kubelet/volume_host.go NewInitializedVolumePluginMgr"""
-    kvh = KubeletVolumeHost(kube_client, fs, VolumeScenario())
+def new_initialized_volume_plugin_mgr(
+    kube_client: Any, fs: SimFS, mount_script: VolumeScenario
+) -> VolumePluginMgr:
+    """Go: pkg/kubelet/volume_host.go NewInitializedVolumePluginMgr
+
+    ``fs`` and ``mount_script`` are ours: the node's simulated files, and how the run wants
+    the SetUps to go.
+    """
+    kvh = KubeletVolumeHost(kube_client, fs, mount_script)
     mgr = VolumePluginMgr()
     mgr.init_plugins(probe_volume_plugins(), kvh)
     return mgr
@@ -51,10 +57,10 @@ def new_initialized_volume_plugin_mgr(kube_client: Any, fs: SimFS) -> VolumePlug
 class KubeletVolumeHost:
     """Go: pkg/kubelet/volume_host.go type kubeletVolumeHost"""
 
-    def __init__(self, kube_client: Any, fs: SimFS, scenario: VolumeScenario) -> None:
+    def __init__(self, kube_client: Any, fs: SimFS, mount_script: VolumeScenario) -> None:
         self.kube_client = kube_client
         self.fs = fs
-        self.scenario = scenario
+        self.mount_script = mount_script
 
     def get_pod_volume_dir(self, pod_uid: str, plugin_name: str, volume_name: str) -> str:
         """Go: pkg/volume/plugins.go VolumeHost.GetPodVolumeDir"""

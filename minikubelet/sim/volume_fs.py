@@ -44,11 +44,28 @@ class SimFS:
         return self.is_dir(path) or self.is_file(path)
 
     def mkdir_all(self, path: str) -> None:
-        """Make ``path`` and its parents (``os.MkdirAll``)."""
+        """Make ``path`` and its parents (``os.MkdirAll``); a file in the way fails as in Go."""
         path = posixpath.normpath(path)
+        missing = []
         while path not in self.dirs:
-            self.dirs.add(path)
+            if path in self.files:
+                raise PathError("mkdir", path, "not a directory")
+            missing.append(path)
             path = posixpath.dirname(path)
+        self.dirs.update(missing)
+
+    def create_file(self, path: str) -> None:
+        """Make an empty file unless ``path`` exists (``os.OpenFile`` with ``O_CREATE``): its
+        directory must exist."""
+        path = posixpath.normpath(path)
+        if self.exists(path):
+            return
+        parent = posixpath.dirname(path)
+        if parent in self.files:
+            raise PathError("open", path, "not a directory")
+        if parent not in self.dirs:
+            raise PathError("open", path, "no such file or directory")
+        self.files[path] = b""
 
     def write_file(self, path: str, data: bytes) -> None:
         path = posixpath.normpath(path)
@@ -71,3 +88,11 @@ class SimFS:
             if p.startswith(prefix) and p != prefix
         }
         return sorted(names)
+
+
+class PathError(Exception):
+    """A failed file operation, worded as Go's ``*os.PathError``: ``open /x/y: no such file or
+    directory``."""
+
+    def __init__(self, op: str, path: str, err: str) -> None:
+        super().__init__(f"{op} {path}: {err}")

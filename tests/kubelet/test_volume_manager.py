@@ -15,8 +15,9 @@ from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.expo
 )
 from minikubelet.k8s_io.kubernetes.pkg.volume.hostpath.host_path import check_type_internal
 from minikubelet.sim.cli import main
+from minikubelet.sim.cri.scenario_values import ScenarioError
 from minikubelet.sim.volume_fs import SimFS
-from minikubelet.sim.volume_scenario import ScenarioError, VolumeScenario
+from minikubelet.sim.volume_scenario import VolumeScenario
 from minikubelet.volumemanager.volume_manager import (
     desiredStateOfWorldPopulatorLoopSleepPeriod,
     get_expected_volumes,
@@ -24,7 +25,6 @@ from minikubelet.volumemanager.volume_manager import (
     podAttachAndMountTimeout,
     reconcilerLoopSleepPeriod,
 )
-from tests.conftest import ROOT
 
 
 def pod(volumes, mounts, annotations=None):
@@ -288,21 +288,3 @@ def test_a_deleted_pod_is_removed_only_after_its_volumes_are_unmounted(tmp_path)
     out = run(script, tmp_path, "30s", "-v", "3")
     assert "UnmountVolume.TearDown succeeded for volume" in out
     assert '"Volume detached for volume' in out
-
-
-def test_the_example_runs(tmp_path):
-    out = io.StringIO()
-    code = main(
-        [
-            "run",
-            "--api-script",
-            str(ROOT / "examples/volumes/missing-configmap.yaml"),
-            "--until",
-            "2m",
-            "--lang",
-            "en",
-        ],
-        out=out,
-    )
-    assert code == 0
-    assert "pod default/web is Pending → Running at 1m5s" in out.getvalue()

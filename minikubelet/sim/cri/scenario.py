@@ -85,8 +85,11 @@ runtime's health::
     network:
       ipFamilies: [IPv6, IPv4]    # a dual-stack pod network; the CNI plugin reports the IPv6
                                   # address first (default: [IPv4], single-stack)
+    volumes:                      # namespace/name → volume → how its SetUps go (see below)
+      default/web: {config: {setUpTime: 3m}}
 
-Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64.
+Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64. Volume scripts (slow, failing SetUps; also
+a pod's ``minikubelet.dev/volumes``): [`minikubelet.sim.volume_scenario`][].
 
 ``hang`` names CRI ``RuntimeService`` methods as the CRI spells them (``ListPodSandbox``,
 ``ContainerStatus`` …): a call made inside the window blocks until the window ends, then runs.
@@ -104,20 +107,22 @@ from pathlib import Path
 from typing import Any
 
 from minikubelet.base.files import FileReadError, read_at_most
-from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, shown
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import shown
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     YAMLSyntaxError,
     json_loads,
-    yaml_to_json,
 )
 from minikubelet.sim.cri.hooks import HookScript, parse_hook_script
 from minikubelet.sim.cri.scenario_values import (
     ScenarioError,
     as_mapping,
+    by_pod,
     check_keys,
+    load_text,
     parse_duration,
     scenario_error,
 )
+from minikubelet.sim.volume_scenario import VolumeScript, parse_volume_scripts
 
 #: The annotation with the lifetimes of a pod's containers.
 ScenarioAnnotation = "minikubelet.dev/scenario"
@@ -248,6 +253,8 @@ class Scenario:
     #: CRI method (the fake runtime's name for it, ``container_status``) → windows in which its
     #: calls hang until the window ends.
     runtime_hangs: dict[str, list[Window]] = field(default_factory=dict)
+    #: "namespace/name" → volume name → how its SetUps go (read by the volume plugins).
+    volumes: dict[str, dict[str, VolumeScript]] = field(default_factory=dict)
 
 
 #: The CRI RuntimeService methods a ``hang`` may name, as the CRI spells them → the fake
@@ -405,17 +412,6 @@ def default_tag(image: str) -> str:
     return image + ":latest"
 
 
-def _load_text(text: str | bytes, where: str) -> Any:
-    try:
-        return yaml_to_json(text)
-    except YAMLSyntaxError as e:
-        problem = str(e).removeprefix("not valid YAML: ")
-        problem_zh = e.args[0].zh.removeprefix("不是合法的 YAML：")
-        raise scenario_error(
-            where, f"not YAML or JSON: {problem}", f"不是 YAML 或 JSON：{problem_zh}"
-        ) from None
-
-
 _annotation_cache: dict[tuple[str, str], Any] = {}
 
 
@@ -452,7 +448,7 @@ def _cached(text: str, kind: str, pod: str, annotation: str, parse: Any) -> Any:
     if hit is not None:
         return hit
     where = f"pod {pod}: annotation {annotation}"
-    value = parse(_load_text(text, where), where)
+    value = parse(load_text(text, where), where)
     if len(_annotation_cache) > 4096:
         _annotation_cache.clear()
     _annotation_cache[key] = value
@@ -524,28 +520,26 @@ def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
 def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     """A [`Scenario`][] from parsed YAML/JSON (a mapping), or from its text."""
     if isinstance(data, str | bytes):
-        data = _load_text(data, where)
+        data = load_text(data, where)
     m = as_mapping(data, where)
     check_keys(
         m,
-        ("pods", "sandboxes", "images", "presentImages", "defaults", "runtime", "network"),
+        (
+            "pods",
+            "sandboxes",
+            "images",
+            "presentImages",
+            "defaults",
+            "runtime",
+            "network",
+            "volumes",
+        ),
         where,
     )
     sc = Scenario()
-    for pod, scripts in as_mapping(m.get("pods"), f"{where}: pods").items():
-        if "/" not in str(pod):
-            raise scenario_error(
-                f"{where}: pods: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
-            )
-        sc.pods[str(pod)] = parse_container_scripts(scripts, f"{where}: pod {cut(str(pod))}")
-    for pod, script in as_mapping(m.get("sandboxes"), f"{where}: sandboxes").items():
-        if "/" not in str(pod):
-            raise scenario_error(
-                f"{where}: sandboxes: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
-            )
-        sc.sandboxes[str(pod)] = parse_sandbox_script(
-            script, f"{where}: sandbox of pod {cut(str(pod))}"
-        )
+    sc.pods = by_pod(m, "pods", where, "pod", parse_container_scripts)
+    sc.sandboxes = by_pod(m, "sandboxes", where, "sandbox of pod", parse_sandbox_script)
+    sc.volumes = by_pod(m, "volumes", where, "volumes of pod", parse_volume_scripts)
     sc.images = parse_image_scripts(m.get("images"), f"{where}: images")
     present = m.get("presentImages") or []
     if not isinstance(present, list):

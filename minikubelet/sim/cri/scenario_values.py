@@ -11,6 +11,7 @@ from typing import Any
 from minikubelet.base.i18n import both
 from minikubelet.go.duration import parse_duration as go_parse_duration
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, shown
+from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import YAMLSyntaxError, yaml_to_json
 
 
 class ScenarioError(ValueError):
@@ -96,3 +97,27 @@ def check_keys(m: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
                 f"unknown field {shown(k)} (expected one of {names})",
                 f"未知字段 {shown(k)}（应为 {names} 之一）",
             )
+
+
+def load_text(text: str | bytes, where: str) -> Any:
+    """The value of an annotation's or a file's YAML (or JSON) text."""
+    try:
+        return yaml_to_json(text)
+    except YAMLSyntaxError as e:
+        problem = str(e).removeprefix("not valid YAML: ")
+        problem_zh = e.args[0].zh.removeprefix("不是合法的 YAML：")
+        raise scenario_error(
+            where, f"not YAML or JSON: {problem}", f"不是 YAML 或 JSON：{problem_zh}"
+        ) from None
+
+
+def by_pod(m: dict[str, Any], section: str, where: str, label: str, parse: Any) -> Any:
+    """``namespace/name`` → the parsed script, for one section of a scenario file."""
+    out = {}
+    for pod, script in as_mapping(m.get(section), f"{where}: {section}").items():
+        if "/" not in str(pod):
+            raise scenario_error(
+                f"{where}: {section}: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
+            )
+        out[str(pod)] = parse(script, f"{where}: {label} {cut(str(pod))}")
+    return out

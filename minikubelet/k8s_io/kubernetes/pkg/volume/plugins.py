@@ -48,17 +48,30 @@ def new_spec_from_volume(vs: Volume) -> Spec:
     return Spec(volume=vs)
 
 
+class MountScript(Protocol):
+    """Ours: how the run wants each SetUp to go (slow, failing); see
+    [`minikubelet.sim.volume_scenario`][minikubelet.sim.volume_scenario]."""
+
+    async def play(self, pod: Pod, volume_name: str) -> None:
+        """Wait as long as the script says a SetUp of the pod's volume takes; raise if it fails."""
+        ...
+
+
 class VolumeHost(Protocol):
     """What kubelet gives the plugins: where pod volumes live, the API objects, the node's files.
 
     Go: pkg/volume/plugins.go type VolumeHost
 
-    ``fs`` and ``scenario`` are the port's: the simulated filesystem the plugins write to and
-    the script of slow and failing mounts (both ours, in ``minikubelet/sim``).
+    ``fs`` and ``mount_script`` are the port's: the simulated filesystem the plugins write to
+    and the script of slow and failing mounts (both ours, in ``minikubelet/sim``).
     """
 
     fs: Any
-    scenario: Any
+
+    @property
+    def mount_script(self) -> MountScript:
+        """Ours: how the run wants each SetUp to go."""
+        ...
 
     def get_pod_volume_dir(self, pod_uid: str, plugin_name: str, volume_name: str) -> str:
         """Go: pkg/volume/plugins.go VolumeHost.GetPodVolumeDir"""

@@ -19,7 +19,6 @@ from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
-from minikubelet.sim.volume_scenario import play
 
 #: Go: configMapPluginName
 configMapPluginName = "kubernetes.io/configmap"
@@ -91,7 +90,8 @@ class ConfigMapVolumeMounter:
 
     async def set_up(self) -> None:
         """Go: pkg/volume/configmap/configmap.go (*configMapVolumeMounter).SetUp"""
-        await play(self.plugin.host.scenario, self.pod, self.vol_name)
+        # Ours: the run's mount script may make this SetUp slow, or fail it.
+        await self.plugin.host.mount_script.play(self.pod, self.vol_name)
         self.set_up_at(self.get_path())
 
     def set_up_at(self, dir: str) -> None:
@@ -110,6 +110,13 @@ class ConfigMapVolumeMounter:
                 klog.errorf("Couldn't get configMap %s/%s: %s", namespace, name, err)
                 raise
             config_map = {"metadata": {"namespace": namespace, "name": name}}
+        klog.v(3).infof(
+            "Received configMap %s/%s containing (%d) pieces of data, %d total bytes",
+            namespace,
+            name,
+            len(config_map.get("data") or {}) + len(config_map.get("binaryData") or {}),
+            total_bytes(config_map),
+        )
         payload = make_payload(
             self.source.get("items", []), config_map, self.source.get("defaultMode"), optional
         )
@@ -156,6 +163,19 @@ def make_payload(
                 raise ValueError(f"configmap references non-existent config key: {key}")
             payload[ktp.get("path", key)] = (content, ktp.get("mode", default_mode))
     return payload
+
+
+def total_bytes(config_map: dict[str, Any]) -> int:
+    """The bytes of all the values: UTF-8 for ``data``, decoded for ``binaryData``.
+
+    Go: pkg/volume/configmap/configmap.go totalBytes
+    """
+    total_size = 0
+    for value in (config_map.get("data") or {}).values():
+        total_size += len(value.encode())
+    for value in (config_map.get("binaryData") or {}).values():
+        total_size += len(base64.b64decode(value))
+    return total_size
 
 
 class ConfigMapVolumeUnmounter:

@@ -9,9 +9,10 @@ the volume's ``type`` (``Directory``, ``FileOrCreate`` …), on the simulated fi
 
 from __future__ import annotations
 
+from typing import Any
+
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
-from minikubelet.sim.volume_scenario import play
 
 #: Go: hostPathPluginName
 hostPathPluginName = "kubernetes.io/host-path"
@@ -74,7 +75,8 @@ class HostPathMounter:
     async def set_up(self) -> None:
         """Go: pkg/volume/hostpath/host_path.go (*hostPathMounter).SetUp"""
         assert self.pod is not None
-        await play(self.host.scenario, self.pod, self.vol_name)
+        # Ours: the run's mount script may make this SetUp slow, or fail it.
+        await self.host.mount_script.play(self.pod, self.vol_name)
         # Go first validates the path (no ".." parts): the API server has already refused one.
         if self.path_type == "":
             return
@@ -87,14 +89,16 @@ class HostPathMounter:
         """
 
 
-def check_type_internal(fs: object, path: str, path_type: str) -> None:
+def check_type_internal(fs: Any, path: str, path_type: str) -> None:
     """Raise Go's error when ``path`` is not what ``path_type`` asks; make it for ``…OrCreate``.
 
     Go: pkg/volume/hostpath/host_path.go checkTypeInternal
-    """
-    from minikubelet.sim.volume_fs import SimFS
 
-    assert isinstance(fs, SimFS)
+    ``fs`` is the node's filesystem (Go's ``hostPathTypeChecker`` over the host's files). As
+    in Go, ``DirectoryOrCreate`` makes the parents too (``os.MkdirAll``), but ``FileOrCreate``
+    does not: a file whose directory is missing fails with ``open <path>: no such file or
+    directory``.
+    """
     match path_type:
         # Go: case v1.HostPathDirectoryOrCreate:
         # Go: case v1.HostPathDirectory:
@@ -108,7 +112,7 @@ def check_type_internal(fs: object, path: str, path_type: str) -> None:
         # Go: case v1.HostPathFile:
         case "FileOrCreate" | "File":
             if path_type == "FileOrCreate" and not fs.exists(path):
-                fs.write_file(path, b"")
+                fs.create_file(path)
                 return
             if not fs.is_file(path):
                 raise ValueError(f"hostPath type check failed: {path} is not a file")

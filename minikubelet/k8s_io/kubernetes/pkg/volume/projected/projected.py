@@ -21,7 +21,6 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.configmap import configmap
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
 from minikubelet.k8s_io.kubernetes.pkg.volume.secret import secret
-from minikubelet.sim.volume_scenario import play
 
 #: Go: projectedPluginName
 projectedPluginName = "kubernetes.io/projected"
@@ -84,11 +83,15 @@ class ProjectedVolumeMounter:
 
     async def set_up(self) -> None:
         """Go: pkg/volume/projected/projected.go (*projectedVolumeMounter).SetUp"""
-        await play(self.plugin.host.scenario, self.pod, self.vol_name)
+        # Ours: the run's mount script may make this SetUp slow, or fail it.
+        await self.plugin.host.mount_script.play(self.pod, self.vol_name)
         self.set_up_at(self.get_path())
 
     def set_up_at(self, dir: str) -> None:
         """Go: pkg/volume/projected/projected.go (*projectedVolumeMounter).SetUpAt"""
+        klog.v(3).infof(
+            "Setting up volume %s for pod %s at %s", self.vol_name, self.pod.metadata.uid, dir
+        )
         wrapped = self.plugin.wrapped.new_mounter(
             configmap.wrapped_volume_spec(self.vol_name), self.pod
         )
@@ -143,6 +146,9 @@ class ProjectedVolumeMounter:
                         secret.make_payload(s.get("items", []), secret_api, default_mode, optional)
                     )
                 except ValueError as err:
+                    klog.errorf(
+                        "Couldn't get secret payload %s/%s: %s", namespace, s.get("name", ""), err
+                    )
                     errlist.append(err)
             # Go: case source.ConfigMap != nil:
             elif "configMap" in source:
@@ -165,6 +171,12 @@ class ProjectedVolumeMounter:
                         )
                     )
                 except ValueError as err:
+                    klog.errorf(
+                        "Couldn't get configMap payload %s/%s: %s",
+                        namespace,
+                        c.get("name", ""),
+                        err,
+                    )
                     errlist.append(err)
             # Go omitted: case source.DownwardAPI != nil: -- the downward API plugin is not ported; its files are left out
             # Go: case source.ServiceAccountToken != nil:

@@ -17,7 +17,6 @@ from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
-from minikubelet.sim.volume_scenario import play
 
 #: Go: secretPluginName
 secretPluginName = "kubernetes.io/secret"
@@ -89,7 +88,8 @@ class SecretVolumeMounter:
 
     async def set_up(self) -> None:
         """Go: pkg/volume/secret/secret.go (*secretVolumeMounter).SetUp"""
-        await play(self.plugin.host.scenario, self.pod, self.vol_name)
+        # Ours: the run's mount script may make this SetUp slow, or fail it.
+        await self.plugin.host.mount_script.play(self.pod, self.vol_name)
         self.set_up_at(self.get_path())
 
     def set_up_at(self, dir: str) -> None:
@@ -108,6 +108,13 @@ class SecretVolumeMounter:
                 klog.errorf("Couldn't get secret %s/%s: %s", namespace, name, err)
                 raise
             secret = {"metadata": {"namespace": namespace, "name": name}}
+        klog.v(3).infof(
+            "Received secret %s/%s containing (%d) pieces of data, %d total bytes",
+            namespace,
+            name,
+            len(secret.get("data") or {}),
+            total_secret_bytes(secret),
+        )
         payload = make_payload(
             self.source.get("items", []), secret, self.source.get("defaultMode"), optional
         )
@@ -149,6 +156,17 @@ def make_payload(
                 raise ValueError(err_msg)
             payload[ktp.get("path", key)] = (data[key], ktp.get("mode", default_mode))
     return payload
+
+
+def total_secret_bytes(secret: dict[str, Any]) -> int:
+    """The bytes of all the (decoded) values.
+
+    Go: pkg/volume/secret/secret.go totalSecretBytes
+    """
+    total_size = 0
+    for value in (secret.get("data") or {}).values():
+        total_size += len(base64.b64decode(value))
+    return total_size
 
 
 class SecretVolumeUnmounter:

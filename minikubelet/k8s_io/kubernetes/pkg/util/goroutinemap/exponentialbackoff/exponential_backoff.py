@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from minikubelet.go import Millisecond, Minute, Second, now
-from minikubelet.go.clock import time_string
+from minikubelet.go import Millisecond, Minute, Second, now, since
+from minikubelet.go.clock import Time, time_string_monotonic
 from minikubelet.go.duration import format_duration
+from minikubelet.k8s_io.klog.v2.klog import quote
 
 #: Go: initialDurationBeforeRetry
 initialDurationBeforeRetry = 500 * Millisecond
@@ -22,7 +23,8 @@ class ExponentialBackoff:
     """Go: pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go type ExponentialBackoff"""
 
     last_error: BaseException | None = None
-    last_error_time: float = 0.0
+    #: ``None`` is Go's zero time: no error yet.
+    last_error_time: Time | None = None
     duration_before_retry: float = 0.0
 
     def safe_to_retry(self, operation_name: str) -> ExponentialBackoffError | None:
@@ -30,7 +32,12 @@ class ExponentialBackoff:
 
         Go: pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go (*ExponentialBackoff).SafeToRetry
         """
-        if float(now()) - self.last_error_time <= self.duration_before_retry:
+        # Go's time.Since of the zero time is some two thousand years: always safe. Go compares
+        # whole nanoseconds, so a retry exactly one back-off later is still refused; the port
+        # rounds both sides to nanoseconds to keep that tie a tie.
+        if self.last_error_time is not None and _nanos(since(self.last_error_time)) <= _nanos(
+            self.duration_before_retry
+        ):
             return ExponentialBackoffError(operation_name, self)
         return None
 
@@ -43,15 +50,18 @@ class ExponentialBackoff:
             if self.duration_before_retry > maxDurationBeforeRetry:
                 self.duration_before_retry = maxDurationBeforeRetry
         self.last_error = err
-        self.last_error_time = float(now())
+        self.last_error_time = now()
 
     def generate_no_retries_permitted_msg(self, operation_name: str) -> str:
         """Go: pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go (*ExponentialBackoff).GenerateNoRetriesPermittedMsg"""
+        assert self.last_error_time is not None  # called after Update only
+        until = self.last_error_time.add(self.duration_before_retry)
+        # Go prints both with %q: the error's own quotes come out escaped.
         return (
-            f'Operation for "{operation_name}" failed. No retries permitted until '
-            f"{time_string(self.last_error_time + self.duration_before_retry)} "
+            f"Operation for {quote(operation_name)} failed. No retries permitted until "
+            f"{time_string_monotonic(until)} "
             f"(durationBeforeRetry {format_duration(self.duration_before_retry)}). "
-            f'Error: "{self.last_error}"'
+            f"Error: {quote(str(self.last_error))}"
         )
 
 
@@ -60,13 +70,18 @@ class ExponentialBackoffError(Exception):
 
     def __init__(self, operation_name: str, exp_backoff: ExponentialBackoff) -> None:
         t = exp_backoff.last_error_time
+        assert t is not None  # only made while a back-off lasts
         super().__init__(
-            f'Failed to create operation with name "{operation_name}". An operation with that '
-            f"name failed at {time_string(t)}. No retries permitted until "
-            f"{time_string(t + exp_backoff.duration_before_retry)} "
+            f"Failed to create operation with name {quote(operation_name)}. An operation with "
+            f"that name failed at {time_string_monotonic(t)}. No retries permitted until "
+            f"{time_string_monotonic(t.add(exp_backoff.duration_before_retry))} "
             f"({format_duration(exp_backoff.duration_before_retry)}). "
-            f'Last error: "{exp_backoff.last_error}".'
+            f"Last error: {quote(str(exp_backoff.last_error))}."
         )
+
+
+def _nanos(d: float) -> int:
+    return round(d * 1_000_000_000)
 
 
 def is_exponential_backoff(err: BaseException | None) -> bool:
