@@ -11,7 +11,6 @@ import re
 import pytest
 
 from minikubelet import go
-from minikubelet.config.manifest import pod_from_dict
 from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.exponential_backoff import (
     ExponentialBackoff,
     ExponentialBackoffError,
@@ -23,6 +22,7 @@ from minikubelet.sim.cri.scenario_values import ScenarioError
 from minikubelet.sim.volume_fs import PathError, SimFS
 from minikubelet.sim.volume_scenario import MountError, VolumeScenario, VolumeScript
 from tests.conftest import ROOT
+from tests.kubelet.volume_runs import POD, pod, run
 
 
 def _in_run(body):
@@ -102,38 +102,12 @@ def test_file_or_create_does_not_make_the_directory():
         check_type_internal(fs, "/var/log/out.log/x", "DirectoryOrCreate")
 
 
-def run(script: str, tmp_path, until: str, *flags: str) -> str:
-    path = tmp_path / "script.yaml"
-    path.write_text(script)
-    out = io.StringIO()
-    code = main(
-        ["run", "--api-script", str(path), "--until", until, "--lang", "en", *flags], out=out
-    )
-    assert code == 0, out.getvalue()
-    return out.getvalue()
-
-
-POD = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {{name: web, namespace: default}}
-    spec:
-      containers:
-        - name: app
-          image: "nginx:1.21"
-          volumeMounts: [{mounts}]
-      volumes: [{volumes}]
-"""
-
-
 def test_a_missing_claim_says_it_could_not_fetch_it(tmp_path):
     # desired_state_of_world_populator.go:615 getPVCExtractPV wraps the API error, and
     # createVolumeSpec wraps that again with "error processing PVC <ns>/<claim>".
     out = run(
         POD.format(
+            annotations="",
             mounts="{name: data, mountPath: /data}",
             volumes="{name: data, persistentVolumeClaim: {claimName: data-0}}",
         ),
@@ -153,6 +127,7 @@ def test_configmap_and_secret_setups_log_what_they_received(tmp_path):
     # configmap.go:212 and secret.go:207, at verbosity 3: the pieces of data and their bytes.
     script = (
         POD.format(
+            annotations="",
             mounts="{name: c, mountPath: /c}, {name: s, mountPath: /s}",
             volumes="{name: c, configMap: {name: cm}}, {name: s, secret: {secretName: sec}}",
         )
@@ -173,7 +148,9 @@ def test_configmap_and_secret_setups_log_what_they_received(tmp_path):
 def test_the_summary_shows_why_a_pending_pod_waits(tmp_path):
     out = run(
         POD.format(
-            mounts="{name: c, mountPath: /c}", volumes="{name: c, configMap: {name: nowhere}}"
+            annotations="",
+            mounts="{name: c, mountPath: /c}",
+            volumes="{name: c, configMap: {name: nowhere}}",
         ),
         tmp_path,
         "10s",
@@ -181,22 +158,6 @@ def test_the_summary_shows_why_a_pending_pod_waits(tmp_path):
     assert out.rstrip().endswith(
         "default/web                              Pending    ready 0/1  restarts 0  IP -  "
         "QoS BestEffort  waiting: ContainerCreating"
-    )
-
-
-def _pod(name="web", annotations=None):
-    return pod_from_dict(
-        {
-            "apiVersion": "v1",
-            "kind": "Pod",
-            "metadata": {
-                "name": name,
-                "namespace": "default",
-                "uid": f"uid-{name}",
-                "annotations": annotations or {},
-            },
-            "spec": {"containers": [{"name": "app", "image": "busybox"}]},
-        }
     )
 
 
@@ -217,18 +178,18 @@ def test_the_scenario_file_scripts_volumes_and_the_annotation_wins(tmp_path):
     sc = load_scenario_file(path)
     assert sc.volumes["default/web"]["config"] == VolumeScript(set_up_time=180.0)
     vs = VolumeScenario(sc.volumes)
-    annotated = _pod(annotations={"minikubelet.dev/volumes": "config: {fail: 1}"})
-    assert vs.script(_pod(), "config").set_up_time == 180.0
+    annotated = pod([], [], annotations={"minikubelet.dev/volumes": "config: {fail: 1}"})
+    assert vs.script(pod([], []), "config").set_up_time == 180.0
     assert vs.script(annotated, "config") == VolumeScript(fail=1)
     # A volume the annotation does not name falls back to the file.
     assert vs.script(annotated, "data").error == "nfs: server not responding"
-    assert vs.script(_pod("other"), "config") == VolumeScript()
+    assert vs.script(pod([], [], name="other"), "config") == VolumeScript()
 
     async def body():
         with pytest.raises(MountError, match="nfs: server not responding"):
-            await vs.play(_pod(), "data")
+            await vs.play(pod([], []), "data")
         start = go.now()
-        await vs.play(_pod(), "config")
+        await vs.play(pod([], []), "config")
         return go.since(start)
 
     assert _in_run(body) == 180.0
@@ -291,7 +252,11 @@ def test_a_scenario_file_slows_a_mount_past_the_wait(tmp_path):
     scenario = tmp_path / "slow.yaml"
     scenario.write_text("volumes:\n  default/web:\n    data: {setUpTime: 2m10s}\n")
     out = run(
-        POD.format(mounts="{name: data, mountPath: /data}", volumes="{name: data, emptyDir: {}}"),
+        POD.format(
+            annotations="",
+            mounts="{name: data, mountPath: /data}",
+            volumes="{name: data, emptyDir: {}}",
+        ),
         tmp_path,
         "2m30s",
         "--scenario",

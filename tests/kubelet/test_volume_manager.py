@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
 
 from minikubelet import go
-from minikubelet.config.manifest import pod_from_dict
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import ErrWaitTimeout, poll_immediate
 from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.exponential_backoff import (
     ExponentialBackoff,
 )
 from minikubelet.k8s_io.kubernetes.pkg.volume.hostpath.host_path import check_type_internal
-from minikubelet.sim.cli import main
 from minikubelet.sim.cri.scenario_values import ScenarioError
 from minikubelet.sim.volume_fs import SimFS
 from minikubelet.sim.volume_scenario import VolumeScenario
@@ -25,38 +22,7 @@ from minikubelet.volumemanager.volume_manager import (
     podAttachAndMountTimeout,
     reconcilerLoopSleepPeriod,
 )
-
-
-def pod(volumes, mounts, annotations=None):
-    return pod_from_dict(
-        {
-            "apiVersion": "v1",
-            "kind": "Pod",
-            "metadata": {
-                "name": "web",
-                "namespace": "default",
-                "uid": "uid-web",
-                "annotations": annotations or {},
-            },
-            "spec": {
-                "volumes": volumes,
-                "initContainers": [
-                    {
-                        "name": "init",
-                        "image": "busybox:1.33",
-                        "volumeMounts": [{"name": m, "mountPath": f"/{m}"} for m in mounts[:1]],
-                    }
-                ],
-                "containers": [
-                    {
-                        "name": "app",
-                        "image": "busybox:1.33",
-                        "volumeMounts": [{"name": m, "mountPath": f"/{m}"} for m in mounts],
-                    }
-                ],
-            },
-        }
-    )
+from tests.kubelet.volume_runs import POD, events, pod, run
 
 
 def test_go_constants():
@@ -129,40 +95,6 @@ def test_a_bad_volumes_annotation_names_where():
     )
     with pytest.raises(ScenarioError, match=r"annotation minikubelet\.dev/volumes: data: fail"):
         VolumeScenario().script(p, "data")
-
-
-def run(script: str, tmp_path, until: str, *flags: str) -> str:
-    path = tmp_path / "script.yaml"
-    path.write_text(script)
-    out = io.StringIO()
-    code = main(
-        ["run", "--api-script", str(path), "--until", until, "--lang", "en", *flags], out=out
-    )
-    assert code == 0, out.getvalue()
-    return out.getvalue()
-
-
-POD = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {{name: web, namespace: default{annotations}}}
-    spec:
-      containers:
-        - name: app
-          image: "nginx:1.21"
-          volumeMounts: [{mounts}]
-      volumes: [{volumes}]
-"""
-
-
-def events(out: str) -> list[tuple[str, str]]:
-    """(time, message) of each FailedMount event."""
-    return re.findall(
-        r"I0715 00:(\d\d:\d\d\.\d)\d+ .*reason=\"FailedMount\" message=\"(.*)\"\n", out
-    )
 
 
 def test_a_missing_config_map_makes_the_pod_wait_with_repeated_events(tmp_path):
