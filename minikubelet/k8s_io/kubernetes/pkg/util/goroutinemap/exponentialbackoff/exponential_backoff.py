@@ -43,6 +43,7 @@ class ExponentialBackoff:
 
     def update(self, err: BaseException) -> None:
         """Go: pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go (*ExponentialBackoff).Update"""
+        # Go: if expBackoff.durationBeforeRetry == 0 {
         if self.duration_before_retry == 0:
             self.duration_before_retry = initialDurationBeforeRetry
         else:
