@@ -38,6 +38,7 @@ from minikubelet.events import (
     FailedToKillPod,
     NetworkNotReady,
 )
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.go import (
     Clock,
     Millisecond,
@@ -55,6 +56,7 @@ from minikubelet.go import (
 from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.k8s_io.api.core.v1 import ObjectReference, Pod, PodPhase, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
 from minikubelet.k8s_io.klog.v2 import klog
@@ -98,8 +100,6 @@ from minikubelet.prober.results.results_manager import Manager as ResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import RuntimeState, new_runtime_state
-from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.volume_fs import SimFS
 from minikubelet.sim.volume_scenario import VolumeScenario
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
@@ -223,7 +223,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     #: The most pods this node runs (KubeletConfiguration.MaxPods).
     max_pods: int = 110
     #: The API server client: None when kubelet runs without one.
-    kube_client: Any = None
+    kube_client: Interface | None = None
     #: Whether the node is registered with the API server.
     registration_completed: bool = False
     #: pod UID → when kubelet last saw one of its containers start.
@@ -1095,7 +1095,7 @@ def make_pod_source_config(
     recorder: Any,
     node_name: str,
     node_has_synced: Callable[[], bool],
-    kube_client: FakeAPIServer | None,
+    kube_client: Interface | None,
 ) -> PodConfig:
     """The PodConfig merging every configured source: file, URL, API server.
 
@@ -1157,7 +1157,7 @@ def new_main_kubelet(
     max_per_pod_container_count: int = 1,
     max_container_count: int = -1,
     allowed_unsafe_sysctls: Sequence[str] = (),
-    kube_client: FakeAPIServer | None = None,
+    kube_client: Interface | None = None,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
 

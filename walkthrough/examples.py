@@ -28,6 +28,7 @@ from typing import Any, TextIO
 from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.base.i18n import language_of, text
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.go.duration import parse_duration
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
@@ -36,7 +37,6 @@ from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubele
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.sim.argparse_messages import speak
 from minikubelet.sim.cli import duration_arg
-from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.phase_reporter import PhaseReporter
 from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 from walkthrough.catalog import CatalogError, chapter_title

@@ -298,6 +298,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     """``minikubelet run``: check every input first, then run kubelet until ``--until``."""
     from minikubelet import go
     from minikubelet.apis.config.types import KubeletConfiguration
+    from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
     from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
     from minikubelet.k8s_io.client_go.tools.record.event import Recorder
     from minikubelet.k8s_io.klog.v2 import klog
@@ -306,7 +307,6 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
     from minikubelet.sim import trace
     from minikubelet.sim.cri.scenario import ScenarioError
-    from minikubelet.sim.node import MachineInfo
     from minikubelet.sim.phase_reporter import PhaseReporter
     from minikubelet.sim.scripted_watch import ScriptError, load_script_file, start_scripted_cluster
     from minikubelet.sysctl.whitelist import new_whitelist

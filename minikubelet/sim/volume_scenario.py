@@ -132,13 +132,22 @@ class VolumeScenario:
     async def play(self, pod: Pod, volume_name: str) -> None:
         """One SetUp of a pod's volume as its script says: wait ``setUpTime``, then maybe fail.
 
-        The plugins call this at the start of ``SetUp``; raises what a failed mount raises.
+        The plugins call this at the start of ``SetUp`` (their host's ``scenario``); raises
+        what a failed mount raises.
         """
         script = self.script(pod, volume_name)
         if script.set_up_time > 0:
             await sleep(script.set_up_time)
         if self.next_attempt_fails(pod, volume_name, script):
             raise MountError(script.error)
+
+
+__all__ = [
+    "MountError",
+    "VolumeScenario",
+    "VolumeScript",
+    "VolumesAnnotation",
+]
 
 
 class MountError(Exception):

@@ -10,6 +10,7 @@ from typing import Any
 
 from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
@@ -17,7 +18,6 @@ from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim.node import MachineInfo
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 
 NODE = "node-1"

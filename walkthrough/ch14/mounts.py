@@ -58,7 +58,7 @@ def watch_mounts(kl: Kubelet, on_step: Callable[[Step], None]) -> None:
     """Call ``on_step`` with each SetUp, FailedMount event and wait of ``kl``'s volume manager
     (which runs as before)."""
     vm: Any = kl.volume_manager
-    script: Any = vm.volume_plugin_mgr.host.mount_script
+    script: Any = vm.volume_plugin_mgr.host.scenario
     play = script.play
 
     async def set_up(pod: Any, volume_name: str) -> None:

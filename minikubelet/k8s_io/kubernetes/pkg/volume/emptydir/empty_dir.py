@@ -84,7 +84,7 @@ class EmptyDir:
         """Go: pkg/volume/emptydir/empty_dir.go (*emptyDir).SetUp"""
         assert self.pod is not None
         # Ours: the run's mount script may make this SetUp slow, or fail it.
-        await self.plugin.host.mount_script.play(self.pod, self.vol_name)
+        await self.plugin.host.scenario.play(self.pod, self.vol_name)
         self.set_up_at(self.get_path())
 
     def set_up_at(self, dir: str) -> None:

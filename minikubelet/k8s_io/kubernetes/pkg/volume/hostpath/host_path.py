@@ -9,10 +9,13 @@ the volume's ``type`` (``Directory``, ``FileOrCreate`` …), on the simulated fi
 
 from __future__ import annotations
 
-from typing import Any
-
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
+from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import (
+    FileSystem,
+    Spec,
+    VolumeHost,
+    VolumePlugin,
+)
 
 #: Go: hostPathPluginName
 hostPathPluginName = "kubernetes.io/host-path"
@@ -76,7 +79,7 @@ class HostPathMounter:
         """Go: pkg/volume/hostpath/host_path.go (*hostPathMounter).SetUp"""
         assert self.pod is not None
         # Ours: the run's mount script may make this SetUp slow, or fail it.
-        await self.host.mount_script.play(self.pod, self.vol_name)
+        await self.host.scenario.play(self.pod, self.vol_name)
         # Go first validates the path (no ".." parts): the API server has already refused one.
         if self.path_type == "":
             return
@@ -89,7 +92,7 @@ class HostPathMounter:
         """
 
 
-def check_type_internal(fs: Any, path: str, path_type: str) -> None:
+def check_type_internal(fs: FileSystem, path: str, path_type: str) -> None:
     """Raise Go's error when ``path`` is not what ``path_type`` asks; make it for ``…OrCreate``.
 
     Go: pkg/volume/hostpath/host_path.go checkTypeInternal

@@ -84,7 +84,7 @@ class ProjectedVolumeMounter:
     async def set_up(self) -> None:
         """Go: pkg/volume/projected/projected.go (*projectedVolumeMounter).SetUp"""
         # Ours: the run's mount script may make this SetUp slow, or fail it.
-        await self.plugin.host.mount_script.play(self.pod, self.vol_name)
+        await self.plugin.host.scenario.play(self.pod, self.vol_name)
         self.set_up_at(self.get_path())
 
     def set_up_at(self, dir: str) -> None:
