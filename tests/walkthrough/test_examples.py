@@ -21,7 +21,20 @@ from walkthrough.catalog import PACKAGE_DIR
 from walkthrough.examples import first_statement_line
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08", "ch09", "ch10", "ch11"]
+CHAPTERS = [
+    "ch01",
+    "ch02",
+    "ch03",
+    "ch04",
+    "ch05",
+    "ch06",
+    "ch07",
+    "ch08",
+    "ch09",
+    "ch10",
+    "ch11",
+    "ch14",
+]
 EXPECTED = {
     "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
     "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
@@ -72,6 +85,15 @@ EXPECTED = {
         '"SyncLoop DELETE" source="api" pods=[default/web]',
         '"SyncLoop REMOVE" source="api" pods=[default/batch]',
         "default/report is Running → Failed at 15s (DeadlineExceeded",
+    ],
+    "ch14": [
+        '   0.2s  web   FailedMount: MountVolume.SetUp failed for volume "config" : configmap '
+        '"web-config" not found',
+        "  2m3.1s  web   syncPod gives up: unmounted volumes=[config], unattached volumes=[cache "
+        "config]: timed out waiting for the condition",
+        "   32.3s  api   SetUp of volume db",
+        "default/api is Pending → Running at 33s",
+        "default/web is Pending → Running at 4m11s",
     ],
 }
 

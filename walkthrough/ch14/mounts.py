@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from minikubelet.kubelet import Kubelet
 from walkthrough.ch06.syncs import Run, now, run_syncs
+
+#: The API scripts the exercises run (``web-ready``, ``web-slow``, ``web-missing``).
+SCRIPTS = Path(__file__).with_name("scripts")
 
 
 @dataclass(frozen=True)
@@ -93,10 +97,19 @@ def watch_mounts(kl: Kubelet, on_step: Callable[[Step], None]) -> None:
 
 
 def run_mounts(script: str, *, until: float) -> Mounts:
-    """Run the kubelet on ``script`` (a scripted API server) for ``until`` virtual seconds,
-    recording every step of its pods' volumes (and the syncs, starts and events)."""
+    """Run the kubelet on the API script ``scripts/<script>.yaml`` for ``until`` virtual
+    seconds, recording every step of its pods' volumes (and the syncs, starts and events)."""
     mounts = Mounts()
     mounts.run = run_syncs(
-        script, until=until, setup=lambda kl: watch_mounts(kl, mounts.steps.append)
+        (SCRIPTS / f"{script}.yaml").read_text(),
+        until=until,
+        setup=lambda kl: watch_mounts(kl, mounts.steps.append),
     )
     return mounts
+
+
+def when(t: float | None, lang: str) -> str:
+    """A time of a run for a message: ``60.4 s``, or that it never came."""
+    if t is None:
+        return "从未发生" if lang == "zh" else "never"
+    return f"{t:g} 秒" if lang == "zh" else f"{t:g} s"

@@ -2,34 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
+
 from walkthrough.ch14.mounts import run_mounts
 from walkthrough.expect import expect_equal
-
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: web, uid: 5d0c9e71-0000-4000-8000-0000000014c3}
-    spec:
-      containers:
-        - name: nginx
-          image: "nginx:1.21"
-          volumeMounts: [{name: config, mountPath: /etc/nginx/conf.d}]
-      volumes:
-        - {name: config, configMap: {name: web-config}}
-"""
 
 
 def failures(until: float) -> list[float]:
     """When each SetUp of web's volume config failed (its FailedMount events)."""
-    run = run_mounts(SCRIPT, until=until)
+    run = run_mounts("web-missing", until=until)
     return [s.at for s in run.of("failed", "web", "config")]
 
 
 def gaps(times: list[float]) -> list[float]:
-    return [round(b - a, 1) for a, b in zip(times, times[1:], strict=False)]
+    return [round(b - a, 1) for a, b in itertools.pairwise(times)]
 
 
 def check_the_first_retry_comes_half_a_second_later() -> None:

@@ -2,48 +2,16 @@
 
 from __future__ import annotations
 
-from walkthrough.ch14.mounts import Mounts, run_mounts
+from walkthrough.ch14.mounts import Mounts, run_mounts, when
 from walkthrough.expect import expect
 
-UID = "5d0c9e71-0000-4000-8000-0000000014b2"
+UID = "5d0c9e71-0000-4000-8000-0000000014a1"
 FILE = f"/var/lib/kubelet/pods/{UID}/volumes/kubernetes.io~configmap/config/default.conf"
-
-SCRIPT = f"""
-- at: 0s
-  type: ADDED
-  object: {{kind: ConfigMap, metadata: {{name: web-config}}, data: {{default.conf: "listen 80;"}}}}
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {{name: web, uid: {UID}}}
-    spec:
-      containers:
-        - name: nginx
-          image: "nginx:1.21"
-          volumeMounts:
-            - {{name: config, mountPath: /etc/nginx/conf.d}}
-            - {{name: cache, mountPath: /var/cache/nginx}}
-      volumes:
-        - {{name: config, configMap: {{name: web-config}}}}
-        - {{name: cache, emptyDir: {{}}}}
-- at: 10s
-  type: MODIFIED
-  object: {{kind: ConfigMap, metadata: {{name: web-config}}, data: {{default.conf: "listen 8080;"}}}}
-"""
 
 
 def scenario(until: float) -> Mounts:
-    return run_mounts(SCRIPT, until=until)
-
-
-def when(t: float | None) -> str:
-    return "never" if t is None else f"{t:g} s"
-
-
-def when_zh(t: float | None) -> str:
-    return "从未启动" if t is None else f"{t:g} 秒"
+    """web's configMap exists (and changes at 10 s); its other volume is an emptyDir."""
+    return run_mounts("web-ready", until=until)
 
 
 def check_the_volumes_get_mounted_and_the_pod_starts() -> None:
@@ -53,9 +21,9 @@ def check_the_volumes_get_mounted_and_the_pod_starts() -> None:
         started is not None and started < 1,
         en="web's volumes (a configMap that exists, an emptyDir) can be attached and mounted "
         "at once: attached at the reconciler's first pass, mounted at its next, so that the pod "
-        f"starts within a second. web's first container started: {when(started)}.",
+        f"starts within a second. web's first container started: {when(started, 'en')}.",
         zh="web 的卷（一个存在的 ConfigMap、一个 emptyDir）可以立刻附加和挂载：调谐器第一遍附加，下一遍挂载，"
-        f"Pod 在一秒之内启动。web 的第一个容器启动于：{when_zh(started)}。",
+        f"Pod 在一秒之内启动。web 的第一个容器启动于：{when(started, 'zh')}。",
     )
 
 

@@ -2,62 +2,23 @@
 
 from __future__ import annotations
 
-from walkthrough.ch14.mounts import Mounts, run_mounts
+from walkthrough.ch14.mounts import Mounts, run_mounts, when
 from walkthrough.expect import expect, expect_equal
-
-POD = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      uid: 5d0c9e71-0000-4000-8000-0000000014a1
-      annotations: {{minikubelet.dev/volumes: "{script}"}}
-    spec:
-      containers:
-        - name: nginx
-          image: "nginx:1.21"
-          volumeMounts:
-            - {{name: config, mountPath: /etc/nginx/conf.d}}
-            - {{name: cache, mountPath: /var/cache/nginx}}
-      volumes:
-        - {{name: config, {config}}}
-        - {{name: cache, emptyDir: {{}}}}
-"""
-
-SETTINGS = """
-- at: 0s
-  type: ADDED
-  object: {kind: ConfigMap, metadata: {name: web-config}, data: {default.conf: "listen 80;"}}
-"""
-
-MISSING = "configMap: {name: web-config}"
 
 
 def ready() -> Mounts:
     """Both volumes can be mounted at once."""
-    return run_mounts(POD.format(script="{}", config=MISSING) + SETTINGS, until=5.0)
+    return run_mounts("web-ready", until=5.0)
 
 
 def slow() -> Mounts:
     """The configMap exists, but each SetUp of the volume takes a minute."""
-    script = "config: {setUpTime: 1m}"
-    return run_mounts(POD.format(script=script, config=MISSING) + SETTINGS, until=70.0)
+    return run_mounts("web-slow", until=70.0)
 
 
 def missing(until: float) -> Mounts:
     """The configMap never appears."""
-    return run_mounts(POD.format(script="{}", config=MISSING), until=until)
-
-
-def when(t: float | None) -> str:
-    return "never" if t is None else f"{t:g} s"
-
-
-def when_zh(t: float | None) -> str:
-    return "从未启动" if t is None else f"{t:g} 秒"
+    return run_mounts("web-missing", until=until)
 
 
 def check_a_pod_whose_volumes_are_ready_starts_at_once() -> None:
@@ -67,9 +28,9 @@ def check_a_pod_whose_volumes_are_ready_starts_at_once() -> None:
         started is not None and started < 1,
         en="web's volumes (an emptyDir, a configMap that exists) are mounted 200 ms after the "
         "pod arrives. syncPod's wait must see that soon and let the containers start within a "
-        f"second. web's first container started: {when(started)}.",
+        f"second. web's first container started: {when(started, 'en')}.",
         zh="web 的卷（一个 emptyDir、一个存在的 ConfigMap）在 Pod 到达后 200 毫秒就挂载好了。syncPod 的等待必须很快"
-        f"看到这一点，让容器在一秒之内启动。web 的第一个容器启动于：{when_zh(started)}。",
+        f"看到这一点，让容器在一秒之内启动。web 的第一个容器启动于：{when(started, 'zh')}。",
     )
 
 
@@ -81,9 +42,9 @@ def check_the_pod_waits_until_its_volumes_are_mounted() -> None:
         en="Each SetUp of web's volume config takes a minute: it is mounted at 60.2 s. The "
         "containers must not start before (they would find an empty directory), and must start "
         "at the next look of the wait, which looks every 300 ms. web's first container started: "
-        f"{when(started)}.",
+        f"{when(started, 'en')}.",
         zh="web 的卷 config 每次 SetUp 要花一分钟：它在 60.2 秒挂载好。容器不能在那之前启动（它们会看到一个空目录），"
-        f"而且必须在等待的下一次查看时启动，等待每 300 毫秒查看一次。web 的第一个容器启动于：{when_zh(started)}。",
+        f"而且必须在等待的下一次查看时启动，等待每 300 毫秒查看一次。web 的第一个容器启动于：{when(started, 'zh')}。",
     )
 
 
@@ -127,7 +88,7 @@ def check_a_pod_never_starts_without_its_volumes() -> None:
     expect(
         started is None,
         en="web's volume config is never mounted: its containers must never start, however "
-        f"long the wait lasts. web's first container started: {when(started)}.",
+        f"long the wait lasts. web's first container started: {when(started, 'en')}.",
         zh="web 的卷 config 一直没有挂载：无论等多久，它的容器都不能启动。"
-        f"web 的第一个容器启动于：{when_zh(started)}。",
+        f"web 的第一个容器启动于：{when(started, 'zh')}。",
     )
