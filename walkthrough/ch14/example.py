@@ -34,9 +34,9 @@ SPOTS = [
     Spot(
         "wait",
         "minikubelet.volumemanager.volume_manager:VolumeManager.wait_for_attach_and_mount",
-        None,
-        "syncPod waits for the pod's volumes: `n` to `expected_volumes`, then `p expected_volumes`",
-        "syncPod 等待 Pod 的卷：`n` 到 `expected_volumes` 之后，`p expected_volumes`",
+        'klog.v(3).info_s("Waiting for volumes to attach and mount for pod", pod=klog.kobj(pod))',
+        "syncPod waits for the pod's volumes: `p pod.metadata.name, expected_volumes`",
+        "syncPod 等待 Pod 的卷：`p pod.metadata.name, expected_volumes`",
     ),
     Spot(
         "give-up",
