@@ -87,7 +87,7 @@ EXPECTED = {
         "default/report is Running → Failed at 15s (DeadlineExceeded",
     ],
     "ch14": [
-        '   0.2s  web   FailedMount: MountVolume.SetUp failed for volume "config" : configmap '
+        '   200ms  web   FailedMount: MountVolume.SetUp failed for volume "config" : configmap '
         '"web-config" not found',
         "  2m3.1s  web   syncPod gives up: unmounted volumes=[config], unattached volumes=[cache "
         "config]: timed out waiting for the condition",
