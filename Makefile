@@ -34,7 +34,7 @@ build: fetch
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(BIN)/python -m tools.typecheck
 	$(BIN)/lint-imports
 	$(BIN)/python -m tools.deadcode
 	$(BIN)/python -m tools.i18n docs

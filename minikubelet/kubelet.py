@@ -53,8 +53,10 @@ from minikubelet.go import (
     select,
     sleep,
 )
+from minikubelet.go import fmt as go_fmt
 from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.k8s_io.api.core.v1 import ObjectReference, Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.apimachinery.pkg.util.runtime import runtime as utilruntime
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
@@ -500,12 +502,15 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                     if ok:
                         assert pod is not None  # ok: found
                         klog.v(2).info_s(
-                            "SyncLoop (PLEG): event for pod", pod=klog.kobj(pod), event=e
+                            "SyncLoop (PLEG): event for pod",
+                            pod=klog.kobj(pod),
+                            event=go_fmt.Ptr(e),
                         )
                         await handler.handle_pod_syncs([pod])
                     else:
                         klog.v(4).info_s(
-                            "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
+                            "SyncLoop (PLEG): pod does not exist, ignore irrelevant event",
+                            event=go_fmt.Ptr(e),
                         )
 
                 # Go: if e.Type == pleg.ContainerDied {
@@ -895,8 +900,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                 self.recorder.eventf(
                     pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", err
                 )
-                # Go: utilruntime.HandleError(err), which logs the error.
-                klog.error_s(err, "Observed an error")
+                utilruntime.handle_error(err)
                 raise
             return
 
@@ -945,8 +949,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                     pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", kill_err
                 )
                 sync_err = RuntimeError(f"error killing pod: {kill_err}")
-                # Go: utilruntime.HandleError(syncErr), which logs the error.
-                klog.error_s(sync_err, "Observed an error")
+                utilruntime.handle_error(sync_err)
                 raise sync_err from kill_err
             if not runnable.admit:
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")

@@ -19,6 +19,7 @@ from minikubelet.container.helpers import (
 )
 from minikubelet.container.runtime import PodPair, get_pod_full_name
 from minikubelet.go import Chan, go, make_chan
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
     Container,
@@ -182,7 +183,9 @@ class KubeletPods:
             klog.v(3).info_s(
                 "Pod is terminated, but some containers have not been cleaned up",
                 pod=klog.kobj(pod),
-                status=" ".join(str(s) for s in runtime_status.container_statuses),
+                status="".join(
+                    go_fmt.sprintf("%+v ", s) for s in runtime_status.container_statuses
+                ),
             )
             return False
         if self.pod_volumes_exist(pod.metadata.uid) and not self.keep_terminated_pod_volumes:
@@ -335,7 +338,7 @@ class KubeletPods:
                 "Pod attempted illegal phase transition",
                 originalStatusPhase=pod.status.phase,
                 apiStatusPhase=s.phase,
-                apiStatus=s,
+                apiStatus=go_fmt.Ptr(s),
             )
             s.phase = pod.status.phase
 

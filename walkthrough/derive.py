@@ -27,7 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from walkthrough.catalog import CatalogError, Exercise, Mutant, Region
+from walkthrough.catalog import CatalogError, Edit, Exercise, Mutant, Region
 from walkthrough.text import wrap
 
 _ANCHOR = re.compile(r"^(?P<indent>\s*)#\s*Go:\s*(?P<text>.*?)\s*$")
@@ -143,7 +143,14 @@ def _first_line(node: ast.AST) -> int:
 
 
 def _end_line(node: ast.AST) -> int:
-    return node.end_lineno  # type: ignore[attr-defined, no-any-return]
+    return node.end_lineno  # type: ignore[attr-defined]
+
+
+def _column(node: ast.stmt | ast.match_case) -> int:
+    """Where the statement starts on its line; a ``case`` starts where its keyword does."""
+    if isinstance(node, ast.match_case):
+        return node.pattern.col_offset - len("case ")
+    return node.col_offset
 
 
 def _header_end(node: ast.AST) -> int:
@@ -209,7 +216,7 @@ def region_span(fn: PortFunction, region: Region) -> Span:
     if len(chosen) < region.statements:
         raise DeriveError(f"{where}: only {len(chosen)} statement(s) follow the anchor")
     # The anchor goes too: its Go text would give the answer away (the reference has it back).
-    return Span(comment, _end_line(chosen[-1]), " " * stmt.col_offset)  # type: ignore[attr-defined]
+    return Span(comment, _end_line(chosen[-1]), " " * _column(stmt))
 
 
 # --- what goes in place of a region -----------------------------------------------------------
@@ -442,7 +449,7 @@ def _render(
         for p in _placed(e)
         if any(p.fn.target == f.target for f in functions)
     ]
-    edits = {e.region: [] for e in (mutant.edits if mutant else ())}
+    edits: dict[str, list[Edit]] = {e.region: [] for e in (mutant.edits if mutant else ())}
     for edit in mutant.edits if mutant else ():
         edits[edit.region].append(edit)
 

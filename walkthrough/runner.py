@@ -476,11 +476,11 @@ def cmd_hint(
     """Show the next hint (or hint ``level``, or all of them) of an exercise (default: current)."""
     progress = ws.progress()
     if name is None:
-        exercise = current_exercise(ws, progress) or ws.exercises()[0]
+        exercise: Exercise | None = current_exercise(ws, progress) or ws.exercises()[0]
     else:
         exercise = resolve(ws, name, lang, out)
-        if exercise is None:
-            return 2
+    if exercise is None:
+        return 2
     hints = exercise.hints
     shown = progress.hints_shown.get(exercise.key, 0)
     if all_:

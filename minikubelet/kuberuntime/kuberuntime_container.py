@@ -777,14 +777,8 @@ class ContainerMethods:
         """Run ``cmd`` in the container and wait for it: its stdout then stderr, and its error.
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).RunInContainer
-
-        The port's CRI calls raise where Go's return an error; a failed call comes back here
-        with no output, as in Go.
         """
-        try:
-            stdout, stderr, err = await self.runtime_service.exec_sync(id.id, cmd, timeout)
-        except Exception as call_err:
-            return b"", call_err
+        stdout, stderr, err = await self.runtime_service.exec_sync(id.id, cmd, timeout)
         # Go: return append(stdout, stderr...), err
         return stdout + stderr, err
 

@@ -67,8 +67,9 @@ Differences from Go:
 * ``prober``'s probers (``exec``, ``readinessHTTP``, ``livenessHTTP``, ``startupHTTP``, ``tcp``)
   are replaced by ``Prober.fake``; ``newExecInContainer`` and the ``execInContainer`` type,
   which adapt ``RunInContainer`` to an ``exec.Cmd``, are not ported.
-* An exec probe's command is not expanded with the container's environment
-  (``ExpandContainerCommandOnlyStatic``, not ported): nothing runs it.
+* An exec probe's command is expanded as in Go (``$(VAR)`` from the container's ``env`` values,
+  [`expand_container_command_only_static`][minikubelet.container.helpers.expand_container_command_only_static]),
+  and the expanded command is what the fake is asked about and what its messages show.
 * Errors are returned as Go returns them, as a last value (``Exception`` or None).
 """
 
@@ -80,6 +81,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from minikubelet.container.helpers import expand_container_command_only_static
 from minikubelet.container.ref import generate_container_ref
 from minikubelet.container.runtime import ContainerID
 from minikubelet.events import ContainerProbeWarning, ContainerUnhealthy
@@ -307,8 +309,7 @@ class Prober:
                 containerName=container.name,
                 execCommand=p.exec.command,
             )
-            # Go expands $(VAR) references from the container's env first; nothing runs it here.
-            command = p.exec.command
+            command = expand_container_command_only_static(p.exec.command, container.env)
             # Go: pb.exec.Probe(pb.newExecInContainer(...)), CRI ExecSync with the timeout.
             return self.fake.probe(
                 f"exec {shlex.join(command)}", probe_type, pod, status, container, container_id

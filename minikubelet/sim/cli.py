@@ -353,6 +353,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     reporter = PhaseReporter(out, lang)
 
     async def kubelet_main() -> None:
+        reporter.begin()
         # With a script, the pods come from a fake API server, which kubelet also writes to
         # (ours: the script's events are the rest of the cluster).
         kube_client = (

@@ -206,7 +206,7 @@ def test_hook_scripts_in_a_lifetime():
         "pod default/p: annotation minikubelet.dev/scenario",
     )
     first, hang, slow = (containers["app"].lifetime(i) for i in range(3))
-    assert first.hook("postStart") == HookScript(fail="exit", exit_code=2, output="db not ready")
+    assert first.hook("postStart") == HookScript(fail="exit", exit_code=2, output=b"db not ready")
     assert hang.hook("postStart") == HookScript(run_for=None)
     assert slow.hook("postStart") == HookScript(run_for=150.0, fail="exit", exit_code=1)
     assert slow.hook("preStop") == HookScript(run_for=5.0)
@@ -250,8 +250,8 @@ def test_hook_scripts_in_a_lifetime():
         ),
         (
             {"postStart": {"output": 7}},
-            "field postStart: field output: expected a string, got 7",
-            "字段 output：应为字符串，实际为 7",
+            "field postStart: field output: expected a string (or bytes, !!binary), got 7",
+            "字段 output：应为字符串（或字节，!!binary），实际为 7",
         ),
         (
             {"postStart": {"hang": "1m"}},

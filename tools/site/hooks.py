@@ -64,6 +64,7 @@ from tools.site.sidebyside import (  # noqa: E402
 )
 from tools.site.trace import Traces  # noqa: E402
 from tools.xref import LOCK_PATH, build_index  # noqa: E402
+from tools.xref.index import Index  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.minikubelet")
 
@@ -85,7 +86,7 @@ REFERENCE_PAGE = "reference.md"
 class _State:
     """What the hooks keep between events and between the builds of one process."""
 
-    index = None
+    index: Index | None = None
     index_key: tuple | None = None
     runner: Runner | None = None
     traces: Traces | None = None
@@ -113,7 +114,7 @@ def get_index():
     if state.index is None or state.index_key != key:
         index = build_index(ROOT, offline=True, require_source=_truthy(REQUIRE_SOURCE))
         state.index, state.index_key = index, key
-        if index.mode == "source":
+        if index.source is not None:
             log.info(f"minikubelet: Go source: {index.source.describe()}")
         else:
             log.info("minikubelet: no Go source, link-only build: " + " ".join(index.notes))
@@ -168,6 +169,8 @@ def _reference_url(files: Files, lang: str) -> str | None:
 def on_page_markdown(markdown: str, page, config, files: Files) -> str:
     lang = _language(page, config)
     src = page.file.src_uri
+    runner, traces = state.runner, state.traces
+    assert runner is not None and traces is not None  # on_config made them
     slots: dict[str, tuple] = {}
     counter = 0
 
@@ -191,14 +194,14 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         unknown = set(d.kwargs) - {"grep", "head", "tail"}
         if unknown:
             raise DirectiveError(f"run: unknown options {sorted(unknown)}")
-        return run_directive(state.runner, d.args[0], lang=lang, **d.kwargs)
+        return run_directive(runner, d.args[0], lang=lang, **d.kwargs)
 
     # Numbered in page order (directives are expanded from the last one up).
     trace_lines = [t.line for t in find(markdown) if t.name == "trace"]
 
     def trace(d: Directive) -> str:
         number = trace_lines.index(d.line) + 1
-        return state.traces.directive(d, number=number, lang=lang, index=get_index())
+        return traces.directive(d, number=number, lang=lang, index=get_index())
 
     def pdb(d: Directive) -> str:
         unknown = set(d.kwargs) - {"then", "args"}

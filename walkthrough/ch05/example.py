@@ -24,7 +24,7 @@ from minikubelet import go
 from minikubelet.base.i18n import text
 from minikubelet.go.duration import format_duration
 from minikubelet.kubelet import Kubelet
-from minikubelet.pod_workers import SyncPodOptions, UpdatePodOptions
+from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, UpdatePodOptions
 from minikubelet.types import SyncPodType
 from walkthrough.examples import Spot, example_main, run_kubelet
 
@@ -118,6 +118,7 @@ def watch(kl: Kubelet, lang: str) -> None:
     Wraps the two entry points of the pod workers; the wrapped code runs unchanged.
     """
     workers = kl.pod_workers
+    assert isinstance(workers, PodWorkersImpl)  # kubelet's own workers, whose calls this wraps
     update_pod = workers.update_pod
     sync_pod_fn = workers.sync_pod_fn
 

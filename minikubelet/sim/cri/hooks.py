@@ -20,7 +20,8 @@ answers both, following the script:
   ``refused``, for an ``httpGet`` hook: nothing listens on the port (``connect: connection
   refused``). An HTTP answer, whatever its status, is a success for kubelet v1.21;
 * ``output`` — what an ``exec`` hook's command prints (on stderr), or the body of an ``httpGet``
-  hook's answer (default empty).
+  hook's answer (default empty): a string, or any bytes with YAML's ``!!binary`` (base64), to
+  see how kubelet shows output that is not UTF-8 (``output: !!binary bm90IFx4ZmY=``).
 
 A hook script may also be written as a bare ``forever`` or duration (``{runFor: …}``). For
 example ``app: {postStart: {fail: exit, exitCode: 2, output: "db not ready"}}``: the hook's
@@ -43,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from minikubelet.go import select, sleep
 from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import shown
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
 from minikubelet.sim.cri.scenario_values import (
     as_mapping,
@@ -71,7 +73,7 @@ class HookScript:
     #: The exit code of an ``exec`` hook that fails with ``exit``.
     exit_code: int = 1
     #: What the command prints (stderr), or the HTTP answer's body.
-    output: str = ""
+    output: bytes = b""
     #: Where the script is (``pod default/web: … container "app": postStart``), for errors
     #: found when the hook runs.
     where: str = field(default="", compare=False)
@@ -112,19 +114,21 @@ def parse_hook_script(value: Any, where: str) -> HookScript:
             "字段 exitCode：只有以 exit 失败的钩子才有退出码（请加上 fail: exit）",
         )
     output = m.get("output", "")
-    if not isinstance(output, str):
+    if isinstance(output, str):
+        output = output.encode()
+    if not isinstance(output, bytes):
         raise scenario_error(
             where,
-            f"field output: expected a string, got {shown(output)}",
-            f"字段 output：应为字符串，实际为 {shown(output)}",
+            f"field output: expected a string (or bytes, !!binary), got {shown(output)}",
+            f"字段 output：应为字符串（或字节，!!binary），实际为 {shown(output)}",
         )
     return HookScript(run_for=run_for, fail=fail, exit_code=exit_code, output=output, where=where)
 
 
 async def run_exec_hook(
     c: Container, cmd: list[str], timeout: float
-) -> tuple[bytes, bytes, Exception | None]:
-    """Run an exec into running container ``c`` as its script says: ``(stdout, stderr, err)``.
+) -> runtimeapi.ExecSyncResponse:
+    """Run an exec into running container ``c`` as its script says: the runtime's answer.
 
     It is the ``preStop`` hook if ``cmd`` is the command of the container's preStop handler,
     else the ``postStart`` hook. ``timeout`` 0 waits as long as the hook runs, as containerd
@@ -146,13 +150,9 @@ async def run_exec_hook(
     if script.fail == "refused":
         raise CRIError("InvalidArgument", _wrong_kind(script, "exec"))
     if script.fail == "exit":
-        # What kubelet's CRI client makes of a non-zero exit code (k8s.io/utils/exec's
-        # CodeExitError, whose text is this).
-        err = RuntimeError(
-            f"command '{' '.join(cmd)}' exited with {script.exit_code}: {script.output}"
-        )
-        return b"", script.output.encode(), err
-    return script.output.encode(), b"", None
+        # kubelet's CRI client turns the exit code into an error (remote_runtime.py).
+        return runtimeapi.ExecSyncResponse(stderr=script.output, exit_code=script.exit_code)
+    return runtimeapi.ExecSyncResponse(stdout=script.output)
 
 
 async def answer_http_get(
@@ -182,7 +182,7 @@ async def answer_http_get(
         return None, RuntimeError(_wrong_kind(script, "httpGet"))
     if script.fail == "refused":
         return None, refused
-    return HTTPResponse(status_code=200, body=script.output.encode()), None
+    return HTTPResponse(status_code=200, body=script.output), None
 
 
 def _pre_stop_handler(c: Container) -> v1.Handler | None:

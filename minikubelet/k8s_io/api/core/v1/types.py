@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from minikubelet.go import fmt as go_fmt
 from minikubelet.go.ints import int32, int64
 from minikubelet.k8s_io.api.core.v1 import generated_pb
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
@@ -464,7 +465,14 @@ class Container:
 
     ``image_pull_policy`` is ``None`` until defaulting sets it from the image's tag (``Always``
     for ``:latest`` or no tag, else ``IfNotPresent``); the loader always does that.
+
+    A Go Stringer through a pointer: kubelet prints a ``*v1.Container`` as
+    [`container_string`][minikubelet.k8s_io.api.core.v1.generated_pb.container_string] makes it
+    (``fmt.Ptr(container)`` in the port; see [`minikubelet.go.fmt`][minikubelet.go.fmt]).
     """
+
+    go_stringer = True
+    go_pointer_receiver = True
 
     name: str
     image: str
@@ -485,6 +493,10 @@ class Container:
     stdin: bool = False
     stdin_once: bool = False
     tty: bool = False
+
+    def __str__(self) -> str:
+        """What the generated ``String()`` gives (see [`container_string`][minikubelet.k8s_io.api.core.v1.generated_pb.container_string])."""
+        return generated_pb.container_string(self)
 
 
 # --- Pod spec ------------------------------------------------------------------------------
@@ -712,6 +724,17 @@ class PodCondition:
     reason: str = ""
     message: str = ""
 
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The struct as Go's fmt prints it (see [`minikubelet.go.fmt`][minikubelet.go.fmt])."""
+        return [
+            ("Type", self.type),
+            ("Status", self.status),
+            ("LastProbeTime", go_fmt.Time(self.last_probe_time)),
+            ("LastTransitionTime", go_fmt.Time(self.last_transition_time)),
+            ("Reason", self.reason),
+            ("Message", self.message),
+        ]
+
 
 @dataclass(slots=True, kw_only=True)
 class ContainerStateWaiting:
@@ -720,8 +743,14 @@ class ContainerStateWaiting:
     Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateWaiting
     """
 
+    go_stringer = True
+    go_pointer_receiver = True
+
     reason: str = ""
     message: str = ""
+
+    def __str__(self) -> str:
+        return generated_pb.container_state_waiting_string(self)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -731,7 +760,13 @@ class ContainerStateRunning:
     Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateRunning
     """
 
+    go_stringer = True
+    go_pointer_receiver = True
+
     started_at: Time | None = None
+
+    def __str__(self) -> str:
+        return generated_pb.container_state_running_string(self)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -741,6 +776,9 @@ class ContainerStateTerminated:
     Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateTerminated
     """
 
+    go_stringer = True
+    go_pointer_receiver = True
+
     exit_code: int32 = 0
     signal: int32 = 0
     reason: str = ""
@@ -748,6 +786,9 @@ class ContainerStateTerminated:
     started_at: Time | None = None
     finished_at: Time | None = None
     container_id: str = ""
+
+    def __str__(self) -> str:
+        return generated_pb.container_state_terminated_string(self)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -760,6 +801,14 @@ class ContainerState:
     waiting: ContainerStateWaiting | None = None
     running: ContainerStateRunning | None = None
     terminated: ContainerStateTerminated | None = None
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The struct as Go's fmt prints it: three pointers, each a Stringer (nil: ``nil``)."""
+        return [
+            ("Waiting", go_fmt.Ptr(self.waiting, "nil")),
+            ("Running", go_fmt.Ptr(self.running, "nil")),
+            ("Terminated", go_fmt.Ptr(self.terminated, "nil")),
+        ]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -778,6 +827,20 @@ class ContainerStatus:
     image_id: str = ""
     container_id: str = ""
     started: bool | None = None
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The struct as Go's fmt prints it: ``Started`` is a ``*bool`` (its address prints)."""
+        return [
+            ("Name", self.name),
+            ("State", self.state),
+            ("LastTerminationState", self.last_state),
+            ("Ready", self.ready),
+            ("RestartCount", self.restart_count),
+            ("Image", self.image),
+            ("ImageID", self.image_id),
+            ("ContainerID", self.container_id),
+            ("Started", go_fmt.Ptr(self.started)),
+        ]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -809,12 +872,36 @@ class PodStatus:
     container_statuses: list[ContainerStatus] = field(default_factory=list)
     qos_class: PodQOSClass | None = None
 
-    #: A Go Stringer: klog prints a status by its ``String()`` (kubelet logs ``*v1.PodStatus``).
+    #: A Go Stringer through a pointer: kubelet's log shows a ``*v1.PodStatus`` (``fmt.Ptr``
+    #: here) by its ``String()``, a ``v1.PodStatus`` value by its fields ([`go_fields`][]).
     go_stringer = True
+    go_pointer_receiver = True
 
     def __str__(self) -> str:
         """What the generated ``String()`` gives (see [`pod_status_string`][minikubelet.k8s_io.api.core.v1.generated_pb.pod_status_string])."""
         return generated_pb.pod_status_string(self)
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The struct as Go's fmt prints it (see [`minikubelet.go.fmt`][minikubelet.go.fmt]);
+        the fields the port does not keep print as Go's zero values."""
+        return [
+            ("Phase", self.phase or ""),
+            ("Conditions", self.conditions),
+            ("Message", self.message),
+            ("Reason", self.reason),
+            ("NominatedNodeName", ""),
+            ("HostIP", self.host_ip),
+            ("PodIP", self.pod_ip),
+            ("PodIPs", self.pod_ips),
+            (
+                "StartTime",
+                go_fmt.Ptr(None if self.start_time is None else go_fmt.Time(self.start_time)),
+            ),
+            ("InitContainerStatuses", self.init_container_statuses),
+            ("ContainerStatuses", self.container_statuses),
+            ("QOSClass", self.qos_class or ""),
+            ("EphemeralContainerStatuses", []),
+        ]
 
 
 # --- Pod -----------------------------------------------------------------------------------
