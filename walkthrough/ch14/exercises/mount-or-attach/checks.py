@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from walkthrough.ch14.mounts import Mounts, run_mounts, when
 from walkthrough.expect import expect
 
@@ -43,7 +45,8 @@ def check_a_mounted_volume_is_left_alone() -> None:
 def check_a_configmap_volume_follows_its_configmap() -> None:
     run = scenario(until=180.0)
     assert run.run is not None and run.run.kubelet is not None
-    fs = run.run.kubelet.volume_manager.volume_plugin_mgr.host.fs  # type: ignore[union-attr]
+    # The simulated node's filesystem (sim.volume_fs.SimFS): its files by path.
+    fs: Any = run.run.kubelet.volume_manager.volume_plugin_mgr.host.fs  # type: ignore[union-attr]
     content = fs.files.get(FILE, b"").decode()
     expect(
         content == "listen 8080;",
