@@ -73,7 +73,7 @@ SPOTS = [
         "back-off",
         "minikubelet.k8s_io.kubernetes.pkg.volume.util.nestedpendingoperations."
         "nestedpendingoperations:NestedPendingOperations.run",
-        "back_off_err = previous_op.exp_backoff.safe_to_retry(str(op_key))",
+        "back_off_err = previous_op.exp_backoff.safe_to_retry(",
         "a retry asked for during a back-off: `p previous_op.exp_backoff.duration_before_retry`",
         "在退避期间请求的重试：`p previous_op.exp_backoff.duration_before_retry`",
     ),
