@@ -324,3 +324,63 @@ def test_the_volume_examples_do_what_their_header_says(example, until, expected)
     assert code == 0
     for text in expected:
         assert text in out.getvalue(), text
+
+
+# --- emptyDir as v1.21 sets it up and tears it down (found by the oracle's volume level) -----
+
+SECRET_AND_CACHE = """
+- at: 0s
+  type: ADDED
+  object: {kind: Secret, metadata: {name: db}, stringData: {password: s3cr3t}}
+- at: 0s
+  type: ADDED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: web, namespace: default, uid: uid-web}
+    spec:
+      containers:
+        - name: app
+          image: "nginx:1.21"
+          volumeMounts: [{name: db, mountPath: /db}, {name: cache, mountPath: /cache}]
+      volumes: [{name: db, secret: {secretName: db}}, {name: cache, emptyDir: {}}]
+- at: 5s
+  type: DELETED
+  object:
+    apiVersion: v1
+    kind: Pod
+    metadata: {name: web, namespace: default, uid: uid-web}
+    spec: {containers: [{name: app, image: "nginx:1.21"}]}
+"""
+
+
+def _lines(out: str, text: str) -> list[str]:
+    return [line.split("] ", 1)[1] for line in out.splitlines() if text in line]
+
+
+def test_a_disk_emptydir_asks_for_quotas_once_and_a_secret_mounts_a_tmpfs_once(tmp_path):
+    # empty_dir.go:257 a SetUp that finds its ready file (left at :291) does nothing: the first
+    # SetUp asks fsquota.SupportsQuotas (:295; quota_linux.go:270 says no at -v 3), later ones
+    # (the remounts of the secret, at every sync) do not. A secret wraps a Memory emptyDir
+    # named "wrapped_<volume>" (volume_host.go:198), mounted as a tmpfs once (:335), after
+    # statfs said what is there (empty_dir_linux.go:98).
+    out = run(SECRET_AND_CACHE, tmp_path, "4s", "-v", "3")
+    assert _lines(out, "SupportsQuotas") == ["SupportsQuotas called, but quotas disabled"]
+    assert _lines(out, "mounting tmpfs") == ["pod uid-web: mounting tmpfs for volume wrapped_db"]
+    statfs = _lines(out, "Statfs_t of")
+    assert statfs and statfs[0].startswith(
+        "Statfs_t of /var/lib/kubelet/pods/uid-web/volumes/kubernetes.io~secret/db: {Type:61267 "
+    )
+
+
+def test_tearing_down_a_disk_emptydir_fails_to_clear_its_quota(tmp_path):
+    # empty_dir.go:520 teardownDefault logs a warning when ClearQuota fails, and with the quota
+    # gate off (quota_linux.go:398) it always does; a tmpfs is unmounted instead.
+    out = run(SECRET_AND_CACHE, tmp_path, "20s", "-v", "3")
+    cache_dir = "/var/lib/kubelet/pods/uid-web/volumes/kubernetes.io~empty-dir/cache"
+    assert _lines(out, "Failed to clear quota") == [
+        f"Warning: Failed to clear quota on {cache_dir}: clearQuota called, but quotas disabled"
+    ]
+    assert f"ClearQuota {cache_dir}" in out
+    assert "Tearing down volume db for pod uid-web at" in out
+    assert "UnmountVolume.TearDown succeeded for volume" in out

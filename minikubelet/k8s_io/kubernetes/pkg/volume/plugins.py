@@ -70,6 +70,14 @@ class FileSystem(Protocol):
 
     def list_dir(self, path: str) -> list[str]: ...
 
+    def mount(self, path: str, fstype: str) -> None: ...
+
+    def unmount(self, path: str) -> None: ...
+
+    def mount_type(self, path: str) -> str | None: ...
+
+    def statfs(self, path: str) -> Any: ...
+
 
 class MountScript(Protocol):
     """Ours: how each SetUp goes on the simulated node, which has no real mounts to be slow or
@@ -97,6 +105,10 @@ class VolumeHost(Protocol):
 
     def get_pod_volume_dir(self, pod_uid: str, plugin_name: str, volume_name: str) -> str:
         """Go: pkg/volume/plugins.go VolumeHost.GetPodVolumeDir"""
+        ...
+
+    def get_pod_plugin_dir(self, pod_uid: str, plugin_name: str) -> str:
+        """Go: pkg/volume/plugins.go VolumeHost.GetPodPluginDir"""
         ...
 
     def get_kube_client(self) -> Any:

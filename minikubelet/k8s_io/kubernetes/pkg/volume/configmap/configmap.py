@@ -19,6 +19,11 @@ from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
+from minikubelet.k8s_io.kubernetes.pkg.volume.util.util import (
+    unmount_via_empty_dir,
+    wrapper_volume_name,
+)
+from minikubelet.k8s_io.kubernetes.pkg.volume.volume import MounterArgs
 
 #: Go: configMapPluginName
 configMapPluginName = "kubernetes.io/configmap"
@@ -88,18 +93,20 @@ class ConfigMapVolumeMounter:
         """Go: pkg/volume/configmap/configmap.go (*configMapVolume).GetPath"""
         return get_path(self.plugin.host, self.pod.metadata.uid, self.vol_name, configMapPluginName)
 
-    async def set_up(self) -> None:
+    async def set_up(self, mounter_args: MounterArgs) -> None:
         """Go: pkg/volume/configmap/configmap.go (*configMapVolumeMounter).SetUp"""
         # Ours: the run's mount script may make this SetUp slow, or fail it.
         await self.plugin.host.scenario.play(self.pod, self.vol_name)
-        self.set_up_at(self.get_path())
+        self.set_up_at(self.get_path(), mounter_args)
 
-    def set_up_at(self, dir: str) -> None:
+    def set_up_at(self, dir: str, mounter_args: MounterArgs) -> None:
         """Go: pkg/volume/configmap/configmap.go (*configMapVolumeMounter).SetUpAt"""
         klog.v(3).infof(
             "Setting up volume %s for pod %s at %s", self.vol_name, self.pod.metadata.uid, dir
         )
-        wrapped = self.plugin.wrapped.new_mounter(wrapped_volume_spec(self.vol_name), self.pod)
+        wrapped = self.plugin.wrapped.new_mounter(
+            wrapped_volume_spec(wrapper_volume_name(self.vol_name)), self.pod
+        )
         name = self.source.get("name", "")
         namespace = self.pod.metadata.namespace
         optional = bool(self.source.get("optional", False))
@@ -120,7 +127,7 @@ class ConfigMapVolumeMounter:
         payload = make_payload(
             self.source.get("items", []), config_map, self.source.get("defaultMode"), optional
         )
-        wrapped.set_up_at(dir)
+        wrapped.set_up_at(dir, mounter_args)
         # Go writes through an AtomicWriter (a timestamped dir and a ..data link); the port
         # writes the files in place: there is no reader to see a half-written volume.
         fs = self.plugin.host.fs
@@ -192,4 +199,4 @@ class ConfigMapVolumeUnmounter:
 
     def tear_down(self) -> None:
         """Go: pkg/volume/configmap/configmap.go (*configMapVolumeUnmounter).TearDown"""
-        self.plugin.host.fs.remove_all(self.get_path())
+        unmount_via_empty_dir(self.get_path(), self.plugin.wrapped, self.vol_name, self.pod_uid)

@@ -16,6 +16,7 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import (
     VolumeHost,
     VolumePlugin,
 )
+from minikubelet.k8s_io.kubernetes.pkg.volume.volume import MounterArgs
 
 #: Go: hostPathPluginName
 hostPathPluginName = "kubernetes.io/host-path"
@@ -75,7 +76,7 @@ class HostPathMounter:
         """Go: pkg/volume/hostpath/host_path.go (*hostPath).GetPath"""
         return self.path
 
-    async def set_up(self) -> None:
+    async def set_up(self, mounter_args: MounterArgs) -> None:
         """Go: pkg/volume/hostpath/host_path.go (*hostPathMounter).SetUp"""
         assert self.pod is not None
         # Ours: the run's mount script may make this SetUp slow, or fail it.
