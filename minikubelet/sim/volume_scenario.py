@@ -30,6 +30,12 @@ A configMap or secret that is missing, or appears later, is not a mount script: 
 (``--api-script``) writes it, or does not, at the time it says. A file entry that does not parse
 is refused when the file is loaded; an annotation that does not parse makes every SetUp of the
 pod's volumes fail with the parse error, which then shows as the pod's ``FailedMount`` event.
+
+After the pod stops, ``tearDownFail`` (a count, or ``always``; default 0) makes the first
+TearDowns of the volume fail with ``tearDownError`` (default ``device or resource busy``), as
+a volume still in use does: the reconciler's ``UnmountVolume`` is retried with the same
+back-off, and a deleted pod's object stays on the API server until its volumes are gone
+(``PodResourcesAreReclaimed``).
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from typing import Any
 from minikubelet.go import sleep
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.sim.cri.scenario_values import (
+    ScenarioError,
     as_mapping,
     check_keys,
     load_text,
@@ -52,6 +59,8 @@ VolumesAnnotation = "minikubelet.dev/volumes"
 
 #: What a failed SetUp says when the script gives no ``error``.
 DEFAULT_MOUNT_ERROR = "mount failed: exit status 32"
+#: What a failed TearDown says when the script gives no ``tearDownError``.
+DEFAULT_TEAR_DOWN_ERROR = "device or resource busy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +71,9 @@ class VolumeScript:
     #: How many SetUps fail before one succeeds (``math.inf``: all of them).
     fail: float = 0
     error: str = DEFAULT_MOUNT_ERROR
+    #: How many TearDowns fail before one succeeds (``math.inf``: all of them).
+    tear_down_fail: float = 0
+    tear_down_error: str = DEFAULT_TEAR_DOWN_ERROR
 
 
 NO_SCRIPT = VolumeScript()
@@ -73,31 +85,45 @@ def parse_volume_scripts(value: Any, where: str) -> dict[str, VolumeScript]:
     for name, raw in as_mapping(value, where).items():
         at = f"{where}: {name}"
         m = as_mapping(raw, at)
-        check_keys(m, ("setUpTime", "fail", "error"), at)
-        fail_raw = m.get("fail", 0)
-        if fail_raw == "always":
-            fail: float = math.inf
-        elif isinstance(fail_raw, int) and not isinstance(fail_raw, bool) and fail_raw >= 0:
-            fail = fail_raw
-        else:
-            raise scenario_error(
-                f"{at}: fail",
-                f"expected a count (0, 1, 2 …) or always, got {fail_raw!r}",
-                f"应为次数（0、1、2 …）或 always，实际为 {fail_raw!r}",
-            )
-        error = m.get("error", DEFAULT_MOUNT_ERROR)
-        if not isinstance(error, str) or not error:
-            raise scenario_error(
-                f"{at}: error",
-                f"expected the message of the failure, got {error!r}",
-                f"应为失败时的消息，实际为 {error!r}",
-            )
+        check_keys(m, ("setUpTime", "fail", "error", "tearDownFail", "tearDownError"), at)
         scripts[str(name)] = VolumeScript(
             set_up_time=parse_duration(m.get("setUpTime", 0), f"{at}: setUpTime"),
-            fail=fail,
-            error=error,
+            fail=_count(m.get("fail", 0), f"{at}: fail"),
+            error=_text(m.get("error", DEFAULT_MOUNT_ERROR), f"{at}: error"),
+            tear_down_fail=_count(m.get("tearDownFail", 0), f"{at}: tearDownFail"),
+            tear_down_error=_text(
+                m.get("tearDownError", DEFAULT_TEAR_DOWN_ERROR), f"{at}: tearDownError"
+            ),
         )
     return scripts
+
+
+def _count(value: Any, at: str) -> float:
+    """How many attempts fail: a count, or ``always`` (``math.inf``)."""
+    if value == "always":
+        return math.inf
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise scenario_error(
+        at,
+        f"expected a count (0, 1, 2 …) or always, got {value!r}",
+        f"应为次数（0、1、2 …）或 always，实际为 {value!r}",
+    )
+
+
+def _text(value: Any, at: str) -> str:
+    """The message of a failure: a string that says something."""
+    if not isinstance(value, str):
+        raise scenario_error(
+            at, f"expected a string, got {value!r}", f"应为字符串，实际为 {value!r}"
+        )
+    if not value:
+        raise scenario_error(
+            at,
+            "expected the message of the failure, got ''",
+            "应为失败时的消息，实际为 ''",
+        )
+    return value
 
 
 class VolumeScenario:
@@ -108,6 +134,10 @@ class VolumeScenario:
         self.file_scripts = file_scripts or {}
         #: (pod UID, volume name) → SetUps tried so far.
         self.attempts: dict[tuple[str, str], int] = {}
+        #: (pod UID, volume name) → TearDowns tried so far.
+        self.tear_downs: dict[tuple[str, str], int] = {}
+        #: The pods whose volumes were set up, by UID: an unmounter knows only the UID.
+        self.pods: dict[str, Pod] = {}
 
     def script(self, pod: Pod, volume_name: str) -> VolumeScript:
         """The script of ``volume_name``; raises [`ScenarioError`][minikubelet.sim.cri.scenario_values.ScenarioError] on a bad annotation."""
@@ -135,15 +165,30 @@ class VolumeScenario:
         The plugins call this at the start of ``SetUp`` (their host's ``scenario``); raises
         what a failed mount raises.
         """
+        self.pods[pod.metadata.uid] = pod
         script = self.script(pod, volume_name)
         if script.set_up_time > 0:
             await sleep(script.set_up_time)
         if self.next_attempt_fails(pod, volume_name, script):
             raise MountError(script.error)
 
+    def tear_down(self, pod_uid: str, volume_name: str) -> None:
+        """One TearDown of a pod's volume as its script says: maybe fail (the plugins call this
+        at the start of ``TearDown``). A pod never set up here has no script."""
+        pod = self.pods.get(pod_uid)
+        if pod is None:
+            return
+        script = self.script(pod, volume_name)
+        key = (pod_uid, volume_name)
+        attempt = self.tear_downs.get(key, 0)
+        self.tear_downs[key] = attempt + 1
+        if attempt < script.tear_down_fail:
+            raise MountError(script.tear_down_error)
+
 
 __all__ = [
     "MountError",
+    "ScenarioError",
     "VolumeScenario",
     "VolumeScript",
     "VolumesAnnotation",
@@ -151,4 +196,4 @@ __all__ = [
 
 
 class MountError(Exception):
-    """A SetUp the scenario makes fail; its message is the script's ``error``."""
+    """A SetUp or TearDown the scenario makes fail; its message is the script's error."""

@@ -250,13 +250,23 @@ def test_hook_scripts_in_a_lifetime():
         ),
         (
             {"postStart": {"output": 7}},
-            "field postStart: field output: expected a string (or bytes, !!binary), got 7",
-            "字段 output：应为字符串（或字节，!!binary），实际为 7",
+            "field postStart: field output: expected a string, got 7",
+            "字段 output：应为字符串，实际为 7",
+        ),
+        (
+            {"postStart": {"outputBase64": "not base64!"}},
+            "field postStart: field outputBase64: expected base64 text, got 'not base64!'",
+            "字段 outputBase64：应为 base64 文本",
+        ),
+        (
+            {"postStart": {"output": "x", "outputBase64": "eA=="}},
+            "field postStart: field outputBase64: give output or outputBase64, not both",
+            "字段 outputBase64：output 与 outputBase64 只能给出一个",
         ),
         (
             {"postStart": {"hang": "1m"}},
             "field postStart: unknown field 'hang' (expected one of runFor, fail, exitCode, "
-            "output)",
+            "output, outputBase64)",
             "未知字段 'hang'",
         ),
         (

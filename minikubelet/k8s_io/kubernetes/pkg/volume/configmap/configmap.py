@@ -199,4 +199,6 @@ class ConfigMapVolumeUnmounter:
 
     def tear_down(self) -> None:
         """Go: pkg/volume/configmap/configmap.go (*configMapVolumeUnmounter).TearDown"""
+        # Ours: the scenario may make the removal fail, as a busy mount makes it fail on a node.
+        self.plugin.host.scenario.tear_down(self.pod_uid, self.vol_name)
         unmount_via_empty_dir(self.get_path(), self.plugin.wrapped, self.vol_name, self.pod_uid)

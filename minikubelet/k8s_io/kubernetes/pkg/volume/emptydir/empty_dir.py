@@ -189,6 +189,8 @@ class EmptyDir:
 
         Go: pkg/volume/emptydir/empty_dir.go (*emptyDir).TearDown
         """
+        # Ours: the scenario may make the removal fail, as a busy mount makes it fail on a node.
+        self.plugin.host.scenario.tear_down(self.pod_uid, self.vol_name)
         self.tear_down_at(self.get_path())
 
     def tear_down_at(self, dir: str) -> None:

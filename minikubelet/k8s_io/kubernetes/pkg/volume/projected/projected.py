@@ -224,4 +224,6 @@ class ProjectedVolumeUnmounter:
 
     def tear_down(self) -> None:
         """Go: pkg/volume/projected/projected.go (*projectedVolumeUnmounter).TearDown"""
+        # Ours: the scenario may make the removal fail, as a busy mount makes it fail on a node.
+        self.plugin.host.scenario.tear_down(self.pod_uid, self.vol_name)
         unmount_via_empty_dir(self.get_path(), self.plugin.wrapped, self.vol_name, self.pod_uid)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from minikubelet.go import Millisecond, Minute, Second, now, since
+from minikubelet.go import fmt as go_fmt
 from minikubelet.go.clock import Time, time_string_monotonic
 from minikubelet.go.duration import format_duration
-from minikubelet.k8s_io.klog.v2.klog import quote
 
 #: Go: initialDurationBeforeRetry
 initialDurationBeforeRetry = 500 * Millisecond
@@ -56,13 +56,13 @@ class ExponentialBackoff:
     def generate_no_retries_permitted_msg(self, operation_name: str) -> str:
         """Go: pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go (*ExponentialBackoff).GenerateNoRetriesPermittedMsg"""
         assert self.last_error_time is not None  # called after Update only
-        until = self.last_error_time.add(self.duration_before_retry)
-        # Go prints both with %q: the error's own quotes come out escaped.
-        return (
-            f"Operation for {quote(operation_name)} failed. No retries permitted until "
-            f"{time_string_monotonic(until)} "
-            f"(durationBeforeRetry {format_duration(self.duration_before_retry)}). "
-            f"Error: {quote(str(self.last_error))}"
+        return go_fmt.sprintf(
+            "Operation for %q failed. No retries permitted until %v (durationBeforeRetry %v). "
+            "Error: %q",
+            operation_name,
+            time_string_monotonic(self.last_error_time.add(self.duration_before_retry)),
+            format_duration(self.duration_before_retry),
+            self.last_error,
         )
 
 
@@ -73,11 +73,15 @@ class ExponentialBackoffError(Exception):
         t = exp_backoff.last_error_time
         assert t is not None  # only made while a back-off lasts
         super().__init__(
-            f"Failed to create operation with name {quote(operation_name)}. An operation with "
-            f"that name failed at {time_string_monotonic(t)}. No retries permitted until "
-            f"{time_string_monotonic(t.add(exp_backoff.duration_before_retry))} "
-            f"({format_duration(exp_backoff.duration_before_retry)}). "
-            f"Last error: {quote(str(exp_backoff.last_error))}."
+            go_fmt.sprintf(
+                "Failed to create operation with name %q. An operation with that name failed at "
+                "%v. No retries permitted until %v (%v). Last error: %q.",
+                operation_name,
+                time_string_monotonic(t),
+                time_string_monotonic(t.add(exp_backoff.duration_before_retry)),
+                format_duration(exp_backoff.duration_before_retry),
+                exp_backoff.last_error,
+            )
         )
 
 
