@@ -56,6 +56,7 @@ from minikubelet.go import (
 from minikubelet.go import fmt as go_fmt
 from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.k8s_io.api.core.v1 import ObjectReference, Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.runtime import runtime as utilruntime
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
@@ -915,7 +916,9 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
             "kubernetes.io/config.seen"
         ):
             klog.v(3).info_s(
-                "First seen time not recorded for pod", podUID=pod.metadata.uid, pod=klog.kobj(pod)
+                "First seen time not recorded for pod",
+                podUID=UID(pod.metadata.uid),
+                pod=klog.kobj(pod),
             )
 
         api_pod_status = self.generate_api_pod_status(pod, pod_status)
@@ -976,7 +979,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
             ):
                 # Being deleted, or made from an older manifest: replace it (created below).
                 klog.info_s(
-                    "Trying to delete pod", pod=klog.kobj(pod), podUID=mirror_pod.metadata.uid
+                    "Trying to delete pod", pod=klog.kobj(pod), podUID=UID(mirror_pod.metadata.uid)
                 )
                 try:
                     deleted = self.pod_manager.delete_mirror_pod(

@@ -38,6 +38,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     RestartPolicy,
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import parse_ip
@@ -257,7 +258,8 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).HandlePodCleanups
 
-        Go also cleans up orphaned pod directories and cgroups: the port makes neither.
+        Go also cleans up orphaned pod directories and cgroups: the port makes neither (it still
+        lists the running pods for the directories, as Go does).
         """
         # Go omitted: var ( -- the port makes no cgroups (see above)
         # Go omitted: if kl.cgroupsPerQOS { -- no cgroups
@@ -287,7 +289,15 @@ class KubeletPods:
 
         # Go: kl.removeOrphanedPodStatuses(allPods, mirrorPods)
         self.remove_orphaned_pod_statuses(all_pods, mirror_pods)
-        # Go omitted: runningPods, err = kl.containerRuntime.GetPods(false) -- for the pod directories
+        # Go: runningPods, err = kl.containerRuntime.GetPods(false)
+        # Past the cache, as in Go (the kills above may not show there yet). Go hands the answer
+        # to the pod directories' cleanup, which the port leaves out, but the runtime is asked
+        # all the same: the oracle showed real kubelet's two CRI calls here at every housekeeping.
+        try:
+            await self.container_runtime.get_pods(False)
+        except Exception as err:
+            klog.error_s(err, "Error listing containers")
+            raise
         # Go omitted: err = kl.cleanupOrphanedPodDirs(allPods, runningPods) -- no pod directories
         # Go: kl.deleteOrphanedMirrorPods()
         self.delete_orphaned_mirror_pods()
@@ -752,7 +762,7 @@ class PodKillerWithChannel:
 
     def mark_pod_terminated(self, uid: str) -> None:
         """Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).markPodTerminated"""
-        klog.v(4).info_s("Marking pod termination", podUID=uid)
+        klog.v(4).info_s("Marking pod termination", podUID=UID(uid))
         self.mirror_pod_termination_map.pop(uid, None)
         self.pod_termination_map.pop(uid, None)
 
@@ -769,7 +779,7 @@ class PodKillerWithChannel:
             if not api_pod_exists:
                 fullname = get_pod_full_name(api_pod)
                 klog.v(4).info_s(
-                    "Marking api pod pending termination", podName=fullname, podUID=uid
+                    "Marking api pod pending termination", podName=fullname, podUID=UID(uid)
                 )
                 self.mirror_pod_termination_map[uid] = fullname
         if running_pod is not None:  # always, as in Go (see PodPair)
@@ -778,7 +788,7 @@ class PodKillerWithChannel:
             if not running_pod_exists:
                 fullname = running_pod.name
                 klog.v(4).info_s(
-                    "Marking running pod pending termination", podName=fullname, podUID=uid
+                    "Marking running pod pending termination", podName=fullname, podUID=UID(uid)
                 )
                 self.pod_termination_map[uid] = fullname
         if api_pod_exists or running_pod_exists:
@@ -790,9 +800,9 @@ class PodKillerWithChannel:
                     runningPodUID=running_pod.id,
                 )
             elif api_pod_exists:
-                klog.v(4).info_s("Api pod is pending termination", podUID=api_uid)
+                klog.v(4).info_s("Api pod is pending termination", podUID=UID(api_uid))
             else:
-                klog.v(4).info_s("Running pod is pending termination", podUID=running_pod.id)
+                klog.v(4).info_s("Running pod is pending termination", podUID=UID(running_pod.id))
             return
         await self.pod_killing_ch.send(pod_pair)
 

@@ -45,6 +45,7 @@ from minikubelet.container.sync_result import (
 )
 from minikubelet.go import Chan, Second, WaitGroup, after, go, now, recv, select
 from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.client_go.tools.record.event import EventTypeNormal, EventTypeWarning
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import status_message
@@ -287,7 +288,7 @@ class ContainerMethods:
                             RuntimeError(f"{ErrPostStartHook}: {handler_err}"),
                             "Failed to kill container",
                             pod=klog.kobj(pod),
-                            podUID=pod.metadata.uid,
+                            podUID=UID(pod.metadata.uid),
                             containerName=container.name,
                             containerID=str(kube_container_id),
                         )
@@ -436,7 +437,7 @@ class ContainerMethods:
         klog.v(3).info_s(
             "Running preStop hook",
             pod=klog.kobj(pod),
-            podUID=pod.metadata.uid,
+            podUID=UID(pod.metadata.uid),
             containerName=container_spec.name,
             containerID=str(container_id),
         )
@@ -459,7 +460,7 @@ class ContainerMethods:
                         err,
                         "PreStop hook failed",
                         pod=klog.kobj(pod),
-                        podUID=pod.metadata.uid,
+                        podUID=UID(pod.metadata.uid),
                         containerName=container_spec.name,
                         containerID=str(container_id),
                     )
@@ -483,7 +484,7 @@ class ContainerMethods:
                 klog.v(2).info_s(
                     "PreStop hook not completed in grace period",
                     pod=klog.kobj(pod),
-                    podUID=pod.metadata.uid,
+                    podUID=UID(pod.metadata.uid),
                     containerName=container_spec.name,
                     containerID=str(container_id),
                     gracePeriod=grace_period,
@@ -493,7 +494,7 @@ class ContainerMethods:
                 klog.v(3).info_s(
                     "PreStop hook completed",
                     pod=klog.kobj(pod),
-                    podUID=pod.metadata.uid,
+                    podUID=UID(pod.metadata.uid),
                     containerName=container_spec.name,
                     containerID=str(container_id),
                 )
@@ -610,7 +611,7 @@ class ContainerMethods:
             klog.v(3).info_s(
                 "Killing container with a grace period override",
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container_name,
                 containerID=str(container_id),
                 gracePeriod=grace_period,
@@ -620,7 +621,7 @@ class ContainerMethods:
         klog.v(2).info_s(
             "Killing container with a grace period override",
             pod=klog.kobj(pod),
-            podUID=pod.metadata.uid,
+            podUID=UID(pod.metadata.uid),
             containerName=container_name,
             containerID=str(container_id),
             gracePeriod=grace_period,
@@ -638,7 +639,7 @@ class ContainerMethods:
                 err,
                 "Container termination failed with gracePeriod",
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container_name,
                 containerID=str(container_id),
                 gracePeriod=grace_period,
@@ -647,7 +648,7 @@ class ContainerMethods:
             klog.v(3).info_s(
                 "Container exited normally",
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container_name,
                 containerID=str(container_id),
             )
@@ -687,7 +688,7 @@ class ContainerMethods:
                             err,
                             "Kill container failed",
                             pod=klog.ObjectRef(running_pod.name, running_pod.namespace),
-                            podUID=running_pod.id,
+                            podUID=UID(running_pod.id),
                             containerName=container.name,
                             containerID=container.id,
                         )

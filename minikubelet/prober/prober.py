@@ -88,6 +88,7 @@ from minikubelet.events import ContainerProbeWarning, ContainerUnhealthy
 from minikubelet.go import Second
 from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.api.core.v1 import Container, HTTPHeader, Pod, PodStatus, Probe
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import YAMLSyntaxError, yaml_to_json
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.klog.v2 import klog
@@ -186,7 +187,7 @@ class Prober:
                 "Probe is nil",
                 probeType=probe_type,
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container.name,
             )
             return results.Result.SUCCESS, None
@@ -202,7 +203,7 @@ class Prober:
                         "Probe errored",
                         probeType=probe_type,
                         pod=klog.kobj(pod),
-                        podUID=pod.metadata.uid,
+                        podUID=UID(pod.metadata.uid),
                         containerName=container.name,
                     )
                 self.record_container_event(
@@ -219,7 +220,7 @@ class Prober:
                     "Probe failed",
                     probeType=probe_type,
                     pod=klog.kobj(pod),
-                    podUID=pod.metadata.uid,
+                    podUID=UID(pod.metadata.uid),
                     containerName=container.name,
                     probeResult=result,
                     output=output,
@@ -248,7 +249,7 @@ class Prober:
                 "Probe succeeded with a warning",
                 probeType=probe_type,
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container.name,
                 output=output,
             )
@@ -257,7 +258,7 @@ class Prober:
                 "Probe succeeded",
                 probeType=probe_type,
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container.name,
             )
         return results.Result.SUCCESS, None
