@@ -18,7 +18,7 @@ import asyncio
 import copy
 import io
 import sys
-from typing import Any
+from typing import Any, TextIO, cast
 
 import yaml
 
@@ -40,8 +40,16 @@ from minikubelet.lifecycle.admission_failure_handler_stub import (
 )
 from minikubelet.lifecycle.interfaces import PodAdmitHandlers
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
+from minikubelet.pleg.generic import GenericPLEG
 from minikubelet.pod_container_deletor import containerDeletorBufferLimit
-from minikubelet.prober.prober_manager import ProbeKey, liveness, readiness, startup
+from minikubelet.pod_workers import PodWorkersImpl
+from minikubelet.prober.prober_manager import (
+    ProbeKey,
+    ProberManager,
+    liveness,
+    readiness,
+    startup,
+)
 from minikubelet.prober.results.results_manager import Result
 from minikubelet.prober.worker import new_worker
 from minikubelet.sim.cri.scenario import Scenario
@@ -90,7 +98,7 @@ class _CallTee(list):
         super().__init__()
         self.stream = stream
 
-    def append(self, line: str) -> None:  # type: ignore[override]
+    def append(self, line: str) -> None:
         self.stream.add(f"call: {line}")
 
 
@@ -220,7 +228,7 @@ def trace(path: str) -> list[str]:
         sc = yaml.safe_load(fh)
     out: list[str] = []
     stream = _Stream()
-    klog.configure(verbosity=2, out=_KlogTee(stream))
+    klog.configure(verbosity=2, out=cast(TextIO, _KlogTee(stream)))
     try:
         go.run(_run, sc, path, out, stream, seed=1)
     finally:
@@ -288,8 +296,11 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
     kl.volume_manager = None
     kl.runtime_state.set_network_state(None)
     queue = _Queue(kl.work_queue, stream)
-    kl.work_queue = queue  # type: ignore[assignment]
-    kl.pod_workers.work_queue = queue  # type: ignore[attr-defined]
+    workers = kl.pod_workers
+    pleg = kl.pleg
+    assert isinstance(workers, PodWorkersImpl) and isinstance(pleg, GenericPLEG)
+    kl.work_queue = queue
+    workers.work_queue = queue
     mirror = _Mirror(stream)
     kl.pod_manager.mirror_client = mirror
     kl.admit_handlers = PodAdmitHandlers()
@@ -300,6 +311,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
     )
     kl.get_node = lambda: node  # type: ignore[method-assign]
     probe_manager = kl.probe_manager
+    assert isinstance(probe_manager, ProberManager)
 
     def add_pod(pod: Pod) -> None:  # the real AddPod without starting the workers
         for c in pod.spec.containers:
@@ -327,7 +339,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
             stream.add(f"sync-error: {md.namespace}/{md.name}: {err}")
             raise
 
-    kl.pod_workers.sync_pod_fn = logged_sync  # type: ignore[attr-defined]
+    workers.sync_pod_fn = logged_sync
     waiting = {"n": 0}
     cache = kl.pod_cache
     get_newer_than = cache.get_newer_than
@@ -339,7 +351,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
         finally:
             waiting["n"] -= 1
 
-    cache.get_newer_than = counted  # type: ignore[method-assign]
+    cache.get_newer_than = counted  # type: ignore[assignment]
     handler = _Handler(kl, stream)
     pleg_ch = kl.pleg.watch()
     epoch = float(go.now())
@@ -357,11 +369,13 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
     async def wait_idle() -> None:
         quiet = stuck = 0
         while quiet < 20:
-            busy = sum(1 for w in kl.pod_workers.is_working.values() if w)  # type: ignore[attr-defined]
+            busy = sum(1 for w in workers.is_working.values() if w)
             idle = busy == waiting["n"]
             if idle and len(pk.pod_killing_ch) + len(deletor.worker) > 0:
                 while len(pk.pod_killing_ch) > 0:
-                    await killer.pod_killing_ch.send((await pk.pod_killing_ch.recv())[0])
+                    pair, _ = await pk.pod_killing_ch.recv()
+                    assert pair is not None  # the held channel is never closed
+                    await killer.pod_killing_ch.send(pair)
                 while len(deletor.worker) > 0:
                     await deletions.send((await deletor.worker.recv())[0])
                 quiet = 0
@@ -436,7 +450,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
             report("configCh ADD (api) mirror pod")
 
     async def relist() -> None:
-        await kl.pleg.relist()
+        await pleg.relist()
         await wait_idle()  # a worker that waited for a newer cache runs before the events
         while True:
             sel = await select(recv(pleg_ch), default=True)
@@ -487,7 +501,9 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
             mine = [
                 c
                 for c in rs.containers.values()
-                if c.pod_uid == pod.metadata.uid and c.config.metadata.name == arg["container"]
+                if c.pod_uid == pod.metadata.uid
+                and c.config.metadata is not None
+                and c.config.metadata.name == arg["container"]
             ]
             cid = max(mine, key=lambda c: c.created_at).id if mine else ""
             manager = {
