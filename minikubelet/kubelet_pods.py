@@ -18,6 +18,7 @@ from minikubelet.container.helpers import (
     should_container_be_restarted,
 )
 from minikubelet.container.runtime import PodPair, get_pod_full_name
+from minikubelet.eviction.helpers import pod_is_evicted
 from minikubelet.go import Chan, go, make_chan
 from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core.v1 import (
@@ -143,7 +144,7 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).IsPodDeleted
 
-        Go also counts an evicted pod as deleted; nothing is evicted in the port.
+        An evicted pod counts as deleted too.
         """
         pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
         if not pod_found:
@@ -152,9 +153,22 @@ class KubeletPods:
         status, status_found = self.status_manager.get_pod_status(pod.metadata.uid)
         if not status_found:
             status = pod.status
-        return pod.metadata.deletion_timestamp is not None and not_running(
-            status.container_statuses
+        return pod_is_evicted(status) or (
+            pod.metadata.deletion_timestamp is not None and not_running(status.container_statuses)
         )
+
+    def pod_resources_are_reclaimed_now(self: Kubelet, pod: Pod) -> bool:
+        """Whether nothing of the pod is left on the node, by its latest status.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).podResourcesAreReclaimed
+
+        Go's two methods differ only in the case of their first letter; the port names this one
+        ``…_now``: it looks the status up, then asks [`pod_resources_are_reclaimed`][].
+        """
+        status, ok = self.status_manager.get_pod_status(pod.metadata.uid)
+        if not ok:
+            status = pod.status
+        return self.pod_resources_are_reclaimed(pod, status)
 
     def pod_resources_are_reclaimed(self: Kubelet, pod: Pod, status: PodStatus) -> bool:
         """Whether nothing of a terminated pod is left on the node: no container running, none

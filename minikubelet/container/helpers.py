@@ -197,6 +197,20 @@ class InnerEventRecorder:
         if ok:
             self.recorder.eventf(ref, event_type, reason, message_fmt, *args)
 
+    def annotated_eventf(
+        self,
+        obj: Any,
+        annotations: dict[str, str] | None,
+        event_type: str,
+        reason: str,
+        message_fmt: str,
+        *args: Any,
+    ) -> None:
+        """Go: pkg/kubelet/container/helpers.go (*innerEventRecorder).AnnotatedEventf"""
+        ref, ok = self.should_record_event(obj)
+        if ok:
+            self.recorder.annotated_eventf(ref, annotations, event_type, reason, message_fmt, *args)
+
 
 def is_host_network_pod(pod: v1.Pod) -> bool:
     """Go: pkg/kubelet/container/helpers.go IsHostNetworkPod"""

@@ -209,19 +209,6 @@ def time_string(t: float | None) -> str:
     return f"{moment}{fraction} +0000 UTC"
 
 
-def time_string_monotonic(t: Time) -> str:
-    """``t`` as Go prints a time read from ``time.Now()``: with its monotonic reading.
-
-    ``2021-07-15 00:00:00.7 +0000 UTC m=+0.700000000``. Go keeps the monotonic reading through
-    ``Add``, and ``Time.String`` appends it as ``m=±<seconds>.<nanoseconds, 9 digits>`` since
-    the process started; the port's reading counts from the start of the run.
-    """
-    nanos = round(t.mono * 1_000_000_000)
-    sign = "-" if nanos < 0 else "+"
-    seconds, rest = divmod(abs(nanos), 1_000_000_000)
-    return f"{time_string(t)} m={sign}{seconds}.{rest:09d}"
-
-
 def now() -> Time:
     """The current time on the running runtime's clock. Go: `time.Now()`."""
     from .runtime import current_runtime

@@ -75,13 +75,13 @@ def test_the_listing_follows_a_pod_from_syncloop_add_to_its_containers(trace_fil
     assert re.match(r"^0\.100s  1 main ", lines[add])
     # syncLoop ADD → the pod worker gets the pod → syncPod → the runtime creates the container.
     work = index(lines, f"the pod worker of {NGINX} gets work", start=add)
-    sync = index(lines, "14 podWorker", NGINX, "syncPod › ", start=work)
+    sync = index(lines, "15 podWorker", NGINX, "syncPod › ", start=work)
     sandbox = index(lines, "syncPod › SyncPod › createPodSandbox", "RunPodSandbox", start=sync)
     create = index(
         lines, "SyncPod › startContainer", f"CreateContainer nginx for {NGINX}", start=sandbox
     )
     start = index(lines, f"StartContainer nginx for {NGINX}", start=create)
-    assert lines[create].split()[1:3] == ["14", "podWorker"]  # the pod's own goroutine
+    assert lines[create].split()[1:3] == ["15", "podWorker"]  # the pod's own goroutine
     # Later, the PLEG sees the container start and the sync loop takes its event.
     pleg = index(lines, "relist", f"it sends ContainerStarted {NGINX}", start=start)
     index(lines, "syncLoopIteration", f"plegCh is ready (ContainerStarted {NGINX})", start=pleg)
@@ -192,8 +192,10 @@ def test_python_dash_m_minikubelet_runs_the_cli():
 
 
 def _corrupt_middle(text: str) -> str:
-    middle = len(text) // 2
-    return text[:middle] + "}}garbage{{" + text[middle:]
+    # Between two elements of an array, past the middle: never inside a string, where the
+    # garbage would still be valid JSON.
+    at = text.index("},{", len(text) // 2) + 1
+    return text[:at] + "}}garbage{{" + text[at:]
 
 
 def _newer(text: str) -> str:

@@ -69,6 +69,7 @@ from minikubelet.sim.cri.scenario import (
     sandbox_script_from_annotations,
     scripts_from_annotations,
 )
+from minikubelet.sim.cri.usage_scenario import usage_from_annotations
 from minikubelet.types.types import HTTPResponse
 
 if TYPE_CHECKING:
@@ -300,6 +301,8 @@ class FakeRuntimeService:
         try:
             scripts, _ = scripts_from_annotations(config.annotations or {}, pod)
             sandbox_script = sandbox_script_from_annotations(config.annotations or {}, pod)
+            # Checked here so that a bad usage annotation fails the pod now, not a later measure.
+            usage_from_annotations(config.annotations or {}, pod)
         except ScenarioError as e:
             raise CRIError("InvalidArgument", str(e)) from None
         network = runtimeapi.NamespaceMode_POD

@@ -87,6 +87,8 @@ runtime's health::
                                   # address first (default: [IPv4], single-stack)
     volumes:                      # namespace/name → volume → how its SetUps go (see below)
       default/web: {config: {setUpTime: 3m}}
+    node: {memory: {0s: 1Gi, 40s: 7600Mi}}   # the node's own usage, over time, and
+    usage: {default/web: {app: {memory: 300Mi}}}   # the containers': see sim.cri.usage_scenario
 
 Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64. Volume scripts (slow, failing SetUps; also
 a pod's ``minikubelet.dev/volumes``): [`minikubelet.sim.volume_scenario`][].
@@ -117,11 +119,13 @@ from minikubelet.sim.cri.scenario_values import (
     ScenarioError,
     as_mapping,
     by_pod,
+    cached_annotation,
     check_keys,
     load_text,
     parse_duration,
     scenario_error,
 )
+from minikubelet.sim.cri.usage_scenario import ContainerUsage, NodeUsageScript, parse_usage_sections
 from minikubelet.sim.volume_scenario import VolumeScript, parse_volume_scripts
 
 #: The annotation with the lifetimes of a pod's containers.
@@ -251,6 +255,9 @@ class Scenario:
     runtime_hangs: dict[str, list[Window]] = field(default_factory=dict)
     #: "namespace/name" → volume name → how its SetUps go (read by the volume plugins).
     volumes: dict[str, dict[str, VolumeScript]] = field(default_factory=dict)
+    #: The node's own usage, and "namespace/name" → container → usage (sim.cri.usage_scenario).
+    node_usage: NodeUsageScript = field(default_factory=NodeUsageScript)
+    usage: dict[str, dict[str, ContainerUsage]] = field(default_factory=dict)
 
 
 #: The CRI RuntimeService methods a ``hang`` may name, as the CRI spells them → the fake
@@ -408,9 +415,6 @@ def default_tag(image: str) -> str:
     return image + ":latest"
 
 
-_annotation_cache: dict[tuple[str, str], Any] = {}
-
-
 def scripts_from_annotations(
     annotations: dict[str, str], pod: str
 ) -> tuple[dict[str, ContainerScript], dict[str, ImageScript]]:
@@ -422,10 +426,10 @@ def scripts_from_annotations(
     images: dict[str, ImageScript] = {}
     text = annotations.get(ScenarioAnnotation)
     if text is not None:
-        containers = _cached(text, "c", pod, ScenarioAnnotation, parse_container_scripts)
+        containers = cached_annotation(text, "c", pod, ScenarioAnnotation, parse_container_scripts)
     text = annotations.get(ImagesAnnotation)
     if text is not None:
-        images = _cached(text, "i", pod, ImagesAnnotation, parse_image_scripts)
+        images = cached_annotation(text, "i", pod, ImagesAnnotation, parse_image_scripts)
     return containers, images
 
 
@@ -434,21 +438,10 @@ def sandbox_script_from_annotations(annotations: dict[str, str], pod: str) -> Sa
     text = annotations.get(SandboxAnnotation)
     if text is None:
         return None
-    script: SandboxScript = _cached(text, "s", pod, SandboxAnnotation, parse_sandbox_script)
+    script: SandboxScript = cached_annotation(
+        text, "s", pod, SandboxAnnotation, parse_sandbox_script
+    )
     return script
-
-
-def _cached(text: str, kind: str, pod: str, annotation: str, parse: Any) -> Any:
-    key = (kind, text)
-    hit = _annotation_cache.get(key)
-    if hit is not None:
-        return hit
-    where = f"pod {pod}: annotation {annotation}"
-    value = parse(load_text(text, where), where)
-    if len(_annotation_cache) > 4096:
-        _annotation_cache.clear()
-    _annotation_cache[key] = value
-    return value
 
 
 def _window(m: dict[str, Any], where: str) -> Window:
@@ -529,6 +522,8 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
             "runtime",
             "network",
             "volumes",
+            "node",
+            "usage",
         ),
         where,
     )
@@ -567,6 +562,7 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
             )
         sc.ip_families = list(families)
     sc.runtime_hangs = _hangs(runtime.get("hang"), f"{where}: runtime: hang")
+    sc.node_usage, sc.usage = parse_usage_sections(m, where)
     return sc
 
 

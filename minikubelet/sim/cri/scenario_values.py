@@ -121,3 +121,19 @@ def by_pod(m: dict[str, Any], section: str, where: str, label: str, parse: Any) 
             )
         out[str(pod)] = parse(script, f"{where}: {label} {cut(str(pod))}")
     return out
+
+
+_annotation_cache: dict[tuple[str, str], Any] = {}
+
+
+def cached_annotation(text: str, kind: str, pod: str, annotation: str, parse: Any) -> Any:
+    key = (kind, text)
+    hit = _annotation_cache.get(key)
+    if hit is not None:
+        return hit
+    where = f"pod {pod}: annotation {annotation}"
+    value = parse(load_text(text, where), where)
+    if len(_annotation_cache) > 4096:
+        _annotation_cache.clear()
+    _annotation_cache[key] = value
+    return value

@@ -230,6 +230,19 @@ class NodeSelectorOperator(StrEnum):
     LT = "Lt"
 
 
+class NodeConditionType(StrEnum):
+    """A condition kubelet reports on its node.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeConditionType
+    """
+
+    READY = "Ready"
+    MEMORY_PRESSURE = "MemoryPressure"
+    DISK_PRESSURE = "DiskPressure"
+    PID_PRESSURE = "PIDPressure"
+    NETWORK_UNAVAILABLE = "NetworkUnavailable"
+
+
 class TaintEffect(StrEnum):
     """What a taint does to pods that do not tolerate it.
 
@@ -282,6 +295,11 @@ NodeSelectorOpExists = NodeSelectorOperator.EXISTS
 NodeSelectorOpDoesNotExist = NodeSelectorOperator.DOES_NOT_EXIST
 NodeSelectorOpGt = NodeSelectorOperator.GT
 NodeSelectorOpLt = NodeSelectorOperator.LT
+NodeReady = NodeConditionType.READY
+NodeMemoryPressure = NodeConditionType.MEMORY_PRESSURE
+NodeDiskPressure = NodeConditionType.DISK_PRESSURE
+NodePIDPressure = NodeConditionType.PID_PRESSURE
+NodeNetworkUnavailable = NodeConditionType.NETWORK_UNAVAILABLE
 TaintEffectNoSchedule = TaintEffect.NO_SCHEDULE
 TaintEffectPreferNoSchedule = TaintEffect.PREFER_NO_SCHEDULE
 TaintEffectNoExecute = TaintEffect.NO_EXECUTE
@@ -578,6 +596,19 @@ class Toleration:
     value: str = ""
     effect: TaintEffect | None = None
     toleration_seconds: int64 | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class Taint:
+    """A mark on a node that keeps off the pods that do not tolerate it.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Taint
+    """
+
+    key: str
+    value: str = ""
+    effect: TaintEffect | None = None
+    time_added: Time | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -954,14 +985,31 @@ class NodeSpec:
 
 
 @dataclass(slots=True, kw_only=True)
+class NodeCondition:
+    """One condition of a node (``MemoryPressure``, ``Ready`` …) and when it last changed.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeCondition
+    """
+
+    type: NodeConditionType
+    status: ConditionStatus
+    last_heartbeat_time: Time | None = None
+    last_transition_time: Time | None = None
+    reason: str = ""
+    message: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
 class NodeStatus:
-    """What a node has: its total capacity, what of it pods may use, its addresses.
+    """What a node has: its total capacity, what of it pods may use, its conditions and
+    addresses.
 
     Go: staging/src/k8s.io/api/core/v1/types.go type NodeStatus
     """
 
     capacity: ResourceList = field(default_factory=dict)
     allocatable: ResourceList = field(default_factory=dict)
+    conditions: list[NodeCondition] = field(default_factory=list)
     addresses: list[NodeAddress] = field(default_factory=list)
 
 

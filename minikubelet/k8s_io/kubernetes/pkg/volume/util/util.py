@@ -80,6 +80,20 @@ def not_running(statuses: list[ContainerStatus]) -> bool:
     return True
 
 
+def is_local_ephemeral_volume(volume: Volume) -> bool:
+    """Whether the volume's data lives on the node's disk and goes with the pod: a gitRepo, an
+    emptyDir on the default medium (not ``Memory``), a configMap.
+
+    Go: pkg/volume/util/util.go IsLocalEphemeralVolume
+    """
+    source = volume.volume_source
+    return (
+        "gitRepo" in source
+        or ("emptyDir" in source and (source["emptyDir"] or {}).get("medium", "") == "")
+        or "configMap" in source
+    )
+
+
 def get_pod_volume_names(pod: Pod) -> tuple[list[str], list[str]]:
     """The names of the volumes the pod's containers mount, and of those they use as devices
     (none: the API subset has no ``volumeDevices``). In the containers' order, without repeats.
@@ -110,16 +124,3 @@ def wrapper_volume_name(vol_name: str) -> str:
     ``NewWrapperMounter`` and ``NewWrapperUnmounter`` rename the wrapped spec so):
     ``wrapped_<name>``. It names the emptyDir's ready file and its log lines."""
     return "wrapped_" + vol_name
-
-
-def is_local_ephemeral_volume(volume: Volume) -> bool:
-    """A volume on the node's own disk: gitRepo, an emptyDir on disk, a configMap.
-
-    Go: pkg/volume/util/util.go IsLocalEphemeralVolume
-    """
-    source = volume.volume_source
-    return (
-        "gitRepo" in source
-        or ("emptyDir" in source and (source["emptyDir"] or {}).get("medium", "") == "")
-        or "configMap" in source
-    )

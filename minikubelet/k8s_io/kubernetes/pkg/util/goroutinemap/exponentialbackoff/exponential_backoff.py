@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from minikubelet.go import Millisecond, Minute, Second, now, since
 from minikubelet.go import fmt as go_fmt
-from minikubelet.go.clock import Time, time_string_monotonic
+from minikubelet.go.clock import Time
 from minikubelet.go.duration import format_duration
 
 #: Go: initialDurationBeforeRetry
@@ -60,7 +60,7 @@ class ExponentialBackoff:
             "Operation for %q failed. No retries permitted until %v (durationBeforeRetry %v). "
             "Error: %q",
             operation_name,
-            time_string_monotonic(self.last_error_time.add(self.duration_before_retry)),
+            go_fmt.Time(self.last_error_time.add(self.duration_before_retry)),
             format_duration(self.duration_before_retry),
             self.last_error,
         )
@@ -77,8 +77,8 @@ class ExponentialBackoffError(Exception):
                 "Failed to create operation with name %q. An operation with that name failed at "
                 "%v. No retries permitted until %v (%v). Last error: %q.",
                 operation_name,
-                time_string_monotonic(t),
-                time_string_monotonic(t.add(exp_backoff.duration_before_retry)),
+                go_fmt.Time(t),
+                go_fmt.Time(t.add(exp_backoff.duration_before_retry)),
                 format_duration(exp_backoff.duration_before_retry),
                 exp_backoff.last_error,
             )
