@@ -7,7 +7,8 @@ anchor, a ``# Go: …`` comment on its own line. From those, and from the port's
   replaced by a ``TODO`` and a stub;
 * :func:`reference_text` — the same file with the port's code in those regions: the answer, which
   passes the checks and which the runner shows beside the learner's file once theirs passes;
-* :func:`mutant_text` — the reference with one wrong answer's edits (CI proves each fails).
+* :func:`mutant_text` — the reference with one wrong answer's edits (CI proves each fails);
+* :func:`answer_hint` — the last hint: the port's code of each region, TODO by TODO.
 
 In every one of them, the regions that other exercises take out of the same functions are taken
 out too, so that no exercise ships another's answer. Regions are found with :mod:`ast` and the
@@ -442,10 +443,12 @@ def _render(
 ) -> str:
     functions = [port_function(t) for t in exercise.port]
     mine = {p.region.name: p for p in _placed(exercise)}
+    # Only an exercise that names one of these functions can have a region in them: the others'
+    # port modules are not parsed (ours: deriving one file reads only its own modules).
     others = [
         p
         for e in exercises
-        if e.key != exercise.key
+        if e.key != exercise.key and not set(e.port).isdisjoint(exercise.port)
         for p in _placed(e)
         if any(p.fn.target == f.target for f in functions)
     ]
@@ -569,6 +572,20 @@ def reference_text(exercise: Exercise, exercises: list[Exercise], lang: str) -> 
 def mutant_text(exercise: Exercise, exercises: list[Exercise], mutant: Mutant) -> str:
     """The reference with a wrong answer's edits."""
     return _render(exercise, exercises, "en", solved=True, mutant=mutant)
+
+
+def answer_hint(exercise: Exercise, lang: str) -> str:
+    """The last hint: the port's own code for each TODO, as the reference has it, in ``lang``."""
+    lines = [
+        "The port's own code, TODO by TODO:"
+        if lang == "en"
+        else "移植版自己的代码，按 TODO 逐个列出："
+    ]
+    for number, p in enumerate(_placed(exercise), 1):
+        code = textwrap.dedent("\n".join(p.fn.module.lines[p.span.start - 1 : p.span.end]))
+        lines.append(f"TODO {number}:" if lang == "en" else f"TODO {number}：")
+        lines += _code_lines(code, "    ")
+    return "\n".join(lines)
 
 
 def answer_statements(exercise: Exercise) -> list[str]:

@@ -265,9 +265,7 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
     """What is wrong with the node's flags, if anything (ours: kubelet finds a bad node name
     only when the API server refuses its node)."""
     from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity, QuantityError
-    from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
-        dns1123_subdomain_problem,
-    )
+    from minikubelet.k8s_io.apimachinery.pkg.util.validation.validation import is_dns1123_subdomain
 
     if args.max_pods > 2**31 - 1:
         # The flag is an int32 in kubelet; these are pflag's words for a value that overflows it.
@@ -288,7 +286,7 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
         # kubelet's own words (pkg/kubelet/apis/config/validation), which a reader can grep.
         return f"invalid configuration: maxPods (--max-pods) {args.max_pods} must not be a negative number"
     name = args.hostname_override.strip().lower()  # as GetHostname will make it
-    if name and (reason := dns1123_subdomain_problem(name)):
+    if name and (reason := is_dns1123_subdomain(name)):
         return text(
             f"--hostname-override: {args.hostname_override!r} is not a valid node name: {reason}",
             f"--hostname-override：{args.hostname_override!r} 不是合法的节点名称：{reason.zh}",
@@ -498,9 +496,9 @@ def parse_node_labels(values: list[str]) -> dict[str, str]:
     flag (valid label keys and values; cmd/kubelet/app, outside the Go files the port reads).
     Raises ValueError naming the pair.
     """
-    from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
-        label_value_problem,
-        qualified_name_problem,
+    from minikubelet.k8s_io.apimachinery.pkg.util.validation.validation import (
+        is_qualified_name,
+        is_valid_label_value,
     )
 
     labels: dict[str, str] = {}
@@ -516,7 +514,7 @@ def parse_node_labels(values: list[str]) -> dict[str, str]:
                 )
             labels[k.strip()] = v.strip()
     for k, v in labels.items():
-        if problem := qualified_name_problem(k) or label_value_problem(v):
+        if problem := is_qualified_name(k) or is_valid_label_value(v):
             raise ValueError(f"invalid node labels: {problem}")
     return labels
 

@@ -31,8 +31,8 @@ def test_the_pod_object_waits_for_its_busy_volume():
         r"^E\S+ \S+ +1 nestedpendingoperations\.py:\d+\] Operation for "
         r'"\{volumeName:kubernetes\.io/empty-dir/[0-9a-f-]+-scratch podName:[0-9a-f-]+ '
         r'nodeName:\}" failed\. No retries permitted until 2021-07-15 \S+ \+0000 UTC '
-        r'\(durationBeforeRetry (500ms|1s|2s)\)\. Error: "UnmountVolume\.TearDown failed for '
-        r'volume \\"scratch\\" .* : device or resource busy"$'
+        r'm=\+\d+\.\d{9} \(durationBeforeRetry (500ms|1s|2s)\)\. Error: "UnmountVolume\.TearDown '
+        r'failed for volume \\"scratch\\" .* : device or resource busy"$'
     )
     assert len(failures) == 3
     assert [re.search(r"durationBeforeRetry (\S+)\)", lines[i]).group(1) for i in failures] == [

@@ -18,6 +18,7 @@ import yaml
 from minikubelet.config.manifest import pod_from_dict
 from minikubelet.container.runtime import ContainerID, ContainerStateExited, PodStatus, Status
 from minikubelet.go import fmt
+from minikubelet.go.clock import Time
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
@@ -249,3 +250,13 @@ def test_a_pod_status_value_prints_its_fields_and_a_pointer_its_string_method():
     assert [same(line)] == golden("klog-api-status")
     line = klog_line(lambda: klog.info_s("x", apiStatus=fmt.Ptr(api_status())))
     assert [line] == golden("klog-api-status-pointer")
+
+
+def test_a_time_read_from_the_clock_prints_its_monotonic_reading():
+    # Go's time.Time.String (src/time/format.go) adds " m=±<seconds>.<9 digits>" to a time
+    # that has a monotonic reading, as time.Now() gives: kubelet's back-off lines show it.
+    assert str(fmt.Time(Time(1626307211.7, 11.7))) == (
+        "2021-07-15 00:00:11.7 +0000 UTC m=+11.700000000"
+    )
+    assert str(fmt.Time(1626307211.7)) == "2021-07-15 00:00:11.7 +0000 UTC"
+    assert str(fmt.Time(None)) == "0001-01-01 00:00:00 +0000 UTC"

@@ -81,7 +81,9 @@ def find(sources: Path = SOURCES, output: Path = OUTPUT) -> tuple[list[Diagram],
     for name, have in sorted(langs.items()):
         for lang in LANGUAGES:
             if lang not in have:
-                problems.append(f"{sources / f'{name}.{lang}.dot'}: missing (every diagram has both)")
+                problems.append(
+                    f"{sources / f'{name}.{lang}.dot'}: missing (every diagram has both)"
+                )
     return diagrams, problems
 
 

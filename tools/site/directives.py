@@ -84,8 +84,6 @@ def expand(markdown: str, handlers: Mapping[str, Callable[[Directive], str]]) ->
             out = handler(d)
         except DirectiveError as exc:
             raise DirectiveError(f"line {d.line}: {d.name}: {exc}") from None
-        block = "".join(
-            (d.indent + row if row.strip() else row) + "\n" for row in out.splitlines()
-        )
+        block = "".join((d.indent + row if row.strip() else row) + "\n" for row in out.splitlines())
         lines[d.line - 1] = block  # one line replaced by a block: later numbers stay valid
     return "".join(lines)

@@ -11,9 +11,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceDefaultNamespacePrefix,
     ResourceHugePagesPrefix,
 )
-from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
-    qualified_name_problem,
-)
+from minikubelet.k8s_io.apimachinery.pkg.util.validation.validation import is_qualified_name
 
 
 def is_extended_resource_name(name: str) -> bool:
@@ -25,7 +23,7 @@ def is_extended_resource_name(name: str) -> bool:
     if is_native_resource(name) or name.startswith(DefaultResourceRequestsPrefix):
         return False
     name_for_quota = f"{DefaultResourceRequestsPrefix}{name}"
-    return qualified_name_problem(name_for_quota) is None
+    return is_qualified_name(name_for_quota) is None
 
 
 def is_prefixed_native_resource(name: str) -> bool:
@@ -44,6 +42,15 @@ def is_native_resource(name: str) -> bool:
 def is_huge_page_resource_name(name: str) -> bool:
     """Go: pkg/apis/core/v1/helper/helpers.go IsHugePageResourceName"""
     return name.startswith(ResourceHugePagesPrefix)
+
+
+def is_overcommit_allowed(name: str) -> bool:
+    """May a container's request of ``name`` be below its limit? Not for hugepages nor for an
+    extended resource.
+
+    Go: pkg/apis/core/v1/helper/helpers.go IsOvercommitAllowed
+    """
+    return is_native_resource(name) and not is_huge_page_resource_name(name)
 
 
 def is_attachable_volume_resource_name(name: str) -> bool:
