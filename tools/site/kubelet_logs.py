@@ -113,30 +113,40 @@ def _go_line(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str | None, st
 
 
 @cache
-def _trees(root: Path, _port: tuple) -> list[tuple[Path, ast.Module]]:
-    """The port's modules, parsed once per version of the port."""
-    paths = sorted((root / "minikubelet").rglob("*.py"))
-    return [(p, ast.parse(p.read_text(encoding="utf-8"))) for p in paths]
-
-
-def find_site(root: Path, needle: str) -> Site:
-    """The first call in the port whose text holds ``needle`` (a log call before any other)."""
-    found: list[tuple[int, Site]] = []
-    for path, tree in _trees(root, port_fingerprint(root)):
+def _calls(root: Path, _port: tuple) -> list[tuple[tuple[str, ...], int, Site]]:
+    """Every call, return and assignment of the port's functions, with its strings, rank and
+    place, in the order the port is read; once per version of the port (ours: each of the
+    table's messages, in each language, is then a scan of these strings, not of the port's
+    syntax trees)."""
+    out = []
+    for path in sorted((root / "minikubelet").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         for fn in ast.walk(tree):
             if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             for call in ast.walk(fn):
                 if not isinstance(call, ast.Call | ast.Return | ast.Assign):
                     continue
-                if any(needle in s for s in _strings(call)):
-                    how = _how(call) if isinstance(call, ast.Call) else "message"
-                    go_path, go_symbol = _go_line(fn)
-                    site = Site(path.relative_to(root).as_posix(), call.lineno, how, go_path,
-                                go_symbol)  # fmt: skip
-                    # An error line (always printed) before a -v line, a log line before the rest.
-                    rank = {"error": -1, "message": 2, "event": 1}.get(how, 0)
-                    found.append((rank, site))
+                strings = tuple(_strings(call))
+                if not strings:
+                    continue
+                how = _how(call) if isinstance(call, ast.Call) else "message"
+                go_path, go_symbol = _go_line(fn)
+                site = Site(path.relative_to(root).as_posix(), call.lineno, how, go_path,
+                            go_symbol)  # fmt: skip
+                # An error line (always printed) before a -v line, a log line before the rest.
+                rank = {"error": -1, "message": 2, "event": 1}.get(how, 0)
+                out.append((strings, rank, site))
+    return out
+
+
+def find_site(root: Path, needle: str) -> Site:
+    """The first call in the port whose text holds ``needle`` (a log call before any other)."""
+    found = [
+        (rank, site)
+        for strings, rank, site in _calls(root, port_fingerprint(root))
+        if any(needle in s for s in strings)
+    ]
     if not found:
         raise DirectiveError(f"kubelet_logs: no call in the port writes {needle!r}")
     return min(found, key=lambda f: f[0])[1]
