@@ -60,42 +60,7 @@ class SimulatedNode:
         now = self.runtime.clock.now()
         # Whole nanoseconds, as Go's durations: the virtual clock's float sums drift below them.
         t = round(self.runtime.elapsed(), 9)
-        script = self.script
-        pods = self._pod_stats(now)
-
-        pods_working_set = sum(_memory(p) for p in pods)
-        logs = sum(_used(c.logs) for p in pods for c in p.containers)
-        rootfs = sum(_used(c.rootfs) for p in pods for c in p.containers)
-
-        node_working_set = script.memory.at(t) + pods_working_set
-        image_fs_script = script.imagefs
-        if image_fs_script is None:
-            # One disk for everything: the image filesystem is the node's.
-            node_fs = _fs(script.nodefs, t, logs + rootfs, now)
-            image_fs = node_fs
-        else:
-            node_fs = _fs(script.nodefs, t, logs, now)
-            image_fs = _fs(image_fs_script, t, rootfs, now)
-        return Summary(
-            node=NodeStats(
-                memory=_memory_stats(self.memory_capacity, node_working_set, now),
-                # The pods' cgroup: limited to the machine's memory (nothing reserved here).
-                system_containers=[
-                    ContainerStats(
-                        name=SystemContainerPods,
-                        memory=_memory_stats(self.memory_capacity, pods_working_set, now),
-                    )
-                ],
-                fs=node_fs,
-                runtime=RuntimeStats(image_fs=image_fs),
-                rlimit=RlimitStats(
-                    time=now,
-                    max_pid=script.pids.max,
-                    num_of_running_processes=script.pids.used.at(t),
-                ),
-            ),
-            pods=pods,
-        )
+        return measure(self.script, self.memory_capacity, t, now, self._pod_stats(now))
 
     def _pod_stats(self, now: float) -> list[PodStats]:
         """One entry per pod with a ready sandbox, with its running containers."""
@@ -113,22 +78,11 @@ class SimulatedNode:
             meta = sandbox.config.metadata or runtimeapi.PodSandboxMetadata()
             usage = self._usage_of(sandbox, f"{meta.namespace}/{meta.name}")
             containers = [
-                _container_stats(c, usage.get(_name(c)), now)
+                container_stats(_name(c), c.started_at / 1e9, usage.get(_name(c)), now)
                 for c in by_sandbox.get(sandbox.id, [])
             ]
-            memory = sum(_memory_of(c) for c in containers)
-            disk = sum(_used(c.rootfs) + _used(c.logs) for c in containers)
-            result.append(
-                PodStats(
-                    pod_ref=PodReference(
-                        name=meta.name, namespace=meta.namespace, uid=sandbox.pod_uid
-                    ),
-                    start_time=sandbox.created_at / 1e9,
-                    containers=containers,
-                    memory=MemoryStats(time=now, working_set_bytes=memory, usage_bytes=memory),
-                    ephemeral_storage=FsStats(time=now, used_bytes=disk),
-                )
-            )
+            ref = PodReference(name=meta.name, namespace=meta.namespace, uid=sandbox.pod_uid)
+            result.append(pod_stats(ref, sandbox.created_at / 1e9, containers, now))
         return result
 
     def _usage_of(self, sandbox: Sandbox, pod: str) -> dict[str, ContainerUsage]:
@@ -144,14 +98,70 @@ def _name(c: Container) -> str:
     return c.config.metadata.name if c.config.metadata is not None else ""
 
 
-def _container_stats(c: Container, usage: ContainerUsage | None, now: float) -> ContainerStats:
-    """A running container's stats; its levels count from its start."""
-    started = c.started_at / 1e9
+def measure(
+    script: NodeUsageScript, memory_capacity: int, t: float, now: float, pods: list[PodStats]
+) -> Summary:
+    """The summary of a node that runs ``pods``, ``t`` seconds into the run of ``script``
+    (``now``: the clock's time then); ``memory_capacity`` is the machine's memory in bytes."""
+    pods_working_set = sum(_memory(p) for p in pods)
+    logs = sum(_used(c.logs) for p in pods for c in p.containers)
+    rootfs = sum(_used(c.rootfs) for p in pods for c in p.containers)
+
+    node_working_set = script.memory.at(t) + pods_working_set
+    image_fs_script = script.imagefs
+    if image_fs_script is None:
+        # One disk for everything: the image filesystem is the node's.
+        node_fs = _fs(script.nodefs, t, logs + rootfs, now)
+        image_fs = node_fs
+    else:
+        node_fs = _fs(script.nodefs, t, logs, now)
+        image_fs = _fs(image_fs_script, t, rootfs, now)
+    return Summary(
+        node=NodeStats(
+            memory=_memory_stats(memory_capacity, node_working_set, now),
+            # The pods' cgroup: limited to the machine's memory (nothing reserved here).
+            system_containers=[
+                ContainerStats(
+                    name=SystemContainerPods,
+                    memory=_memory_stats(memory_capacity, pods_working_set, now),
+                )
+            ],
+            fs=node_fs,
+            runtime=RuntimeStats(image_fs=image_fs),
+            rlimit=RlimitStats(
+                time=now,
+                max_pid=script.pids.max,
+                num_of_running_processes=script.pids.used.at(t),
+            ),
+        ),
+        pods=pods,
+    )
+
+
+def pod_stats(
+    ref: PodReference, start_time: float, containers: list[ContainerStats], now: float
+) -> PodStats:
+    """A pod's stats: its running containers', summed."""
+    memory = sum(_memory_of(c) for c in containers)
+    disk = sum(_used(c.rootfs) + _used(c.logs) for c in containers)
+    return PodStats(
+        pod_ref=ref,
+        start_time=start_time,
+        containers=containers,
+        memory=MemoryStats(time=now, working_set_bytes=memory, usage_bytes=memory),
+        ephemeral_storage=FsStats(time=now, used_bytes=disk),
+    )
+
+
+def container_stats(
+    name: str, started: float, usage: ContainerUsage | None, now: float
+) -> ContainerStats:
+    """A running container's stats; its levels count from its start (``started``, seconds)."""
     since = max(0.0, round(now - started, 9))
     u = usage if usage is not None else ContainerUsage()
     memory = u.memory.at(since)
     return ContainerStats(
-        name=_name(c),
+        name=name,
         start_time=started,
         memory=MemoryStats(time=now, working_set_bytes=memory, usage_bytes=memory),
         rootfs=FsStats(time=now, used_bytes=u.rootfs.at(since)),

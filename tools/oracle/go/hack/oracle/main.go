@@ -254,6 +254,10 @@ func main() {
 		data, err = ioutil.ReadAll(os.Stdin)
 	}
 	must(err)
+	if os.Getenv("ORACLE_MODE") == "eviction" {
+		runEviction(data, fs) // evictionmode.go
+		return
+	}
 	if os.Getenv("ORACLE_MODE") == "kubelet" {
 		// The Kubelet level also keeps the V(2) lines: "SyncLoop ADD", "SyncLoop (PLEG)" ...
 		must(fs.Set("v", "2"))
