@@ -1,11 +1,12 @@
 """The port against real kubelet v1.21.4: every scenario's trace equals its golden trace, at
-both levels.
+each level.
 
-The goldens (tests/oracle/golden/ for the runtime level, tests/oracle/golden/kubelet/ for the
-Kubelet level) are what the real kubelet code did on each scenario, written by ``make oracle``
-(tools/oracle/). Here only the port runs (Python). A difference that no rule of
-tools.oracle.compare.RULES accepts fails with the diff; every rule must still be needed; and planted
-bugs in the port (MUTANTS, KUBELET_MUTANTS) must make some scenario differ.
+The goldens (tests/oracle/golden/ for the runtime level; its kubelet/, volumes/ and eviction/ for
+the Kubelet, volume and eviction levels) are what the real kubelet code did on each scenario,
+written by ``make oracle`` (tools/oracle/). Here only the port runs (Python). A difference that no
+rule of tools.oracle.compare.RULES accepts fails with the diff; every rule must still be needed;
+and planted bugs in the port (MUTANTS, KUBELET_MUTANTS, VOLUME_MUTANTS, EVICTION_MUTANTS) must
+make some scenario differ.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tools.oracle import compare
 NAMES = compare.scenario_names()
 KUBELET_NAMES = compare.scenario_names("kubelet")
 VOLUME_NAMES = compare.scenario_names("volumes")
+EVICTION_NAMES = compare.scenario_names("eviction")
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +42,8 @@ def test_every_scenario_has_its_golden(level: str) -> None:
     names = compare.scenario_names(level)
     goldens = sorted(p.stem for p in compare.golden_dir(level).glob("*.trace"))
     assert goldens == names, "run make oracle after adding or removing a scenario"
-    # The volume level is young: a handful of scenarios, each many steps.
-    assert len(names) >= (5 if level == "volumes" else 40)
+    # The volume and eviction levels are young: a handful of scenarios, each many steps.
+    assert len(names) >= (5 if level in ("volumes", "eviction") else 40)
     for name in names:
         head = (compare.golden_dir(level) / f"{name}.trace").read_text().splitlines()[0]
         assert head == compare.header(level), name
@@ -69,6 +71,16 @@ def test_the_ports_volume_manager_does_what_kubelets_did(
 ) -> None:
     d = compare.diff(name, port_traces["volumes", name], "volumes")
     assert not d, f"{name}: the port's volume manager differs from v1.21.4's:\n" + "\n".join(d[:80])
+
+
+@pytest.mark.parametrize("name", EVICTION_NAMES)
+def test_the_ports_eviction_manager_does_what_kubelets_did(
+    name: str, port_traces: dict[tuple[str, str], list[str]]
+) -> None:
+    d = compare.diff(name, port_traces["eviction", name], "eviction")
+    assert not d, f"{name}: the port's eviction manager differs from v1.21.4's:\n" + "\n".join(
+        d[:80]
+    )
 
 
 def test_the_rules_are_few_and_each_still_needed(
@@ -323,7 +335,92 @@ VOLUME_MUTANTS = [
 ]
 
 
-@pytest.mark.parametrize("km", KUBELET_MUTANTS + VOLUME_MUTANTS, ids=lambda k: k.mutant.name)
+EM = "minikubelet.eviction.eviction_manager"
+EH = "minikubelet.eviction.helpers"
+EVICTION_MUTANTS = [
+    KubeletMutant(
+        Mutant(
+            "a BestEffort pod is admitted under memory pressure",
+            EM,
+            "ManagerImpl.admit",
+            "not_best_effort = PodQOSBestEffort != get_pod_qos(attrs.pod)",
+            "not_best_effort = True",
+        ),
+        "eviction-admission",
+        "eviction",
+    ),
+    KubeletMutant(
+        Mutant(
+            "the smallest consumer above its request is evicted first",
+            EH,
+            "memory",
+            "return p2_memory.cmp(p1_memory)",
+            "return p1_memory.cmp(p2_memory)",
+        ),
+        "eviction-memory-qos-order",
+        "eviction",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a critical pod is evicted",
+            EM,
+            "ManagerImpl.evict_pod",
+            "if is_critical_pod(pod):",
+            "if False:",
+        ),
+        "eviction-critical-pods",
+        "eviction",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a soft threshold evicts before its grace period is over",
+            EH,
+            "thresholds_met_grace_period",
+            "if duration < threshold.grace_period:",
+            "if False:",
+        ),
+        "eviction-soft-grace-period",
+        "eviction",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a soft eviction kills with no grace period",
+            EM,
+            "ManagerImpl.synchronize",
+            "grace_period_override = self.config.max_pod_grace_period_seconds",
+            "grace_period_override = 0",
+        ),
+        "eviction-soft-grace-period",
+        "eviction",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a met threshold is resolved without its minimum reclaim",
+            EH,
+            "thresholds_met",
+            "if enforce_min_reclaim and threshold.min_reclaim is not None:",
+            "if False:",
+        ),
+        "eviction-minimum-reclaim",
+        "eviction",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a pressure condition ends with its threshold",
+            EH,
+            "node_conditions_observed_since",
+            "if duration < period:",
+            "if duration <= 0:",
+        ),
+        "eviction-transition-period",
+        "eviction",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "km", KUBELET_MUTANTS + VOLUME_MUTANTS + EVICTION_MUTANTS, ids=lambda k: k.mutant.name
+)
 def test_a_planted_bug_makes_a_kubelet_scenario_differ(
     km: KubeletMutant, monkeypatch: pytest.MonkeyPatch
 ) -> None:

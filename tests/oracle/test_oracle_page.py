@@ -54,6 +54,16 @@ def test_a_chapter_counts_both_levels() -> None:
     assert "runtime level" in ch9 or "Kubelet level" in ch9
 
 
+def test_the_eviction_chapter_shows_its_eviction_level() -> None:
+    en = oracle_directive("chapters/15-eviction.md", "en")
+    zh = oracle_directive("chapters/15-eviction.zh.md", "zh")
+    names = scenario_names("eviction")
+    assert f"{len(names)} at the eviction level" in en
+    assert f"驱逐层 {len(names)} 个" in zh
+    assert all(f"| `{name}` | eviction level |" in en for name in names)
+    assert all(f"| `{name}` | 驱逐层 |" in zh for name in names)
+
+
 def test_off_a_chapter_every_scenario_is_listed() -> None:
     page = oracle_directive("oracle.md", "en")
     assert all(f"| `{name}` | runtime level |" in page for name in scenario_names())

@@ -1,8 +1,8 @@
 """The oracle's command line (ours): write the goldens from the built Go oracle, or diff the port.
 
     python -m tools.oracle goldens BIN   # run BIN on every scenario at each level, write
-                                         # tests/oracle/golden/ and its kubelet/ and volumes/
-    python -m tools.oracle diff [--level runtime|kubelet|volumes] [NAME…]
+                                         # tests/oracle/golden/ and its kubelet/, volumes/, eviction/
+    python -m tools.oracle diff [--level runtime|kubelet|volumes|eviction] [NAME…]
                                          # the port against the goldens, with the accepted rules
 
 ``make oracle`` builds BIN (tools/oracle/build.sh) and runs ``goldens``.

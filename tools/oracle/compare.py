@@ -1,12 +1,15 @@
 """The port against real kubelet: each scenario's port trace is diffed with its golden trace.
 
-Three levels. The runtime level (a scenario's ``steps``): tests/oracle/golden/NAME.trace is what
+Four levels. The runtime level (a scenario's ``steps``): tests/oracle/golden/NAME.trace is what
 kubelet v1.21.4's GetPodStatus → computePodActions → SyncPod did (tools.oracle.port_trace makes the
 port's). The Kubelet level (a scenario's ``kubelet`` steps): tests/oracle/golden/kubelet/NAME.trace
 is what a real ``*Kubelet`` did through its syncLoopIteration (tools.oracle.kubelet_trace makes the
 port's). The volume level (a scenario's ``volumes`` steps): tests/oracle/golden/volumes/NAME.trace
 is what kubelet's real volume manager (populator, reconciler, operation executor, the volume
-plugins) did, stepped pass by pass (tools.oracle.volume_trace makes the port's). The goldens are
+plugins) did, stepped pass by pass (tools.oracle.volume_trace makes the port's). The eviction
+level (a scenario's ``eviction`` steps): tests/oracle/golden/eviction/NAME.trace is what kubelet's
+real eviction manager (synchronize, Admit, the ranking, evictPod) did over a simulated node's
+stats summary on a fake clock (tools.oracle.eviction_trace makes the port's). The goldens are
 written by ``make oracle``; the port's traces are made here, in Python only. Before the diff, each rule of RULES rewrites both traces the same way: a rule is one accepted
 difference, with its reason. Ours; no Kubernetes code.
 """
@@ -23,7 +26,7 @@ from pathlib import Path
 
 import yaml
 
-from tools.oracle import kubelet_trace, volume_trace
+from tools.oracle import eviction_trace, kubelet_trace, volume_trace
 from tools.oracle.norm import norm, norm_kubelet
 from tools.oracle.port_trace import trace
 
@@ -34,7 +37,7 @@ GOLDEN = ROOT / "tests" / "oracle" / "golden"
 FMT_GOLDEN = ROOT / "tests" / "oracle" / "fmt.golden"
 KUBEEDGE_COMMIT = "f5a90933b2b4a16a7cc0d63bf426d0c04846b1ef"
 #: The levels, and the key of a scenario file that holds each one's steps.
-LEVELS = {"runtime": "steps", "kubelet": "kubelet", "volumes": "volumes"}
+LEVELS = {"runtime": "steps", "kubelet": "kubelet", "volumes": "volumes", "eviction": "eviction"}
 
 
 def header(level: str = "runtime") -> str:
@@ -188,6 +191,8 @@ def port(name: str, level: str = "runtime") -> list[str]:
         return norm_kubelet(kubelet_trace.trace(path))
     if level == "volumes":
         return volume_trace.norm_volumes(volume_trace.trace(path))
+    if level == "eviction":
+        return eviction_trace.norm_eviction(eviction_trace.trace(path))
     return norm(trace(path))
 
 
@@ -197,6 +202,8 @@ def normalise(level: str, lines: list[str]) -> list[str]:
         return norm_kubelet(lines)
     if level == "volumes":
         return volume_trace.norm_volumes(lines)
+    if level == "eviction":
+        return eviction_trace.norm_eviction(lines)
     return norm(lines)
 
 

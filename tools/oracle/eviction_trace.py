@@ -37,10 +37,10 @@ from minikubelet.sim.cri.usage_scenario import (
     ContainerUsage,
     FsScript,
     Level,
-    NodeUsageScript,
     parse_usage_sections,
     usage_from_annotations,
 )
+from tools.oracle.norm import sort_runs
 
 _KLOG = re.compile(r"^([IWEF])\d{4} [\d:.]+\s+\d+ [^\]]+\] (.*)$")
 #: The kubelet configuration keys a scenario may set (its ``kubeletConfig``), as the
@@ -61,7 +61,9 @@ def kubelet_configuration(values: dict[str, Any] | None) -> KubeletConfiguration
     cfg = KubeletConfiguration()
     for key, value in (values or {}).items():
         if key not in _CONFIG_KEYS:
-            raise ValueError(f"kubeletConfig: unknown key {key!r} (one of {', '.join(_CONFIG_KEYS)})")
+            raise ValueError(
+                f"kubeletConfig: unknown key {key!r} (one of {', '.join(_CONFIG_KEYS)})"
+            )
         if key == "evictionPressureTransitionPeriod":
             value = parse_duration(str(value))
         setattr(cfg, _CONFIG_KEYS[key], value)
@@ -102,22 +104,18 @@ def _describe(obj: Any) -> str:
 
 
 class _Recorder:
+    """An event recorder that writes each event into the step's lines (the arguments after the
+    object are EventRecorder's: type, reason, message format and its arguments)."""
+
     def __init__(self, out: _Lines) -> None:
         self.out = out
 
-    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
-        self.annotated_eventf(obj, None, event_type, reason, message_fmt, *args)
+    def eventf(self, obj: Any, *rest: Any) -> None:
+        self.annotated_eventf(obj, None, *rest)
 
-    def annotated_eventf(
-        self,
-        obj: Any,
-        annotations: dict[str, str] | None,
-        event_type: str,
-        reason: str,
-        message_fmt: str,
-        *args: Any,
-    ) -> None:
-        message = message_fmt % args if args else message_fmt
+    def annotated_eventf(self, obj: Any, annotations: dict[str, str] | None, *rest: Any) -> None:
+        event_type, reason, message_fmt, *args = rest
+        message = message_fmt % tuple(args) if args else message_fmt
         self.out.add(f"event: {_describe(obj)} {event_type} {reason} {message}")
         if annotations is not None:
             kv = sorted(f"{k}={v}" for k, v in annotations.items())
@@ -283,7 +281,7 @@ class _Run:
     async def main(self) -> None:
         self.clock = go.current_runtime().clock
         self.mgr: ManagerImpl = new_manager(
-            self,  # type: ignore[arg-type]
+            self,
             self.config,
             self.kill,
             lambda pod: (None, False),
@@ -322,6 +320,29 @@ def _threshold_line(t: Threshold, at: float, met: bool) -> str:
         f"minReclaim={min_reclaim} since=+{format_duration(at - VIRTUAL_EPOCH)} "
         f"met={_go_bool(met)}"
     )
+
+
+#: Lines Go prints in map order (random): the observations (a map of signals), and the thresholds
+#: of one debug log (ParseThresholdConfig reads evictionHard, a map). A run of consecutive lines
+#: of one debug log (its log=) is sorted.
+_UNORDERED = re.compile(r'^klog: I "Eviction manager:[^"]*" log="([^"]*)"')
+#: Lists of node conditions (nodeConditionsObservedSince walks a map).
+_CONDITIONS = re.compile(r"(nodeCondition=|conditions: |condition: )\[([^\]]*)\]")
+
+
+def _key(line: str) -> str | None:
+    m = _UNORDERED.match(line)
+    return m.group(1) if m is not None else None
+
+
+def norm_eviction(lines: list[str]) -> list[str]:
+    """Both sides' eviction traces with what Go leaves in map order made canonical: each run of
+    observations, or of thresholds of one debug log, sorted; each list of conditions sorted."""
+    return sort_runs((_CONDITIONS.sub(_sorted_list, line) for line in lines), _key)
+
+
+def _sorted_list(m: re.Match[str]) -> str:
+    return f"{m.group(1)}[{' '.join(sorted(m.group(2).split()))}]"
 
 
 def trace(path: str) -> list[str]:

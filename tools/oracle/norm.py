@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 CONCURRENT = (
     re.compile(r"^call: StopContainer "),
@@ -18,21 +19,30 @@ CONCURRENT = (
 _PULLED = re.compile(r'(Successfully pulled image "[^"]*" in )\S+')
 
 
-def norm(lines: list[str]) -> list[str]:
-    """The trace with concurrent runs sorted and pull durations replaced."""
+def sort_runs(lines: Iterable[str], kind: Callable[[str], object]) -> list[str]:
+    """The lines, with each run of consecutive lines of one kind sorted (``kind`` is None for a
+    line that keeps its place)."""
     out: list[str] = []
     run: list[str] = []
-    kind: int | None = None
+    current: object = None
     for line in lines:
-        line = _PULLED.sub(r"\1<d>", line.rstrip("\n"))
-        k = next((i for i, r in enumerate(CONCURRENT) if r.match(line)), None)
-        if k is None or k != kind:
+        k = kind(line)
+        if k is None or k != current:
             out.extend(sorted(run))
             run = []
-        kind = k
+        current = k
         (run if k is not None else out).append(line)
     out.extend(sorted(run))
     return out
+
+
+def _concurrent(line: str) -> int | None:
+    return next((i for i, r in enumerate(CONCURRENT) if r.match(line)), None)
+
+
+def norm(lines: list[str]) -> list[str]:
+    """The trace with concurrent runs sorted and pull durations replaced."""
+    return sort_runs((_PULLED.sub(r"\1<d>", line.rstrip("\n")) for line in lines), _concurrent)
 
 
 #: Lines of the Kubelet level that concurrent goroutines write in no fixed order (the container
