@@ -415,6 +415,28 @@ EVICTION_MUTANTS = [
         "eviction-transition-period",
         "eviction",
     ),
+    KubeletMutant(
+        Mutant(
+            "garbage collection is taken to relieve any disk pressure",
+            EM,
+            "ManagerImpl.reclaim_node_level_resources",
+            "if len(thresholds) == 0:",
+            "if True:",
+        ),
+        "eviction-nodefs-shared-disk",
+        "eviction",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a container under its ephemeral-storage limit is evicted",
+            EM,
+            "ManagerImpl.container_ephemeral_storage_limit_eviction",
+            "if ephemeral_storage_threshold.cmp(container_used) < 0:",
+            "if ephemeral_storage_threshold.cmp(container_used) > 0:",
+        ),
+        "eviction-local-storage-limits",
+        "eviction",
+    ),
 ]
 
 
