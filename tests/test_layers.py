@@ -155,3 +155,20 @@ def test_the_document_lists_the_layers_the_contracts_check(name: str) -> None:
     rest = [i for i, layer in enumerate(document) if layer == {"minikubelet"}]
     assert len(rest) == 1, f"{name}: the mirror's row should name `minikubelet` alone"
     assert expand_rest(document, rest) == layers_of_the_contracts()
+
+
+def ignored_edges_of_the_contract() -> set[tuple[str, str]]:
+    (port,) = (c for c in contracts() if c["id"] == "port")
+    return {
+        (a.strip(), b.strip())
+        for a, b in (edge.split("->") for edge in port.get("ignore_imports", []))
+    }
+
+
+@pytest.mark.parametrize("name", ["ARCHITECTURE.md", "ARCHITECTURE.zh.md"])
+def test_the_document_lists_the_edges_the_contract_ignores(name: str) -> None:
+    """Each upward edge the contract lets through is named, with its reason, in the document."""
+    text = (ROOT / name).read_text(encoding="utf-8")
+    section = text.split("### ", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^- `([\w.*]+)` →\s+`([\w.*]+)`", section, re.M))
+    assert listed == ignored_edges_of_the_contract()
