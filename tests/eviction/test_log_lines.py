@@ -70,8 +70,11 @@ def test_local_storage_evictions_say_which_limit():
     pods = [empty, whole, one]
     evicted = scenarios.sync(manager, pods)
     assert evicted == pods
-    assert [status.message for _, status, _ in killer.killed] == [
+    expected = [
         'Usage of EmptyDir volume "data" exceeds the limit "1Mi". ',
         "Pod ephemeral local storage usage exceeds the total limit of containers 1Mi. ",
         'Container one exceeded its local ephemeral storage limit "2Mi". ',
     ]
+    assert [status.message for _, status, _ in killer.killed] == expected
+    # evictPod (eviction_manager.go:569) records the same text as the pod's Evicted event.
+    assert [e.message for e in recorder.events if e.reason == "Evicted"] == expected
