@@ -121,7 +121,7 @@ signalToNodeCondition: dict[Signal, NodeConditionType] = {
 }
 
 #: Go: pkg/kubelet/eviction/helpers.go signalToResource: the resource each signal measures, as
-#: a [`ResourceName`][minikubelet.k8s_io.api.core.v1.types.ResourceName], which klog prints bare.
+#: a [`ResourceName`][minikubelet.k8s_io.api.core.v1.types.ResourceName], which klog quotes (a Stringer).
 signalToResource: dict[Signal, ResourceName] = {
     SignalMemoryAvailable: ResourceName(ResourceMemory),
     SignalAllocatableMemoryAvailable: ResourceName(ResourceMemory),

@@ -1,8 +1,10 @@
 """The eviction manager's log lines, byte for byte as kubelet v1.21 prints them.
 
 klog v2.8.0 (the one v1.21 vendors) quotes a value only when its type is exactly ``string``, an
-``error`` or a ``fmt.Stringer`` (klog.go kvListFormat); a named string type such as
-``v1.ResourceName`` is none of those and prints with ``%+v``, bare.
+``error`` or a ``fmt.Stringer`` (klog.go kvListFormat). ``v1.ResourceName`` is a named string
+type with a ``String`` method (k8s.io/api/core/v1/resource.go), so it is quoted, as real kubelet
+v1.21.4 prints it (tests/oracle/golden/eviction/); ``evictionapi.Signal`` has none and prints
+bare.
 """
 
 from __future__ import annotations
@@ -35,18 +37,18 @@ def messages(text: str) -> list[str]:
     return [line.split("] ", 1)[1] for line in text.splitlines()]
 
 
-def test_the_resource_to_reclaim_prints_bare(log):
+def test_the_resource_to_reclaim_prints_quoted(log):
     # eviction_manager.go:339, :346 and :350 log "resourceName", resourceToReclaim, a
-    # v1.ResourceName: klog prints it with %+v, without quotes.
+    # v1.ResourceName: a fmt.Stringer, which klog prints with %q.
     scenarios.test_node_reclaim_before_eviction()
     lines = messages(log())
-    assert '"Eviction manager: attempting to reclaim" resourceName=ephemeral-storage' in lines
+    assert '"Eviction manager: attempting to reclaim" resourceName="ephemeral-storage"' in lines
     assert (
         '"Eviction manager: able to reduce resource pressure without evicting pods."'
-        " resourceName=ephemeral-storage"
+        ' resourceName="ephemeral-storage"'
     ) in lines
     assert (
-        '"Eviction manager: must evict pod(s) to reclaim" resourceName=ephemeral-storage' in lines
+        '"Eviction manager: must evict pod(s) to reclaim" resourceName="ephemeral-storage"' in lines
     )
 
 

@@ -75,12 +75,14 @@ class ResourceName(str):
     """Go: staging/src/k8s.io/api/core/v1/types.go type ResourceName
 
     The port keeps resource names as plain ``str`` (the keys of a ``ResourceList``). Where Go
-    hands a ``v1.ResourceName`` to klog, the port wraps it in this type: a named string type is
-    not a ``string`` to klog's type switch, so klog prints it bare (``resourceName=memory``, not
-    ``resourceName="memory"``), as it prints [`UID`][minikubelet.k8s_io.apimachinery.pkg.types.uid.UID].
+    hands a ``v1.ResourceName`` to klog, the port wraps it in this type: it has a ``String``
+    method (k8s.io/api/core/v1/resource.go), so klog v2.8.0 takes it for a ``fmt.Stringer`` and
+    quotes it (``resourceName="memory"``), as real kubelet v1.21.4 prints it
+    (tests/oracle/golden/eviction/).
     """
 
     __slots__ = ()
+    go_stringer = True
 
 
 #: Go: ``v1.ResourceCPU`` (in cores; ``"500m"`` is half a core).
