@@ -4,7 +4,7 @@ on the virtual clock, over the simulated node's measurements of a scenario's usa
 its ``eviction`` steps, printed as the Go driver prints them
 (tools/oracle/go/hack/oracle/evictionmode.go). Ours; no Kubernetes code.
 
-    python -m tools.oracle.eviction_trace SCENARIO.yaml
+    python -m tools.oracle.eviction_trace SCENARIO.yaml   # normalised, as the goldens are
 """
 
 from __future__ import annotations
@@ -358,4 +358,4 @@ def trace(path: str) -> list[str]:
 
 
 if __name__ == "__main__":
-    print("\n".join(trace(sys.argv[1])))
+    print("\n".join(norm_eviction(trace(sys.argv[1]))))
