@@ -437,6 +437,17 @@ EVICTION_MUTANTS = [
         "eviction-local-storage-limits",
         "eviction",
     ),
+    KubeletMutant(
+        Mutant(
+            "a disk threshold is reclaimed before a memory threshold",
+            EH,
+            "by_eviction_priority_less",
+            "or not j_signal_has_resource",
+            "or j_signal_has_resource",
+        ),
+        "eviction-memory-before-disk",
+        "eviction",
+    ),
 ]
 
 
