@@ -68,4 +68,5 @@ def test_off_a_chapter_every_scenario_is_listed() -> None:
     page = oracle_directive("oracle.md", "en")
     assert all(f"| `{name}` | runtime level |" in page for name in scenario_names())
     assert all(f"| `{name}` | Kubelet level |" in page for name in scenario_names("kubelet"))
+    assert all(f"| `{name}` | eviction level |" in page for name in scenario_names("eviction"))
     assert "](oracle.md)" in page

@@ -109,7 +109,7 @@ func parseLevel(v interface{}) level {
 }
 
 type fsScript struct {
-	capacity, inodes  int64
+	capacity, inodes int64
 	used, inodesUsed level
 }
 
