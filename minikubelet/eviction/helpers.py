@@ -433,16 +433,13 @@ def format_threshold(threshold: Threshold) -> str:
     """A threshold for the log.
 
     Go: pkg/kubelet/eviction/helpers.go formatThreshold
-
-    Go prints the value struct with ``%v``, which shows its quantity *pointer* as an address
-    (``{0xc000a1b2c0 0}``); the port shows the quantity instead (``{100Mi 0}``).
     """
-    value = threshold.value
-    shown = "<nil>" if value.quantity is None else str(value.quantity)
-    return (
-        f"threshold(signal={threshold.signal}, operator={threshold.operator}, "
-        f"value={{{shown} {value.percentage:g}}}, "
-        f"gracePeriod={format_duration(threshold.grace_period)})"
+    return go_fmt.sprintf(
+        "threshold(signal=%v, operator=%v, value=%v, gracePeriod=%v)",
+        threshold.signal,
+        threshold.operator,
+        threshold.value,
+        format_duration(threshold.grace_period),
     )
 
 

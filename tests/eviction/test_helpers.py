@@ -28,6 +28,7 @@ from minikubelet.eviction.helpers import (
     eviction_message,
     exceed_disk_requests,
     exceed_memory_requests,
+    format_threshold,
     make_signal_observations,
     memory,
     node_conditions,
@@ -285,6 +286,23 @@ def test_a_percentage_is_a_float32_share_of_the_capacity():
     # float64(100Gi) * float32(0.1) = 10737418400, above 10Gi + 1: still met.
     assert thresholds_met([parsed], obs, False) == [parsed]
     assert thresholds_met([nodefs], obs, False) == []
+
+
+def test_format_threshold_prints_the_value_struct_as_go_does():
+    # helpers.go:415-417 formats ThresholdValue with %v: its *resource.Quantity field is a
+    # Stringer (100Mi, <nil> when unset) and its float32 prints float32's shortest digits.
+    # The right-hand sides are what Go 1.19 printed for the same struct values.
+    hard = parse_threshold_config([], {"memory.available": "100Mi"}, {}, {}, {})[0]
+    (soft,) = parse_threshold_config(
+        [], {}, {"nodefs.available": "12.3456789%"}, {"nodefs.available": "1m30s"}, {}
+    )
+    assert format_threshold(hard) == (
+        "threshold(signal=memory.available, operator=LessThan, value={100Mi 0}, gracePeriod=0s)"
+    )
+    assert format_threshold(soft) == (
+        "threshold(signal=nodefs.available, operator=LessThan, value={<nil> 0.12345679},"
+        " gracePeriod=1m30s)"
+    )
 
 
 # --- ranking --------------------------------------------------------------------------------------
