@@ -51,6 +51,7 @@ from minikubelet.eviction.types import (
     fsStatsRoot,
 )
 from minikubelet.go import fmt as go_fmt
+from minikubelet.go import sort as go_sort
 from minikubelet.go.clock import time_string
 from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.api.core.v1 import (
@@ -722,19 +723,18 @@ def by_eviction_priority_less(a: list[Threshold], i: int, j: int) -> bool:
 def sort_by_eviction_priority(thresholds: list[Threshold]) -> None:
     """Sort thresholds in place by [`by_eviction_priority_less`][] (Go: ``sort.Sort(byEvictionPriority(thresholds))``).
 
-    Ours: Go's ``Less`` says a memory threshold is less than any other memory threshold too.
-    For the few thresholds kubelet has, Go's ``sort.Sort`` is an insertion sort, which moves
-    each memory threshold to the front, past the ones before it: the memory thresholds end up
-    first in reverse order, the others keep theirs. Python's sort does the same with this
-    ``Less`` (its first run is reversed when it descends); the tests hold it to that result.
+    Go's ``Less`` says a memory threshold is less than any other memory threshold too, so the
+    result depends on the sort's steps; [`go_sort.sort`][minikubelet.go.sort.sort] takes Go
+    1.16's. With up to six thresholds that is an insertion sort, which moves each memory
+    threshold to the front past the ones before it: the memory thresholds end up first in
+    reverse order, the others keep theirs. From seven on, a first pass with gap 6 changes that
+    (Go 1.19, which the oracle is built with, sorts twelve or fewer by insertion alone).
     """
-    snapshot = list(thresholds)
 
-    def compare(i: int, j: int) -> int:
-        return -1 if by_eviction_priority_less(snapshot, i, j) else 1
+    def swap(i: int, j: int) -> None:
+        thresholds[i], thresholds[j] = thresholds[j], thresholds[i]
 
-    order = sorted(range(len(snapshot)), key=functools.cmp_to_key(compare))
-    thresholds[:] = [snapshot[i] for i in order]
+    go_sort.sort(len(thresholds), lambda i, j: by_eviction_priority_less(thresholds, i, j), swap)
 
 
 def make_signal_observations(summary: Summary) -> tuple[SignalObservations, StatsFunc]:

@@ -494,6 +494,17 @@ def test_sort_by_eviction_priority_puts_memory_first(given, expected):
     assert [t.signal for t in thresholds] == expected
 
 
+def test_sort_by_eviction_priority_takes_go_1_16_steps_from_seven_thresholds():
+    # eviction_manager.go:334 sort.Sort(byEvictionPriority(thresholds)); Go 1.16's quickSort
+    # first swaps element 6 with element 0 when Less(6, 0) (its gap-6 pass), then insertion
+    # sorts. Seven memory thresholds t0..t6: the pass gives t6 t1 .. t5 t0, and the insertion
+    # sort, moving each to the front, reverses that: t0 t5 t4 t3 t2 t1 t6. Which memory
+    # threshold is first decides whether the eviction is hard (grace period 0) or soft.
+    thresholds = [Threshold(SignalMemoryAvailable, grace_period=float(k)) for k in range(7)]
+    sort_by_eviction_priority(thresholds)
+    assert [t.grace_period for t in thresholds] == [0, 5, 4, 3, 2, 1, 6]
+
+
 HARD = Threshold(SignalMemoryAvailable, OpLessThan, q("1Gi"), min_reclaim=q("500Mi"))
 
 
