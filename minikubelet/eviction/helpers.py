@@ -277,21 +277,42 @@ def parse_percentage(text: str) -> float:
     """
     number = text.rstrip("%")
     try:
-        value = _parse_float(number)
+        value = _parse_float32(number)
+    except ValueError as err:
+        raise ValueError(
+            f"strconv.ParseFloat: parsing {go_fmt.quote(number)}: {err.args[0]}"
+        ) from None
+    return to_float32(value / 100)
+
+
+def _parse_float32(text: str) -> float:
+    """Go's ``strconv.ParseFloat(text, 32)``; raises ValueError with the reason Go's error gives.
+
+    Ours: Python's ``float()`` reads what Go reads (digits with underscores between them, an
+    exponent, ``inf``/``infinity``/``nan`` in any case) and also some things Go refuses, which
+    are refused here first: spaces around the number, digits other than ASCII ones, and a sign
+    before ``nan``. A hexadecimal float needs its ``p`` exponent in Go (``0x1p-2``). A number
+    beyond float32's range is, as in Go, "value out of range".
+    """
+    body = text[1:] if text[:1] in ("+", "-") else text
+    if not text.isascii() or text != text.strip() or not body:
+        raise ValueError("invalid syntax")
+    if body[:2].lower() == "0x":
+        if "p" not in body.lower() or "_" in body:
+            raise ValueError("invalid syntax")
+        parse = float.fromhex
+    elif body.lower() == "nan" and body != text:
+        raise ValueError("invalid syntax")
+    else:
+        parse = float
+    try:
+        value = parse(text)
     except ValueError:
-        raise ValueError(f'strconv.ParseFloat: parsing "{number}": invalid syntax') from None
-    return to_float32(to_float32(value) / 100)
-
-
-def _parse_float(text: str) -> float:
-    """Go's ``strconv.ParseFloat`` for the decimals a flag holds (ours: Python's float()
-    also takes spaces, underscores and ``nan``/``inf`` spelled otherwise, which Go refuses)."""
-    if text != text.strip() or "_" in text or not text:
-        raise ValueError(text)
-    value = float(text)
-    if math.isnan(value) and text.lower() not in ("nan",):
-        raise ValueError(text)
-    return value
+        raise ValueError("invalid syntax") from None
+    result = to_float32(value)
+    if math.isinf(result) and not math.isinf(value):
+        raise ValueError("value out of range")
+    return result
 
 
 def parse_grace_periods(statements: dict[str, str]) -> dict[Signal, float]:

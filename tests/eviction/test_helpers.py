@@ -244,6 +244,34 @@ BAD_CASES = {
 }
 
 
+# helpers.go:236-243 parsePercentage: strconv.ParseFloat(..., 32). What Go 1.19 printed for each
+# input, the number quoted with strconv.Quote and beyond float32's range "value out of range".
+PERCENT_ERRORS = {
+    "1e39%": 'strconv.ParseFloat: parsing "1e39": value out of range',
+    "3.5e38%": 'strconv.ParseFloat: parsing "3.5e38": value out of range',
+    'a"b%': 'strconv.ParseFloat: parsing "a\\"b": invalid syntax',
+    "0x10%": 'strconv.ParseFloat: parsing "0x10": invalid syntax',
+    " 1%": 'strconv.ParseFloat: parsing " 1": invalid syntax',
+    "1__0%": 'strconv.ParseFloat: parsing "1__0": invalid syntax',
+    "+nan%": 'strconv.ParseFloat: parsing "+nan": invalid syntax',
+}
+
+
+@pytest.mark.parametrize("value", list(PERCENT_ERRORS))
+def test_a_percentage_go_cannot_parse_gets_strconvs_error(value):
+    with pytest.raises(ValueError) as caught:
+        parse_threshold_config([], {"memory.available": value}, {}, {}, {})
+    assert str(caught.value) == PERCENT_ERRORS[value]
+
+
+def test_a_percentage_go_parses_is_accepted():
+    # Go reads underscores between digits and a hexadecimal float with its p exponent.
+    parsed = parse_threshold_config(
+        [], {"memory.available": "1_0%", "nodefs.available": "0x1p3%"}, {}, {}, {}
+    )
+    assert [t.value.percentage for t in parsed] == [to_float32(0.1), to_float32(0.08)]
+
+
 @pytest.mark.parametrize("name", list(BAD_CASES))
 def test_parse_threshold_config_refuses_with_kubelets_message(name):
     hard, soft, grace, reclaim, message = BAD_CASES[name]
