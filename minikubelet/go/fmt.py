@@ -36,6 +36,8 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+from minikubelet.go.duration import format_duration
+
 #: Go names of a dataclass field that Go spells with capitals (``image_id`` → ``ImageID``).
 _INITIALISMS = {
     "api": "API",
@@ -97,6 +99,24 @@ class Time:
         if mono is not None:
             text += f" m={'-' if mono < 0 else '+'}{abs(mono):.9f}"
         return text
+
+
+class Duration:
+    """A ``time.Duration``: fmt prints it with its ``String()`` method (``1m30s``, ``300ms``).
+
+    The port keeps a duration as a float of seconds; wrapping it here, rather than formatting it
+    where it is logged, leaves the formatting to the moment a line is written, as Go's klog
+    does, so a line the verbosity suppresses formats nothing.
+    """
+
+    go_stringer = True
+    __slots__ = ("d",)
+
+    def __init__(self, d: float) -> None:
+        self.d = d
+
+    def __str__(self) -> str:
+        return format_duration(self.d)
 
 
 class Empty:
