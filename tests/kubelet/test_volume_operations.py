@@ -25,7 +25,8 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.util.operationexecutor.operation_e
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.operationexecutor.operation_generator import (
     OperationGenerator,
 )
-from tests.kubelet.volume_runs import pod
+from tests.conftest import ROOT
+from tests.kubelet.volume_runs import POD, events, pod, run
 
 
 class _Plugin:
@@ -185,4 +186,41 @@ def test_volume_messages_quote_names_as_go_does():
     # operation_executor.go:272-274: "%v for volume %q %v %v"; %q escapes what it must.
     assert generate_volume_msg_detailed("MountVolume.SetUp failed", ": x", 'a"b\t', "(d)") == (
         'MountVolume.SetUp failed for volume "a\\"b\\t" (d) : x'
+    )
+
+
+def test_a_huge_page_medium_is_hugepages_or_its_prefix(tmp_path):
+    # empty_dir.go SetUpAt's switch: v1helper.IsHugePageMedium (pkg/apis/core/v1/helper/
+    # helpers.go:105-110) takes "HugePages" or "HugePages-<size>"; "HugePagesX" falls to the
+    # default case, fmt.Errorf("unknown storage medium %q", ...).
+    out = run(
+        POD.format(
+            annotations="",
+            mounts="{name: a, mountPath: /a}, {name: b, mountPath: /b}",
+            volumes="{name: a, emptyDir: {medium: HugePages-2Mi}}, "
+            "{name: b, emptyDir: {medium: HugePagesX}}",
+        ),
+        tmp_path,
+        "1s",
+        "-v",
+        "3",
+    )
+    messages = {message for _, message in events(out)}
+    assert messages == {
+        'MountVolume.SetUp failed for volume \\"b\\" : unknown storage medium \\"HugePagesX\\"'
+    }
+
+
+def test_the_populators_next_retry_time_keeps_the_monotonic_reading(tmp_path):
+    # desired_state_of_world_populator.go populatorLoop logs timeOfLastGetPodStatus.Add(...):
+    # a time.Now() keeps its monotonic reading through Add, and klog prints it (time.Time's
+    # String, "m=+<seconds>"). The runtime was last asked at 11.1 s, after the deletion at 10 s.
+    script = (ROOT / "examples/api/busy-volume.yaml").read_text()
+    out = run(script, tmp_path, "11300ms", "-v", "5")
+    skips = [
+        line.split("] ", 1)[1] for line in out.splitlines() if "Skipping findAndRemove" in line
+    ]
+    assert skips[0] == (
+        '"Skipping findAndRemoveDeletedPods(). " nextRetryTime="2021-07-15 00:00:13.1 +0000 UTC'
+        ' m=+13.100000000" retryDuration="2s"'
     )
