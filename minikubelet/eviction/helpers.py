@@ -51,6 +51,7 @@ from minikubelet.eviction.types import (
     fsStatsRoot,
 )
 from minikubelet.go import fmt as go_fmt
+from minikubelet.go import sort as go_sort
 from minikubelet.go.clock import time_string
 from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.api.core.v1 import (
@@ -276,21 +277,42 @@ def parse_percentage(text: str) -> float:
     """
     number = text.rstrip("%")
     try:
-        value = _parse_float(number)
+        value = _parse_float32(number)
+    except ValueError as err:
+        raise ValueError(
+            f"strconv.ParseFloat: parsing {go_fmt.quote(number)}: {err.args[0]}"
+        ) from None
+    return to_float32(value / 100)
+
+
+def _parse_float32(text: str) -> float:
+    """Go's ``strconv.ParseFloat(text, 32)``; raises ValueError with the reason Go's error gives.
+
+    Ours: Python's ``float()`` reads what Go reads (digits with underscores between them, an
+    exponent, ``inf``/``infinity``/``nan`` in any case) and also some things Go refuses, which
+    are refused here first: spaces around the number, digits other than ASCII ones, and a sign
+    before ``nan``. A hexadecimal float needs its ``p`` exponent in Go (``0x1p-2``). A number
+    beyond float32's range is, as in Go, "value out of range".
+    """
+    body = text[1:] if text[:1] in ("+", "-") else text
+    if not text.isascii() or text != text.strip() or not body:
+        raise ValueError("invalid syntax")
+    if body[:2].lower() == "0x":
+        if "p" not in body.lower() or "_" in body:
+            raise ValueError("invalid syntax")
+        parse = float.fromhex
+    elif body.lower() == "nan" and body != text:
+        raise ValueError("invalid syntax")
+    else:
+        parse = float
+    try:
+        value = parse(text)
     except ValueError:
-        raise ValueError(f'strconv.ParseFloat: parsing "{number}": invalid syntax') from None
-    return to_float32(to_float32(value) / 100)
-
-
-def _parse_float(text: str) -> float:
-    """Go's ``strconv.ParseFloat`` for the decimals a flag holds (ours: Python's float()
-    also takes spaces, underscores and ``nan``/``inf`` spelled otherwise, which Go refuses)."""
-    if text != text.strip() or "_" in text or not text:
-        raise ValueError(text)
-    value = float(text)
-    if math.isnan(value) and text.lower() not in ("nan",):
-        raise ValueError(text)
-    return value
+        raise ValueError("invalid syntax") from None
+    result = to_float32(value)
+    if math.isinf(result) and not math.isinf(value):
+        raise ValueError("value out of range")
+    return result
 
 
 def parse_grace_periods(statements: dict[str, str]) -> dict[Signal, float]:
@@ -433,16 +455,13 @@ def format_threshold(threshold: Threshold) -> str:
     """A threshold for the log.
 
     Go: pkg/kubelet/eviction/helpers.go formatThreshold
-
-    Go prints the value struct with ``%v``, which shows its quantity *pointer* as an address
-    (``{0xc000a1b2c0 0}``); the port shows the quantity instead (``{100Mi 0}``).
     """
-    value = threshold.value
-    shown = "<nil>" if value.quantity is None else str(value.quantity)
-    return (
-        f"threshold(signal={threshold.signal}, operator={threshold.operator}, "
-        f"value={{{shown} {value.percentage:g}}}, "
-        f"gracePeriod={format_duration(threshold.grace_period)})"
+    return go_fmt.sprintf(
+        "threshold(signal=%v, operator=%v, value=%v, gracePeriod=%v)",
+        threshold.signal,
+        threshold.operator,
+        threshold.value,
+        format_duration(threshold.grace_period),
     )
 
 
@@ -725,19 +744,18 @@ def by_eviction_priority_less(a: list[Threshold], i: int, j: int) -> bool:
 def sort_by_eviction_priority(thresholds: list[Threshold]) -> None:
     """Sort thresholds in place by [`by_eviction_priority_less`][] (Go: ``sort.Sort(byEvictionPriority(thresholds))``).
 
-    Ours: Go's ``Less`` says a memory threshold is less than any other memory threshold too.
-    For the few thresholds kubelet has, Go's ``sort.Sort`` is an insertion sort, which moves
-    each memory threshold to the front, past the ones before it: the memory thresholds end up
-    first in reverse order, the others keep theirs. Python's sort does the same with this
-    ``Less`` (its first run is reversed when it descends); the tests hold it to that result.
+    Go's ``Less`` says a memory threshold is less than any other memory threshold too, so the
+    result depends on the sort's steps; [`go_sort.sort`][minikubelet.go.sort.sort] takes Go
+    1.16's. With up to six thresholds that is an insertion sort, which moves each memory
+    threshold to the front past the ones before it: the memory thresholds end up first in
+    reverse order, the others keep theirs. From seven on, a first pass with gap 6 changes that
+    (Go 1.19, which the oracle is built with, sorts twelve or fewer by insertion alone).
     """
-    snapshot = list(thresholds)
 
-    def compare(i: int, j: int) -> int:
-        return -1 if by_eviction_priority_less(snapshot, i, j) else 1
+    def swap(i: int, j: int) -> None:
+        thresholds[i], thresholds[j] = thresholds[j], thresholds[i]
 
-    order = sorted(range(len(snapshot)), key=functools.cmp_to_key(compare))
-    thresholds[:] = [snapshot[i] for i in order]
+    go_sort.sort(len(thresholds), lambda i, j: by_eviction_priority_less(thresholds, i, j), swap)
 
 
 def make_signal_observations(summary: Summary) -> tuple[SignalObservations, StatsFunc]:

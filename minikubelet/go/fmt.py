@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import struct
 import zlib
 from collections.abc import Iterable
 from decimal import Decimal
@@ -229,15 +230,26 @@ def _sort_key(key: Any) -> Any:
     return key
 
 
+class Float32(float):
+    """A Go ``float32``: fmt's ``%v`` prints the fewest digits that read back as the same
+    float32 (``0.12345679`` where a float64 of that value prints ``0.12345679104328156``).
+
+    Ours: Python has only float64; the value is expected to be one a float32 holds already.
+    """
+
+    __slots__ = ()
+
+
 def _float(f: float) -> str:
-    """``%v`` of a float64: ``%g`` with the shortest digits that read back as ``f``, so with an
-    exponent when the first digit's power of ten is below -4 or at least 6 (``1e+06``,
-    ``1.5e-05``)."""
+    """``%v`` of a float64 (or of a [`Float32`][]): ``%g`` with the shortest digits that read
+    back as ``f``, so with an exponent when the first digit's power of ten is below -4 or at
+    least 6 (``1e+06``, ``1.5e-05``)."""
     if f != f:
         return "NaN"
     if f in (float("inf"), float("-inf")):
         return "+Inf" if f > 0 else "-Inf"
-    sign, digit_tuple, exp = Decimal(repr(f)).normalize().as_tuple()
+    shortest = _shortest_float32(f) if isinstance(f, Float32) else repr(float(f))
+    sign, digit_tuple, exp = Decimal(shortest).normalize().as_tuple()
     digits = "".join(map(str, digit_tuple))
     point = len(digits) + int(exp) - 1  # the exponent of the first digit
     minus = "-" if sign else ""
@@ -251,6 +263,19 @@ def _float(f: float) -> str:
         return f"{minus}0.{'0' * (-point - 1)}{digits}"
     rest = f".{digits[1:]}" if len(digits) > 1 else ""
     return f"{minus}{digits[0]}{rest}e{'-' if point < 0 else '+'}{abs(point):02d}"
+
+
+def _shortest_float32(f: float) -> str:
+    """The fewest significant digits (at most 9) that round back to the float32 ``f``.
+
+    Each candidate is correctly rounded, so the first that reads back is also the closest of
+    its length, the one strconv's shortest formatting picks.
+    """
+    for precision in range(1, 10):
+        text = f"{f:.{precision - 1}e}"
+        if struct.unpack("f", struct.pack("f", float(text)))[0] == f:
+            return text
+    return repr(float(f))
 
 
 _GO_ESCAPES = {

@@ -18,6 +18,7 @@ from typing import Any
 
 from minikubelet.container import runtime as kubecontainer
 from minikubelet.go import Millisecond, Minute, RecvChan, Second, go
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import poll_immediate
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder
@@ -167,8 +168,12 @@ class VolumeManager:
             if len(unmounted_volumes) == 0:
                 return
             raise VolumeMountError(
-                f"unmounted volumes={_go_list(unmounted_volumes)}, "
-                f"unattached volumes={_go_list(unattached_volumes)}: {err}"
+                go_fmt.sprintf(
+                    "unmounted volumes=%v, unattached volumes=%v: %s",
+                    unmounted_volumes,
+                    unattached_volumes,
+                    err,
+                )
             )
 
         klog.v(3).info_s("All volumes are attached and mounted for pod", pod=klog.kobj(pod))
@@ -223,8 +228,3 @@ def get_expected_volumes(pod: Pod) -> list[str]:
     """
     mounts, devices = get_pod_volume_names(pod)
     return sorted({*mounts, *devices})
-
-
-def _go_list(items: list[str]) -> str:
-    """A []string as Go's %v prints it: ``[a b]``."""
-    return "[" + " ".join(items) + "]"

@@ -28,6 +28,7 @@ from minikubelet.eviction.helpers import (
     eviction_message,
     exceed_disk_requests,
     exceed_memory_requests,
+    format_threshold,
     make_signal_observations,
     memory,
     node_conditions,
@@ -243,6 +244,34 @@ BAD_CASES = {
 }
 
 
+# helpers.go:236-243 parsePercentage: strconv.ParseFloat(..., 32). What Go 1.19 printed for each
+# input, the number quoted with strconv.Quote and beyond float32's range "value out of range".
+PERCENT_ERRORS = {
+    "1e39%": 'strconv.ParseFloat: parsing "1e39": value out of range',
+    "3.5e38%": 'strconv.ParseFloat: parsing "3.5e38": value out of range',
+    'a"b%': 'strconv.ParseFloat: parsing "a\\"b": invalid syntax',
+    "0x10%": 'strconv.ParseFloat: parsing "0x10": invalid syntax',
+    " 1%": 'strconv.ParseFloat: parsing " 1": invalid syntax',
+    "1__0%": 'strconv.ParseFloat: parsing "1__0": invalid syntax',
+    "+nan%": 'strconv.ParseFloat: parsing "+nan": invalid syntax',
+}
+
+
+@pytest.mark.parametrize("value", list(PERCENT_ERRORS))
+def test_a_percentage_go_cannot_parse_gets_strconvs_error(value):
+    with pytest.raises(ValueError) as caught:
+        parse_threshold_config([], {"memory.available": value}, {}, {}, {})
+    assert str(caught.value) == PERCENT_ERRORS[value]
+
+
+def test_a_percentage_go_parses_is_accepted():
+    # Go reads underscores between digits and a hexadecimal float with its p exponent.
+    parsed = parse_threshold_config(
+        [], {"memory.available": "1_0%", "nodefs.available": "0x1p3%"}, {}, {}, {}
+    )
+    assert [t.value.percentage for t in parsed] == [to_float32(0.1), to_float32(0.08)]
+
+
 @pytest.mark.parametrize("name", list(BAD_CASES))
 def test_parse_threshold_config_refuses_with_kubelets_message(name):
     hard, soft, grace, reclaim, message = BAD_CASES[name]
@@ -285,6 +314,23 @@ def test_a_percentage_is_a_float32_share_of_the_capacity():
     # float64(100Gi) * float32(0.1) = 10737418400, above 10Gi + 1: still met.
     assert thresholds_met([parsed], obs, False) == [parsed]
     assert thresholds_met([nodefs], obs, False) == []
+
+
+def test_format_threshold_prints_the_value_struct_as_go_does():
+    # helpers.go:415-417 formats ThresholdValue with %v: its *resource.Quantity field is a
+    # Stringer (100Mi, <nil> when unset) and its float32 prints float32's shortest digits.
+    # The right-hand sides are what Go 1.19 printed for the same struct values.
+    hard = parse_threshold_config([], {"memory.available": "100Mi"}, {}, {}, {})[0]
+    (soft,) = parse_threshold_config(
+        [], {}, {"nodefs.available": "12.3456789%"}, {"nodefs.available": "1m30s"}, {}
+    )
+    assert format_threshold(hard) == (
+        "threshold(signal=memory.available, operator=LessThan, value={100Mi 0}, gracePeriod=0s)"
+    )
+    assert format_threshold(soft) == (
+        "threshold(signal=nodefs.available, operator=LessThan, value={<nil> 0.12345679},"
+        " gracePeriod=1m30s)"
+    )
 
 
 # --- ranking --------------------------------------------------------------------------------------
@@ -474,6 +520,17 @@ def test_sort_by_eviction_priority_puts_memory_first(given, expected):
     thresholds = [Threshold(s) for s in given]
     sort_by_eviction_priority(thresholds)
     assert [t.signal for t in thresholds] == expected
+
+
+def test_sort_by_eviction_priority_takes_go_1_16_steps_from_seven_thresholds():
+    # eviction_manager.go:334 sort.Sort(byEvictionPriority(thresholds)); Go 1.16's quickSort
+    # first swaps element 6 with element 0 when Less(6, 0) (its gap-6 pass), then insertion
+    # sorts. Seven memory thresholds t0..t6: the pass gives t6 t1 .. t5 t0, and the insertion
+    # sort, moving each to the front, reverses that: t0 t5 t4 t3 t2 t1 t6. Which memory
+    # threshold is first decides whether the eviction is hard (grace period 0) or soft.
+    thresholds = [Threshold(SignalMemoryAvailable, grace_period=float(k)) for k in range(7)]
+    sort_by_eviction_priority(thresholds)
+    assert [t.grace_period for t in thresholds] == [0, 5, 4, 3, 2, 1, 6]
 
 
 HARD = Threshold(SignalMemoryAvailable, OpLessThan, q("1Gi"), min_reclaim=q("500Mi"))

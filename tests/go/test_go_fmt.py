@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 
 import pytest
 import yaml
@@ -282,3 +283,20 @@ def test_a_float_prints_as_go_prints_it_with_v():
     }
     assert {f: fmt.sprint(f) for f in cases} == cases
     assert fmt.sprintf("%+v", 1e6) == "1e+06"
+
+
+def test_a_float32_prints_its_own_shortest_digits():
+    # print.go printArg passes a float32 to fmtFloat with size 32, so strconv finds the
+    # shortest digits of the float32, not of the float64 holding it. Go 1.19 printed these.
+    def f32(x):
+        return fmt.Float32(struct.unpack("f", struct.pack("f", x))[0])
+
+    cases = {
+        0.1: "0.1",
+        0.123456789: "0.12345679",
+        1 / 3: "0.33333334",
+        1e-5: "1e-05",
+        1e6: "1e+06",
+    }
+    assert {x: fmt.sprint(f32(x)) for x in cases} == cases
+    assert fmt.sprint(0.123456789) == "0.123456789"

@@ -13,6 +13,7 @@ import struct
 from dataclasses import dataclass
 from enum import StrEnum
 
+from minikubelet.go.fmt import Float32, Ptr
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Format, Quantity
 
 __all__ = [
@@ -101,6 +102,11 @@ class ThresholdValue:
     quantity: Quantity | None = None
     #: A float32 share of the capacity (0.1 for ``10%``).
     percentage: float = 0.0
+
+    def go_fields(self) -> list[tuple[str, object]]:
+        """The fields as fmt sees them: a ``*resource.Quantity`` (a Stringer through the
+        pointer, so ``%v`` shows ``100Mi``) and a ``float32``."""
+        return [("Quantity", Ptr(self.quantity)), ("Percentage", Float32(self.percentage))]
 
 
 @dataclass(frozen=True, slots=True)

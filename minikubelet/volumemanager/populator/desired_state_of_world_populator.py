@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from minikubelet.container import runtime as kubecontainer
-from minikubelet.go import RecvChan, now, recv, select, sleep
+from minikubelet.go import RecvChan, Time, now, recv, select, since, sleep
 from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core.v1 import Pod, Volume
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
@@ -54,7 +54,8 @@ class DesiredStateOfWorldPopulator:
         #: pod → processed (``False``: to be processed again).
         self.processed_pods: dict[str, bool] = {}
         self.kube_container_runtime = kube_container_runtime
-        self.time_of_last_get_pod_status = 0.0
+        #: When the runtime was last asked which pods run; None is Go's zero time (never).
+        self.time_of_last_get_pod_status: Time | None = None
         self.keep_terminated_pod_volumes = keep_terminated_pod_volumes
         self.has_added_pods = False
         self.loop_sleep_duration = loop_sleep_duration
@@ -94,12 +95,13 @@ class DesiredStateOfWorldPopulator:
         """Go: pkg/kubelet/volumemanager/populator/desired_state_of_world_populator.go (*desiredStateOfWorldPopulator).populatorLoop"""
         self.find_and_add_new_pods()
         # Asking the runtime is dear: at most once per retry duration.
-        if float(now()) - self.time_of_last_get_pod_status < self.get_pod_status_retry_duration:
+        # Go: if time.Since(dswp.timeOfLastGetPodStatus) < dswp.getPodStatusRetryDuration {
+        last = self.time_of_last_get_pod_status
+        if last is not None and since(last) < self.get_pod_status_retry_duration:
             klog.v(5).info_s(
                 "Skipping findAndRemoveDeletedPods(). ",
-                nextRetryTime=go_fmt.Time(
-                    self.time_of_last_get_pod_status + self.get_pod_status_retry_duration
-                ),
+                # A time from time.Now() keeps its monotonic reading through Add.
+                nextRetryTime=go_fmt.Time(last.add(self.get_pod_status_retry_duration)),
                 retryDuration=go_fmt.Duration(self.get_pod_status_retry_duration),
             )
             return

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from minikubelet.go import RecvChan, now
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.exponential_backoff import (
@@ -27,6 +28,7 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.util.nestedpendingoperations.neste
 )
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.operationexecutor.operation_executor import (
     OperationExecutor,
+    generate_volume_msg_detailed,
 )
 from minikubelet.volumemanager.cache.actual_state_of_world import (
     ActualStateOfWorld,
@@ -108,8 +110,10 @@ class Reconciler:
                         err,
                         str(
                             mounted_volume.generate_error_detailed(
-                                "operationExecutor.UnmountVolume failed "
-                                f"(controllerAttachDetachEnabled {_go_bool(self.controller_attach_detach_enabled)})",
+                                go_fmt.sprintf(
+                                    "operationExecutor.UnmountVolume failed (controllerAttachDetachEnabled %v)",
+                                    self.controller_attach_detach_enabled,
+                                ),
                                 err,
                             )
                         ),
@@ -146,8 +150,10 @@ class Reconciler:
                         err,
                         str(
                             volume_to_mount.generate_error_detailed(
-                                "operationExecutor.VerifyControllerAttachedVolume failed "
-                                f"(controllerAttachDetachEnabled {_go_bool(self.controller_attach_detach_enabled)})",
+                                go_fmt.sprintf(
+                                    "operationExecutor.VerifyControllerAttachedVolume failed (controllerAttachDetachEnabled %v)",
+                                    self.controller_attach_detach_enabled,
+                                ),
                                 err,
                             )
                         ),
@@ -181,8 +187,10 @@ class Reconciler:
                         err,
                         str(
                             volume_to_mount.generate_error_detailed(
-                                "operationExecutor.MountVolume failed "
-                                f"(controllerAttachDetachEnabled {_go_bool(self.controller_attach_detach_enabled)})",
+                                go_fmt.sprintf(
+                                    "operationExecutor.MountVolume failed (controllerAttachDetachEnabled %v)",
+                                    self.controller_attach_detach_enabled,
+                                ),
                                 err,
                             )
                         ),
@@ -209,10 +217,18 @@ class Reconciler:
                 self.actual_state_of_world.mark_volume_as_detached(
                     attached_volume.volume_name, self.node_name
                 )
+                # Go: klog.InfoS(attachedVolume.GenerateMsgDetailed("Volume detached", fmt.Sprintf("DevicePath %q", attachedVolume.DevicePath)))
                 klog.info_s(
-                    f'Volume detached for volume "{attached_volume.spec.name()}" (UniqueName: '
-                    f'"{attached_volume.volume_name}") on node "{self.node_name}" '
-                    f'DevicePath "{attached_volume.device_path}"'
+                    generate_volume_msg_detailed(
+                        "Volume detached",
+                        go_fmt.sprintf("DevicePath %q", attached_volume.device_path),
+                        attached_volume.spec.name(),
+                        go_fmt.sprintf(
+                            "(UniqueName: %q) on node %q",
+                            attached_volume.volume_name,
+                            self.node_name,
+                        ),
+                    )
                 )
 
     def sync(self) -> None:
@@ -230,7 +246,3 @@ class Reconciler:
     def states_has_been_synced(self) -> bool:
         """Go: pkg/kubelet/volumemanager/reconciler/reconciler.go (*reconciler).StatesHasBeenSynced"""
         return self.time_of_last_sync is not None
-
-
-def _go_bool(b: bool) -> str:
-    return "true" if b else "false"

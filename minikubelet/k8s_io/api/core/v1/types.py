@@ -99,6 +99,10 @@ ResourceDefaultNamespacePrefix = "kubernetes.io/"
 ResourceAttachableVolumesPrefix = "attachable-volumes-"
 #: Go: ``v1.DefaultResourceRequestsPrefix``, the prefix of a resource quota's request names.
 DefaultResourceRequestsPrefix = "requests."
+#: Go: ``v1.StorageMediumHugePages``, an emptyDir's medium of huge pages.
+StorageMediumHugePages = "HugePages"
+#: Go: ``v1.StorageMediumHugePagesPrefix``, a huge-page medium with its size (``HugePages-2Mi``).
+StorageMediumHugePagesPrefix = "HugePages-"
 
 #: A minikubelet annotation, reserved for scripting a container's life in the fake runtime
 #: (when it exits, with which code …). Nothing in [`minikubelet.k8s_io.api.core.v1`][minikubelet.k8s_io.api.core.v1] interprets it; the

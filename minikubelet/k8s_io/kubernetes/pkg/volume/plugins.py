@@ -174,6 +174,16 @@ class VolumePluginMgr:
             plugin.init(host)
             self.plugins[plugin.get_plugin_name()] = plugin
 
+    def find_plugin_by_name(self, name: str) -> VolumePlugin:
+        """The plugin of that name; raises ``ValueError`` with Go's message.
+
+        Go: pkg/volume/plugins.go (*VolumePluginMgr).FindPluginByName
+        """
+        plugin = self.plugins.get(name)
+        if plugin is None:
+            raise ValueError(f"no volume plugin matched name: {name}")
+        return plugin
+
     def find_plugin_by_spec(self, spec: Spec | None) -> VolumePlugin:
         """The one plugin that supports ``spec``; raises ``ValueError`` with Go's message.
 

@@ -8,8 +8,10 @@ directory there too. configMap, secret and projected volumes wrap this plugin, a
 
 from __future__ import annotations
 
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.klog.v2 import klog
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.helpers import is_huge_page_medium
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir_linux import RealMountDetector
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.fsquota.quota_linux import (
@@ -22,11 +24,9 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.volume import MounterArgs
 #: Go: emptyDirPluginName
 emptyDirPluginName = "kubernetes.io/empty-dir"
 
-#: Go: v1.StorageMediumDefault, v1.StorageMediumMemory, v1.StorageMediumHugePages (the prefix
-#: of ``HugePages-2Mi`` too)
+#: Go: v1.StorageMediumDefault, v1.StorageMediumMemory
 StorageMediumDefault = ""
 StorageMediumMemory = "Memory"
-StorageMediumHugePages = "HugePages"
 
 
 def probe_volume_plugins() -> list[VolumePlugin]:
@@ -133,12 +133,12 @@ class EmptyDir:
             elif self.medium == StorageMediumMemory:
                 self.setup_tmpfs(dir)
             # Go: case v1helper.IsHugePageMedium(ed.medium):
-            elif self.medium.startswith(StorageMediumHugePages):
+            elif is_huge_page_medium(self.medium):
                 # The simulated node has no huge pages to mount (Go mounts a hugetlbfs).
                 self.setup_dir(dir)
             # Go: default:
             else:
-                raise ValueError(f'unknown storage medium "{self.medium}"')
+                raise ValueError(go_fmt.sprintf("unknown storage medium %q", self.medium))
         except Exception as setup_err:
             err = setup_err
 

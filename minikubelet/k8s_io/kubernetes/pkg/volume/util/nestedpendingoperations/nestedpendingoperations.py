@@ -170,7 +170,7 @@ class NestedPendingOperations:
         index, get_op_err = self.get_operation(key)
         if get_op_err is not None:
             klog.errorf(
-                "Operation %s completed. error: %s. exponentialBackOffOnError is enabled, but "
+                "Operation %+v completed. error: %v. exponentialBackOffOnError is enabled, but "
                 "failed to get operation to update.",
                 key,
                 err,
@@ -188,8 +188,23 @@ class NestedPendingOperations:
         for index, op in enumerate(self.operations):
             if op.key == key:
                 return index, None
-        return 0, Exception(f"operation {key} not found")
+        return 0, Exception(go_fmt.sprintf("operation %+v not found", key))
 
     def delete_operation(self, key: OperationKey) -> None:
-        """Go: pkg/volume/util/nestedpendingoperations/nestedpendingoperations.go (*nestedPendingOperations).deleteOperation"""
-        self.operations = [op for op in self.operations if op.key != key]
+        """Go: pkg/volume/util/nestedpendingoperations/nestedpendingoperations.go (*nestedPendingOperations).deleteOperation
+
+        As in Go, the last operation takes the deleted one's place: the order matters, since
+        [`is_operation_exists`][] returns the first operation a key with an empty pod name
+        matches.
+        """
+        op_index = -1
+        for i, op in enumerate(self.operations):
+            if op.key == key:
+                op_index = i
+                break
+
+        if op_index < 0:
+            return
+
+        self.operations[op_index] = self.operations[-1]
+        self.operations.pop()

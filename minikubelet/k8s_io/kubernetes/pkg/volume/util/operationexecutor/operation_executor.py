@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec
@@ -36,14 +37,14 @@ VolumeNotMounted = "VolumeNotMounted"
 
 def err_suffix(err: BaseException | None) -> str:
     """Go: pkg/volume/util/operationexecutor/operation_executor.go errSuffix"""
-    return f": {err}" if err is not None else ""
+    return go_fmt.sprintf(": %v", err) if err is not None else ""
 
 
 def generate_volume_msg_detailed(
     prefix_msg: str, suffix_msg: str, volume_name: str, details: str
 ) -> str:
     """Go: pkg/volume/util/operationexecutor/operation_executor.go generateVolumeMsgDetailed"""
-    return f'{prefix_msg} for volume "{volume_name}" {details} {suffix_msg}'
+    return go_fmt.sprintf("%v for volume %q %v %v", prefix_msg, volume_name, details, suffix_msg)
 
 
 def generate_volume_msg(
@@ -53,7 +54,7 @@ def generate_volume_msg(
 
     Go: pkg/volume/util/operationexecutor/operation_executor.go generateVolumeMsg
     """
-    simple_msg = f'{prefix_msg} for volume "{volume_name}" {suffix_msg}'
+    simple_msg = go_fmt.sprintf("%v for volume %q %v", prefix_msg, volume_name, suffix_msg)
     return simple_msg, generate_volume_msg_detailed(prefix_msg, suffix_msg, volume_name, details)
 
 
@@ -74,7 +75,12 @@ class VolumeToMount:
     desired_size_limit: Quantity | None = None
 
     def _details(self) -> str:
-        return f'(UniqueName: "{self.volume_name}") pod "{self.pod.metadata.name}" (UID: "{self.pod.metadata.uid}")'
+        return go_fmt.sprintf(
+            "(UniqueName: %q) pod %q (UID: %q)",
+            self.volume_name,
+            self.pod.metadata.name,
+            self.pod.metadata.uid,
+        )
 
     def generate_msg_detailed(self, prefix_msg: str, suffix_msg: str) -> str:
         """Go: pkg/volume/util/operationexecutor/operation_executor.go (*VolumeToMount).GenerateMsgDetailed"""
@@ -88,7 +94,8 @@ class VolumeToMount:
 
     def generate_error_detailed(self, prefix_msg: str, err: BaseException | None) -> Exception:
         """Go: pkg/volume/util/operationexecutor/operation_executor.go (*VolumeToMount).GenerateErrorDetailed"""
-        return Exception(self.generate_msg_detailed(prefix_msg, err_suffix(err)))
+        # Go: return fmt.Errorf(volume.GenerateMsgDetailed(prefixMsg, errSuffix(err)))
+        return Exception(go_fmt.sprintf(self.generate_msg_detailed(prefix_msg, err_suffix(err))))
 
     def generate_error(
         self, prefix_msg: str, err: BaseException | None
@@ -98,7 +105,8 @@ class VolumeToMount:
         Go: pkg/volume/util/operationexecutor/operation_executor.go (*VolumeToMount).GenerateError
         """
         simple_msg, detailed_msg = self.generate_msg(prefix_msg, err_suffix(err))
-        return Exception(simple_msg), Exception(detailed_msg)
+        # Go: return fmt.Errorf(simpleMsg), fmt.Errorf(detailedMsg)
+        return Exception(go_fmt.sprintf(simple_msg)), Exception(go_fmt.sprintf(detailed_msg))
 
 
 @dataclass
@@ -117,8 +125,8 @@ class MountedVolume:
 
     def generate_msg_detailed(self, prefix_msg: str, suffix_msg: str) -> str:
         """Go: pkg/volume/util/operationexecutor/operation_executor.go (*MountedVolume).GenerateMsgDetailed"""
-        details = (
-            f'(UniqueName: "{self.volume_name}") pod "{self.pod_name}" (UID: "{self.pod_uid}")'
+        details = go_fmt.sprintf(
+            "(UniqueName: %q) pod %q (UID: %q)", self.volume_name, self.pod_name, self.pod_uid
         )
         return generate_volume_msg_detailed(
             prefix_msg, suffix_msg, self.outer_volume_spec_name, details
@@ -126,7 +134,8 @@ class MountedVolume:
 
     def generate_error_detailed(self, prefix_msg: str, err: BaseException | None) -> Exception:
         """Go: pkg/volume/util/operationexecutor/operation_executor.go (*MountedVolume).GenerateErrorDetailed"""
-        return Exception(self.generate_msg_detailed(prefix_msg, err_suffix(err)))
+        # Go: return fmt.Errorf(volume.GenerateMsgDetailed(prefixMsg, errSuffix(err)))
+        return Exception(go_fmt.sprintf(self.generate_msg_detailed(prefix_msg, err_suffix(err))))
 
 
 @dataclass
@@ -158,11 +167,14 @@ class OperationExecutor:
         self, volume_to_mount: VolumeToMount, node_name: str, actual_state_of_world: Any
     ) -> Exception | None:
         """Go: pkg/volume/util/operationexecutor/operation_executor.go (*operationExecutor).VerifyControllerAttachedVolume"""
-        generated_operations = (
-            self.operation_generator.generate_verify_controller_attached_volume_func(
-                volume_to_mount, node_name, actual_state_of_world
+        try:
+            generated_operations = (
+                self.operation_generator.generate_verify_controller_attached_volume_func(
+                    volume_to_mount, node_name, actual_state_of_world
+                )
             )
-        )
+        except Exception as err:
+            return err
         return self.pending_operations.run(
             volume_to_mount.volume_name, "", "", generated_operations
         )

@@ -38,7 +38,16 @@ class OperationGenerator:
     def generate_verify_controller_attached_volume_func(
         self, volume_to_mount: VolumeToMount, node_name: str, actual_state_of_world: Any
     ) -> GeneratedOperations:
-        """Go: pkg/volume/util/operationexecutor/operation_generator.go (*operationGenerator).GenerateVerifyControllerAttachedVolumeFunc"""
+        """Go: pkg/volume/util/operationexecutor/operation_generator.go (*operationGenerator).GenerateVerifyControllerAttachedVolumeFunc
+
+        Raises the detailed error where Go returns it.
+        """
+        try:
+            self.volume_plugin_mgr.find_plugin_by_spec(volume_to_mount.volume_spec)
+        except ValueError as err:
+            raise volume_to_mount.generate_error_detailed(
+                "VerifyControllerAttachedVolume.FindPluginBySpec failed", err
+            ) from None
 
         async def verify_controller_attached_volume_func() -> OperationContext:
             # Go: if !volumeToMount.PluginIsAttachable {
@@ -54,10 +63,9 @@ class OperationGenerator:
                 )
             return None, None
 
+        # No event on failure, as in Go (its EventRecorderFunc is nil).
         return GeneratedOperations(
-            "verify_controller_attached_volume",
-            verify_controller_attached_volume_func,
-            self._event_recorder(volume_to_mount),
+            "verify_controller_attached_volume", verify_controller_attached_volume_func, None
         )
 
     def _event_recorder(self, volume_to_mount: VolumeToMount) -> Any:
@@ -98,7 +106,8 @@ class OperationGenerator:
                 # mounted (a time-out); SetUp of these plugins either happened or did not.
                 return volume_to_mount.generate_error("MountVolume.SetUp failed", mount_err)
             _, detailed_msg = volume_to_mount.generate_msg("MountVolume.SetUp succeeded", "")
-            klog.v(4 if is_remount else 1).infof("%s", detailed_msg)
+            # Go: klog.V(verbosity).Infof(detailedMsg)
+            klog.v(4 if is_remount else 1).infof(detailed_msg)
             mark_opts = MarkVolumeOpts(
                 pod_name=volume_to_mount.pod_name,
                 pod_uid=volume_to_mount.pod.metadata.uid,
@@ -122,17 +131,24 @@ class OperationGenerator:
     def generate_unmount_volume_func(
         self, volume_to_unmount: MountedVolume, actual_state_of_world: Any, pods_dir: str
     ) -> GeneratedOperations:
-        """Go: pkg/volume/util/operationexecutor/operation_generator.go (*operationGenerator).GenerateUnmountVolumeFunc"""
-        volume_plugin = self.volume_plugin_mgr.plugins.get(volume_to_unmount.plugin_name)
-        if volume_plugin is None:
-            raise volume_to_unmount.generate_error_detailed(
-                "UnmountVolume.FindPluginByName failed", Exception("no volume plugin matched")
+        """Go: pkg/volume/util/operationexecutor/operation_generator.go (*operationGenerator).GenerateUnmountVolumeFunc
+
+        Raises the detailed error where Go returns it.
+        """
+        try:
+            volume_plugin = self.volume_plugin_mgr.find_plugin_by_name(
+                volume_to_unmount.plugin_name
             )
+        except ValueError as err:
+            raise volume_to_unmount.generate_error_detailed(
+                "UnmountVolume.FindPluginByName failed", err
+            ) from None
         volume_unmounter = volume_plugin.new_unmounter(
             volume_to_unmount.inner_volume_spec_name, volume_to_unmount.pod_uid
         )
 
         async def unmount_volume_func() -> OperationContext:
+            # Go omitted: if err := subpather.CleanSubPaths(podDir, volumeToUnmount.InnerVolumeSpecName); err != nil { -- the simulated node makes no subPath bind mounts
             try:
                 volume_unmounter.tear_down()
             except Exception as unmount_err:
@@ -142,12 +158,28 @@ class OperationGenerator:
                 return err, err
             v = volume_to_unmount
             klog.infof(
-                f'UnmountVolume.TearDown succeeded for volume "{v.volume_name}" '
-                f'(OuterVolumeSpecName: "{v.outer_volume_spec_name}") pod "{v.pod_name}" '
-                f'(UID: "{v.pod_uid}"). InnerVolumeSpecName "{v.inner_volume_spec_name}". '
-                f'PluginName "{v.plugin_name}", VolumeGidValue "{v.volume_gid_value}"'
+                "UnmountVolume.TearDown succeeded for volume %q (OuterVolumeSpecName: %q) pod %q "
+                "(UID: %q). InnerVolumeSpecName %q. PluginName %q, VolumeGidValue %q",
+                v.volume_name,
+                v.outer_volume_spec_name,
+                v.pod_name,
+                v.pod_uid,
+                v.inner_volume_spec_name,
+                v.plugin_name,
+                v.volume_gid_value,
             )
-            actual_state_of_world.mark_volume_as_unmounted(v.pod_name, v.volume_name)
+            # A failure to update the actual state is only logged; the operation succeeded.
+            # Go: markVolMountedErr := actualStateOfWorld.MarkVolumeAsUnmounted(
+            try:
+                actual_state_of_world.mark_volume_as_unmounted(v.pod_name, v.volume_name)
+            except ValueError as mark_err:
+                klog.errorf(
+                    str(
+                        v.generate_error_detailed(
+                            "UnmountVolume.MarkVolumeAsUnmounted failed", mark_err
+                        )
+                    )
+                )
             return None, None
 
         # No event on failure, as in Go.

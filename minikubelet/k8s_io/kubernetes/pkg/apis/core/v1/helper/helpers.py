@@ -10,6 +10,8 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceAttachableVolumesPrefix,
     ResourceDefaultNamespacePrefix,
     ResourceHugePagesPrefix,
+    StorageMediumHugePages,
+    StorageMediumHugePagesPrefix,
 )
 from minikubelet.k8s_io.apimachinery.pkg.util.validation.validation import is_qualified_name
 
@@ -56,3 +58,14 @@ def is_overcommit_allowed(name: str) -> bool:
 def is_attachable_volume_resource_name(name: str) -> bool:
     """Go: pkg/apis/core/v1/helper/helpers.go IsAttachableVolumeResourceName"""
     return name.startswith(ResourceAttachableVolumesPrefix)
+
+
+def is_huge_page_medium(medium: str) -> bool:
+    """``HugePages``, or ``HugePages-`` and a page size (``HugePages-2Mi``); ``HugePagesX`` is
+    neither.
+
+    Go: pkg/apis/core/v1/helper/helpers.go IsHugePageMedium
+    """
+    if medium == StorageMediumHugePages:
+        return True
+    return medium.startswith(StorageMediumHugePagesPrefix)
