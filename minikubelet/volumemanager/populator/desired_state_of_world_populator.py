@@ -194,6 +194,7 @@ class DesiredStateOfWorldPopulator:
 
         Go: pkg/kubelet/volumemanager/populator/desired_state_of_world_populator.go (*desiredStateOfWorldPopulator).processPodVolumes
         """
+        # Go: if pod == nil {
         if pod is None:
             return
         unique_pod_name = get_unique_pod_name(pod)
@@ -202,6 +203,7 @@ class DesiredStateOfWorldPopulator:
 
         all_volumes_added = True
         mounts, devices = get_pod_volume_names(pod)
+        # Go: for _, podVolume := range pod.Spec.Volumes {
         for pod_volume in pod.spec.volumes:
             if pod_volume.name not in mounts and pod_volume.name not in devices:
                 klog.v(4).info_s(
@@ -240,6 +242,7 @@ class DesiredStateOfWorldPopulator:
                 )
             # Go omitted: if expandInUsePV { -- only persistent volumes are resized; the port has none
 
+        # Go: if allVolumesAdded {
         if all_volumes_added:
             self.mark_pod_processed(unique_pod_name)
             # The pod was processed again: its configMaps and secrets may have changed.
@@ -278,10 +281,10 @@ class DesiredStateOfWorldPopulator:
         if pvc_source is None and "ephemeral" in pod_volume.volume_source:
             pvc_source = {"claimName": f"{pod.metadata.name}-{pod_volume.name}"}
         if pvc_source is not None:
-            # No PVCs nor PVs in the port's API server: a claim is never found.
+            # No PVCs nor PVs in the port's API server: getPVCExtractPV never finds a claim.
             claim = pvc_source.get("claimName", "")
             raise ValueError(
-                f"error processing PVC {pod.metadata.namespace}/{claim}: "
-                f'persistentvolumeclaims "{claim}" not found'
+                f"error processing PVC {pod.metadata.namespace}/{claim}: failed to fetch PVC "
+                f'from API server: persistentvolumeclaims "{claim}" not found'
             )
         return new_spec_from_volume(pod_volume), ""
