@@ -52,6 +52,9 @@ IDLE_SECONDS = 900.0
 ENV_OFF = "MINIKUBELET_CHECK_SERVER"
 #: How long a runner waits for a server it started to take checks (the port's import).
 START_SECONDS = 120.0
+#: How long a runner waits for a listening server to take a check before it runs the check in
+#: a process of its own (a server that is stopped or hung answers nothing).
+ANSWER_SECONDS = 10.0
 #: Variables that change what an interpreter imports or how it reads text: part of the key.
 _KEY_PREFIXES = ("PYTHON", "LC_", "LANG", "VIRTUAL_ENV")
 #: The server this process started, while it may still be starting.
@@ -133,11 +136,13 @@ class Lines:
 
 def _connect(path: Path) -> socket.socket | None:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(ANSWER_SECONDS)  # a hung server's full backlog would block for ever
     try:
         sock.connect(str(path))
     except OSError:
         sock.close()
         return None
+    sock.settimeout(None)
     return sock
 
 
@@ -219,7 +224,7 @@ def open_check(request: dict[str, Any]) -> tuple[socket.socket, Lines, int] | No
         lines = Lines(sock.fileno())
         try:
             sock.sendall((json.dumps(message) + "\n").encode())
-            first = lines.next(START_SECONDS)
+            first = lines.next(ANSWER_SECONDS)
         except OSError:
             first = None
         if first is not None and isinstance(first.get("pid"), int):
@@ -236,7 +241,12 @@ def stop() -> None:
     global _started
     if not enabled():
         return
-    sock = _connect(socket_path())
+    path = socket_path()
+    deadline = time.monotonic() + START_SECONDS
+    sock = _connect(path)
+    while sock is None and _serving() and time.monotonic() < deadline:
+        time.sleep(0.01)  # it is still importing the port: it listens once it has
+        sock = _connect(path)
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.sendall(b'{"op": "stop"}\n')

@@ -45,6 +45,69 @@ def test_checks_reuse_one_server_and_run_with_the_runners_environment(
     assert checkserver.server_pid() == server, "a second check started another server"
 
 
+LEAVE_STATE = """
+from minikubelet.pleg import generic
+
+print("left by an earlier check:", getattr(generic, "_left_by_a_check", None))
+generic._left_by_a_check = "yes"
+generic.generate_events = None
+
+
+def generate_events(pod_id, cid, old_state, new_state):
+    return []
+"""
+
+
+def test_each_check_starts_from_the_port_as_imported(workspace: Workspace, tmp_path) -> None:
+    # One check changes the port's modules as it likes; the next, from the same server, sees
+    # none of it: each check is a fresh process forked from the server, which only imported.
+    exercise = find(workspace.chapters(), "pleg-events")
+    probe = tmp_path / "probe.py"
+    probe.write_text(LEAVE_STATE)
+    first = check(exercise, probe)
+    server = checkserver.server_pid()
+    second = check(exercise, probe)
+    for result in (first, second):
+        assert "left by an earlier check: None" in result.output, result.output
+    assert checkserver.server_pid() == server, "the second check had a server of its own"
+    solve(workspace, "pleg-events")
+    assert check(exercise).ok, "a check after one that broke the port must see it whole"
+
+
+def test_a_killed_server_is_replaced_and_the_check_still_runs(workspace: Workspace) -> None:
+    exercise = find(workspace.chapters(), "pleg-events")
+    solve(workspace, "pleg-events")
+    assert check(exercise).ok
+    old = checkserver.server_pid()
+    assert old is not None
+    os.kill(old, signal.SIGKILL)  # its socket file and lock file stay behind
+    deadline = time.monotonic() + 10
+    while running(old) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    result = check(exercise)
+    assert result.ok and "Traceback" not in result.output, result.output
+    assert checkserver.server_pid() not in (None, old)
+
+
+def test_a_server_that_answers_nothing_is_passed_by(workspace: Workspace, monkeypatch) -> None:
+    exercise = find(workspace.chapters(), "pleg-events")
+    solve(workspace, "pleg-events")
+    assert check(exercise).ok
+    hung = checkserver.server_pid()
+    assert hung is not None
+    monkeypatch.setattr(checkserver, "ANSWER_SECONDS", 0.5)
+    monkeypatch.setattr(checkserver, "START_SECONDS", 30.0)
+    os.kill(hung, signal.SIGSTOP)  # it listens, and answers nothing
+    try:
+        result = check(exercise)
+        assert result.ok and "Traceback" not in result.output, result.output
+        # It did not wait for the hung server as for one that imports the port.
+        assert result.seconds < checkserver.START_SECONDS
+    finally:
+        os.kill(hung, signal.SIGKILL)
+        os.kill(hung, signal.SIGCONT)
+
+
 def test_a_changed_module_file_gets_a_new_server(workspace: Workspace) -> None:
     exercise = find(workspace.chapters(), "pleg-events")
     solve(workspace, "pleg-events")
