@@ -39,6 +39,7 @@ import os
 import selectors
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,7 @@ def enabled() -> bool:
         and hasattr(socket, "AF_UNIX")
         and hasattr(os, "fork")
         and hasattr(os, "setsid")
+        and _private_folder() is not None
     )
 
 
@@ -86,10 +88,27 @@ def key() -> str:
     return hashlib.sha256(json.dumps(facts).encode()).hexdigest()[:20]
 
 
-def folder() -> Path:
-    """Where this user's servers keep their sockets (only the user may enter it)."""
+def _private_folder() -> Path | None:
+    """This user's folder for the servers' sockets, made if missing; None when it is not the
+    user's alone (another user made it first in the shared temporary folder, and could listen
+    where a runner sends its environment)."""
     path = Path(tempfile.gettempdir()) / f"minikubelet-checks-{os.getuid()}"
-    path.mkdir(mode=0o700, exist_ok=True)
+    try:
+        path.mkdir(mode=0o700, exist_ok=True)
+        info = path.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    return path
+
+
+def folder() -> Path:
+    """Where this user's servers keep their sockets; there is one once :func:`enabled` has
+    said so."""
+    path = _private_folder()
+    if path is None:
+        raise OSError("no private folder for the check server's socket")
     return path
 
 
