@@ -24,12 +24,13 @@ Layout (nothing of the port is imported to list them, so ``list`` and the site s
 from __future__ import annotations
 
 import contextlib
+import os
+import pickle
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 #: The folder of the walkthrough package, where the shipped chapters are.
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -37,9 +38,6 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 CHAPTER_DIR = re.compile(r"^ch(\d\d)$")
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
-
-#: libyaml's safe loader where PyYAML was built with it (ten times faster), else PyYAML's own.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: The files the catalogue is read from, under the walkthrough's folder (not the learner's).
 CATALOG_FILES = (
@@ -222,8 +220,12 @@ def _prose(text: dict[str, str]) -> dict[str, str]:
 
 
 def _load_yaml(path: Path) -> dict[str, Any]:
+    import yaml  # here: a command that finds the catalogue kept never needs it
+
+    # libyaml's safe loader where PyYAML was built with it (ten times faster), else PyYAML's own
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise CatalogError(f"{path}: {err}") from err
     if not isinstance(data, dict):
@@ -365,8 +367,64 @@ def discover(root: Path | None = None) -> list[Chapter]:
     state = _files_state(root)
     known = _read.get(root)
     if known is None or known[0] != state:
-        known = _read[root] = (state, _read_chapters(root))
+        kept = _kept_file(root)
+        facts = _kept_facts(root, state)
+        chapters = _kept(kept, facts) if kept is not None else None
+        if chapters is None:
+            chapters = _read_chapters(root)
+            if kept is not None:
+                _keep(kept, facts, chapters)
+        known = _read[root] = (state, chapters)
     return list(known[1])
+
+
+# The catalogue as last read is kept between commands too (ours): one command reads every
+# chapter to find one exercise, and parsing their YAML costs more CPU than the rest of the
+# runner's work for a check. Kept beside the folder's bytecode (its __pycache__), with what it
+# was read from (each file's modification time and size, this module's, the interpreter); read
+# back only when all of those are the same, else read afresh
+# (tests/walkthrough/test_catalog_kept.py).
+
+
+def _kept_file(root: Path) -> Path | None:
+    cache = root / "__pycache__"
+    try:
+        cache.mkdir(exist_ok=True)
+    except OSError:
+        return None  # a folder this user may not write: read it each time
+    return cache / f"catalog.{sys.implementation.cache_tag}.pickle"
+
+
+def _kept_facts(root: Path, state: tuple[tuple[str, int, int], ...]) -> tuple[Any, ...]:
+    try:
+        own = os.stat(__file__)
+        stamp = (own.st_mtime_ns, own.st_size)
+    except OSError:
+        stamp = None
+    return (str(root.resolve()), state, stamp, sys.version)
+
+
+def _kept(path: Path, facts: tuple[Any, ...]) -> list[Chapter] | None:
+    """The chapters kept in ``path`` if they were read from ``facts``, else None."""
+    try:
+        with open(path, "rb") as f:
+            kept_facts, chapters = pickle.load(f)
+    except Exception:  # missing, or written by another version of this module: read afresh
+        return None
+    if kept_facts != facts or not isinstance(chapters, list):
+        return None
+    return chapters if all(isinstance(c, Chapter) for c in chapters) else None
+
+
+def _keep(path: Path, facts: tuple[Any, ...], chapters: list[Chapter]) -> None:
+    part = path.with_name(f"{path.name}.{os.getpid()}")
+    try:
+        with open(part, "wb") as f:
+            pickle.dump((facts, chapters), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(part, path)  # whole or not at all, for another command reading it
+    except OSError:
+        with contextlib.suppress(OSError):
+            part.unlink()
 
 
 def _read_chapters(root: Path) -> list[Chapter]:

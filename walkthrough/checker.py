@@ -8,11 +8,11 @@ an output budget. When a check runs out of time, the runner asks the process for
 (faulthandler), to name the learner's line, and ends the whole process group. A process that ends
 without its last word (``os._exit``, a signal) is reported with the check it was running.
 
-Processes are forked from a server that has imported the port already (multiprocessing's
-``forkserver``), so a check costs tens of milliseconds, not the second an import takes. While the
-learner debugs (a call to ``breakpoint()`` in the file with a terminal on stdin, or a debugger
-running the runner) the check runs in a fresh ``python -m walkthrough.child`` with the learner's
-terminal and no time limit. A process the learner's code starts ends with the check, even one
+Processes are forked from a server that has imported the port already
+(:mod:`walkthrough.checkserver`, kept between commands), so a check costs tens of milliseconds,
+not the second an import takes. While the learner debugs (a call to ``breakpoint()`` in the
+file with a terminal on stdin, or a debugger running the runner) the check runs in a fresh
+``python -m walkthrough.child`` with the learner's terminal and no time limit. A process the learner's code starts ends with the check, even one
 that left the check's process group (:mod:`walkthrough.proctree`).
 """
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
-import multiprocessing
 import os
 import re
 import signal
@@ -33,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from walkthrough import proctree
+from walkthrough import checkserver, proctree
 from walkthrough.catalog import Exercise
 
 #: Seconds of real time one check function may take.
@@ -44,8 +43,6 @@ MEMORY_MB = int(os.environ.get("MINIKUBELET_CHECK_MEMORY_MB") or 1024)
 OUTPUT_MB = 16
 #: What of the learner's printed output the report keeps (characters, from the end).
 OUTPUT_KEPT = 4000
-
-_context: Any = None
 
 
 @dataclass
@@ -125,25 +122,11 @@ def calls_debugger(source: str) -> bool:
     return False
 
 
-def _forkserver() -> Any:
-    """The multiprocessing context checks are forked from (the port imported once)."""
-    global _context
-    if _context is None:
-        methods = multiprocessing.get_all_start_methods()
-        _context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        if "forkserver" in methods:
-            _context.set_forkserver_preload(["walkthrough.child", "walkthrough.checker"])
-    return _context
-
-
 def start_server() -> None:
-    """Start the server checks are forked from now, so that it imports the port while the
-    runner reads the chapters (ours: the two run at the same time on two cores). A check
-    starts it anyway when it is not running yet."""
-    if _forkserver().get_start_method() == "forkserver":
-        from multiprocessing import forkserver
-
-        forkserver.ensure_running()
+    """Start this workspace's check server unless it is running, so that it imports the port
+    while the runner reads the chapters (ours: the two run at the same time on two cores). A
+    check starts it anyway when it is not running yet."""
+    checkserver.ensure_running()
 
 
 def _request(exercise: Exercise, file: Path, work: Path | None) -> dict[str, Any]:
@@ -211,18 +194,90 @@ def _stack_line(dump: Path, file: Path) -> tuple[int | None, str]:
     return None, ""
 
 
-def _timeout_failure(check: str, limit: float, line: int | None, source: str) -> Failure:
-    return Failure(
-        check,
-        "timeout",
-        f"The check ran for more than {limit:g} s of real time and was stopped. The port runs on a "
-        "virtual clock: a loop that never awaits (or awaits only what is always ready) never "
-        "lets the clock move, and never ends.",
-        f"检查运行超过了 {limit:g} 秒（真实时间），已被中止。移植版运行在虚拟时钟上：一个从不 await"
-        "（或只 await 总是就绪的东西）的循环不会让时钟前进，也就永远不会结束。",
-        line,
-        source,
-    )
+#: Output that makes printing the likely reason a check ran out of time (bytes, lines).
+PRINTED_MUCH = (1 << 20, 10_000)
+
+
+@dataclass
+class _Watched:
+    """What the runner saw of a check from the moment it began: the time, the seconds its
+    process had been busy (see :func:`proctree.busy_seconds`) and the size of its output then
+    (the time-out message says what changed)."""
+
+    began: float = 0.0
+    busy: float | None = None
+    printed: int = 0
+
+    @classmethod
+    def now(cls, pid: int, output: Path) -> _Watched:
+        return cls(time.monotonic(), proctree.busy_seconds(pid), _size(output))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _lines(path: Path, skip: int) -> int:
+    """The lines of ``path`` after its first ``skip`` bytes."""
+    count = 0
+    try:
+        with open(path, "rb") as f:
+            f.seek(skip)
+            while chunk := f.read(1 << 20):
+                count += chunk.count(b"\n")
+    except OSError:
+        pass
+    return count
+
+
+def _timeout_failure(
+    check: str, limit: float, line: int | None, source: str, seen: _Watched, pid: int, out: Path
+) -> Failure:
+    """The time-out, with what was seen: much printing, a wait in real time, or a busy CPU."""
+    head_en = f"The check ran for more than {limit:g} s of real time and was stopped."
+    head_zh = f"检查运行超过了 {limit:g} 秒（真实时间），已被中止。"
+    printed = _size(out) - seen.printed
+    lines = _lines(out, seen.printed) if printed else 0
+    busy = proctree.busy_seconds(pid)
+    wall = max(time.monotonic() - seen.began, 1e-3)
+    if printed >= PRINTED_MUCH[0] or lines >= PRINTED_MUCH[1]:
+        size = f"{printed / (1 << 20):.1f} MiB" if printed >= 1 << 20 else f"{printed} B"
+        en = (
+            f"{head_en} In that time your code printed {lines:,} lines ({size}): writing that "
+            "much takes real time of its own. Print less, and not on every turn of a loop."
+        )
+        zh = (
+            f"{head_zh}这段时间里你的代码输出了 {lines:,} 行（{size}）：输出这么多内容本身就要"
+            "花真实时间。少输出一些，别在循环的每一轮都输出。"
+        )
+    elif seen.busy is not None and busy is not None and busy - seen.busy < 0.25 * wall:
+        en = (
+            f"{head_en} Your code was waiting, not working (it ran for {busy - seen.busy:.1f} s "
+            f"of those {wall:.1f} s): a real wait (time.sleep, a lock, input(), a queue, a "
+            "subprocess) takes real time, while the port runs on a virtual clock. Wait on the "
+            "port's clock instead: await go.sleep(seconds), a timer or a channel."
+        )
+        zh = (
+            f"{head_zh}你的代码一直在等待，并没有在运算（{wall:.1f} 秒里只运行了 "
+            f"{busy - seen.busy:.1f} 秒）：真实的等待（time.sleep、锁、input()、队列、子进程）"
+            "花的是真实时间，而移植版运行在虚拟时钟上。请在虚拟时钟上等待：await "
+            "go.sleep(秒数)、定时器或通道。"
+        )
+    else:
+        busy_en = "Your code kept the CPU busy the whole time: " if busy is not None else ""
+        busy_zh = "你的代码一直占着 CPU：" if busy is not None else ""
+        en = (
+            f"{head_en} {busy_en}the port runs on a virtual clock, and a loop that never awaits "
+            "(or awaits only what is always ready) never lets the clock move, and never ends."
+        )
+        zh = (
+            f"{head_zh}{busy_zh}移植版运行在虚拟时钟上，一个从不 await（或只 await 总是就绪的"
+            "东西）的循环不会让时钟前进，也就永远不会结束。"
+        )
+    return Failure(check, "timeout", en, zh, line, source)
 
 
 def _ended_failure(check: str, exitcode: int | None, crash: str) -> Failure:
@@ -275,29 +330,83 @@ def _kill(pid: int) -> None:
             continue
 
 
+class _Started:
+    """A check's process as the runner sees it: its id, its events, at the end its status."""
+
+    def __init__(self, pid: int, lines: checkserver.Lines, close: Any, popen: Any = None) -> None:
+        self.pid = pid
+        self.lines = lines
+        self.exitcode: int | None = None
+        self._close = close
+        self._popen = popen
+
+    def alive(self) -> bool:
+        if self._popen is not None:
+            return self._popen.poll() is None
+        return self.exitcode is None and not self.lines.ended
+
+    def finish(self) -> None:
+        """Wait (a few seconds at most) for the exit status, then let the process go."""
+        if self._popen is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.exitcode = self._popen.wait(5)
+        else:
+            deadline = time.monotonic() + 5
+            while self.exitcode is None and not self.lines.ended and time.monotonic() < deadline:
+                event = self.lines.next(deadline - time.monotonic())
+                if event is not None and event.get("event") == "exit":
+                    self.exitcode = event.get("code")
+        self._close()
+
+
+def _fresh(request: dict[str, Any], work: Path, *, terminal: bool = False) -> _Started:
+    """The check in a fresh ``python -m walkthrough.child`` (stdin: the learner's terminal while
+    debugging, else nothing), its events on a pipe."""
+    (work / "request.json").write_text(json.dumps(request), encoding="utf-8")
+    read, write = os.pipe()
+    try:
+        popen = subprocess.Popen(
+            [sys.executable, "-m", "walkthrough.child", str(work / "request.json"), str(write)],
+            pass_fds=(write,),
+            stdin=None if terminal else subprocess.DEVNULL,
+        )
+    finally:
+        os.close(write)
+    return _Started(popen.pid, checkserver.Lines(read), lambda: os.close(read), popen)
+
+
+def _start(request: dict[str, Any], work: Path) -> _Started:
+    """The check's process: forked by the check server, else a fresh interpreter."""
+    opened = checkserver.open_check(request)
+    if opened is None:
+        return _fresh(request, work)
+    sock, lines, pid = opened
+    return _Started(pid, lines, sock.close)
+
+
 def _run_isolated(
     exercise: Exercise, file: Path, result: CheckResult, limit: float, work: Path
 ) -> None:
-    ctx = _forkserver()
-    receive, send = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_entry, args=(_request(exercise, file, work), send), daemon=True)
+    started = _start(_request(exercise, file, work), work)
     collect = _Collector(result)
-    process.start()
-    send.close()
     deadline = time.monotonic() + limit
+    seen = _Watched.now(started.pid, work / "output")
     timed_out = False
     try:
         while not collect.done:
-            if receive.poll(0.05):
-                try:
-                    event = receive.recv()
-                except (EOFError, OSError):
+            event = started.lines.next(0.05)
+            if event is not None:
+                if event.get("event") == "exit":  # the server saw the process end
+                    started.exitcode = event.get("code")
                     break
                 collect.take(event)
                 if event.get("event") in ("start", "checks"):
                     deadline = time.monotonic() + limit
+                    seen = _Watched.now(started.pid, work / "output")
                 continue
-            if not process.is_alive() and not receive.poll(0):
+            if not started.alive():
+                while (event := started.lines.next(0)) is not None:  # its last words
+                    collect.take(event)
                 break
             if time.monotonic() > deadline:
                 timed_out = True
@@ -306,32 +415,32 @@ def _run_isolated(
             stack = work / "stack"
             if hasattr(signal, "SIGUSR1"):
                 with contextlib.suppress(OSError):
-                    os.kill(process.pid, signal.SIGUSR1)  # faulthandler writes every thread
+                    os.kill(started.pid, signal.SIGUSR1)  # faulthandler writes every thread
                 waited = time.monotonic() + 1.0
                 while time.monotonic() < waited and not (stack.exists() and stack.stat().st_size):
                     time.sleep(0.02)
                 time.sleep(0.05)
             line, source = _stack_line(stack, file)
-            result.failed.append(_timeout_failure(collect.running or "load", limit, line, source))
+            result.failed.append(
+                _timeout_failure(
+                    collect.running or "load",
+                    limit,
+                    line,
+                    source,
+                    seen,
+                    started.pid,
+                    work / "output",
+                )
+            )
     finally:
-        if process.pid is not None:
-            _kill(process.pid)
-        process.join(5)
-        receive.close()
+        _kill(started.pid)
+        started.finish()
     if not collect.done and not timed_out:
         if not result.failed or collect.running is not None or collect.crash:
             result.failed.append(
-                _ended_failure(collect.running or "load", process.exitcode, collect.crash)
+                _ended_failure(collect.running or "load", started.exitcode, collect.crash)
             )
     result.output = _tail(work / "output")
-
-
-def _entry(request: dict[str, Any], conn: Any) -> None:
-    """The target of a forked check. Named here, not in :mod:`walkthrough.child`, so that the
-    runner never imports the port itself: only the server it forks from has it imported."""
-    from walkthrough import child
-
-    child.entry(request, conn)
 
 
 def _tail(path: Path) -> str:
@@ -347,27 +456,16 @@ def _tail(path: Path) -> str:
 
 
 def _run_debugging(exercise: Exercise, file: Path, result: CheckResult, work: Path) -> None:
-    request = work / "request.json"
-    request.write_text(json.dumps(_request(exercise, file, None)), encoding="utf-8")
-    read, write = os.pipe()
+    started = _fresh(_request(exercise, file, None), work, terminal=True)
     collect = _Collector(result)
-    try:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "walkthrough.child", str(request), str(write)],
-            pass_fds=(write,),
-        )
-    finally:
-        os.close(write)
-    with os.fdopen(read, encoding="utf-8") as events:
-        for line in events:
-            try:
-                collect.take(json.loads(line))
-            except (ValueError, KeyError):
-                continue
-    process.wait()
+    while not started.lines.ended:  # no time limit: the learner is at the debugger
+        event = started.lines.next(3600)
+        if event is not None:
+            collect.take(event)
+    started.finish()
     if not collect.done and (not result.failed or collect.running is not None or collect.crash):
         result.failed.append(
-            _ended_failure(collect.running or "load", process.returncode, collect.crash)
+            _ended_failure(collect.running or "load", started.exitcode, collect.crash)
         )
 
 

@@ -1,8 +1,8 @@
 """What runs in the process of one check: the learner's code goes into the port, the checks run.
 
-:mod:`walkthrough.checker` starts one process per check (forked from a server that has the port
-imported already, or a fresh ``python -m walkthrough.child`` while the learner debugs). Here that
-process puts each function of the learner's file in place of the port's (the port is patched
+:mod:`walkthrough.checker` starts one process per check (forked from the server that has the
+port imported already, :mod:`walkthrough.checkserver`, or a fresh ``python -m walkthrough.child``).
+Here that process puts each function of the learner's file in place of the port's (the port is patched
 in this process only, which ends with the check), runs the exercise's ``check_*`` functions in
 the order they are written, and sends one event per step to the runner::
 
@@ -264,14 +264,14 @@ def isolate(request: dict[str, Any]) -> None:
         faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
 
 
-def entry(request: dict[str, Any], conn: Any) -> None:
-    """The target of a forked check: report through ``conn``, then end the process."""
+def serve_check(request: dict[str, Any], send: Send) -> None:
+    """Make this process the check's, run the check, report each step, and end the process."""
     try:
         isolate(request)
-        run(request, conn.send)
+        run(request, send)
     except BaseException as err:  # the runner's own fault: say so rather than hang
         with contextlib.suppress(BaseException):
-            conn.send({"event": "crash", "error": summary(err)})
+            send({"event": "crash", "error": summary(err)})
     finally:
         _finish()
 
@@ -296,14 +296,7 @@ def main() -> None:
     def send(event: dict[str, Any]) -> None:
         os.write(fd, (json.dumps(event) + "\n").encode())
 
-    try:
-        isolate(request)
-        run(request, send)
-    except BaseException as err:
-        with contextlib.suppress(BaseException):
-            send({"event": "crash", "error": summary(err)})
-    finally:
-        _finish()
+    serve_check(request, send)
 
 
 if __name__ == "__main__":

@@ -85,3 +85,18 @@ def kill_descendants(pid: int) -> None:
     for p in stopped:
         with contextlib.suppress(OSError):
             os.kill(p, signal.SIGKILL)
+
+
+def busy_seconds(pid: int) -> float | None:
+    """The seconds ``pid``'s threads together ran or were ready to run (on a CPU, or waiting
+    for one on a busy machine) rather than asleep: Linux's ``/proc/<pid>/task/*/schedstat``.
+    None where the system does not say."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat", "rb") as stat:
+                ran, waited = stat.read().split()[:2]
+            total += int(ran) + int(waited)
+    except (OSError, ValueError):
+        return None
+    return total / 1e9

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from minikubelet.base.i18n import text
+from walkthrough import checkserver
 from walkthrough.catalog import Exercise
 from walkthrough.checker import CheckResult, check, debugging
 from walkthrough.runner import (
@@ -518,4 +519,5 @@ def cmd_watch(
         for thread in threads:
             if thread.name and thread.is_alive() and thread.daemon:
                 thread.join(timeout=0.5)
+        checkserver.stop()  # the learner has left: the server need not wait for its idle time
     return 0

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from walkthrough import checkserver
 from walkthrough.catalog import PACKAGE_DIR, find
 from walkthrough.runner import Workspace
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_check_server_left() -> Iterator[None]:
+    """The check server the tests started ends with them (a learner's waits for its idle time)."""
+    yield
+    checkserver.stop()
 
 
 def copy_chapters(tmp_path: Path, progress: str = ".walkthrough-progress.json") -> Workspace:

@@ -81,6 +81,8 @@ while True:
     assert failure.check == "check_a_container_that_starts"
     assert failure.line == 12 and failure.source == "time.sleep(0.01)"
     assert f"more than {LIMIT:g} s of real time" in failure.en and "虚拟时钟" in failure.zh
+    # It slept: what was seen is a wait in real time, not a loop that keeps the CPU busy.
+    assert "was waiting, not working" in failure.en and "一直在等待" in failure.zh
     assert result.total == 6  # every check counts, those that never ran too
 
 
@@ -94,6 +96,15 @@ while True:
 """
     failure = hang(workspace, tmp_path, body).first_failure
     assert failure is not None and failure.kind == "timeout" and failure.line in (13, 14)
+    assert "kept the CPU busy" in failure.en and "一直占着 CPU" in failure.zh
+
+
+def test_a_time_out_while_printing_says_how_much_was_printed(
+    workspace: Workspace, tmp_path
+) -> None:
+    failure = hang(workspace, tmp_path, "while True:\n    print('x')").first_failure
+    assert failure is not None and failure.kind == "timeout"
+    assert "your code printed" in failure.en and "输出了" in failure.zh, failure.en
 
 
 def test_a_thread_left_running_does_not_keep_the_check_alive(
