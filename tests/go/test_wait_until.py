@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from minikubelet import go
 from minikubelet.k8s_io.apimachinery.pkg.util.wait import wait
 
@@ -38,7 +40,7 @@ def test_a_call_longer_than_the_period_is_followed_at_once() -> None:
 
 def test_jitter_lengthens_each_wait_by_up_to_the_factor() -> None:
     times = calls_of(0, 1, 0.5, True)
-    waits = [b - a for a, b in zip(times, times[1:], strict=False)]
+    waits = [b - a for a, b in itertools.pairwise(times)]
     assert len(times) >= 7
     assert all(1 <= w <= 1.5 for w in waits)
     assert len(set(waits)) > 1  # each wait drawn anew, not the first one reused
