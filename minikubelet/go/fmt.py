@@ -230,7 +230,9 @@ def _sort_key(key: Any) -> Any:
 
 
 def _float(f: float) -> str:
-    """``%v`` of a float64: the shortest digits, with an exponent below 1e-4 or from 1e21."""
+    """``%v`` of a float64: ``%g`` with the shortest digits that read back as ``f``, so with an
+    exponent when the first digit's power of ten is below -4 or at least 6 (``1e+06``,
+    ``1.5e-05``)."""
     if f != f:
         return "NaN"
     if f in (float("inf"), float("-inf")):
@@ -241,7 +243,7 @@ def _float(f: float) -> str:
     minus = "-" if sign else ""
     if digits == "0":
         return minus + "0"
-    if -4 <= point < 21:
+    if -4 <= point < 6:
         if point >= len(digits) - 1:
             return minus + digits + "0" * (point - len(digits) + 1)
         if point >= 0:
