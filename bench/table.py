@@ -6,12 +6,12 @@ CPU seconds are the figures to compare on a shared machine; wall seconds also co
 processes' turns. The loops are kubelet's own (the PLEG relists every second, pods resync every
 minute, housekeeping every 2 s): nothing here skips one.
 
-    python bench/table.py            # the figures that take a few minutes
-    python bench/table.py --day      # also a 24-hour day of the mixed node (5-10 min)
-    python bench/table.py --big      # also 100,000 pods (several minutes, a few GB)
-    python bench/table.py --only pods-1k pods-10k
+    python -m bench                  # every figure: about 25 min and 3 GB (a 24-hour day, 100k pods)
+    python -m bench --quick          # a few minutes: shorter runs, per-hour figures scaled up
+    python -m bench --only pods-1k pods-10k
 
-Prints figures; asserts nothing.
+``--quick`` runs the nodes for less virtual time and says so in the row; the 24-hour day is then
+the first hour times 24 and 100,000 pods are not measured. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -34,18 +34,23 @@ sys.path.insert(0, str(ROOT))
 MIB = 1024 * 1024
 
 
-def steady_node() -> dict[str, float]:
-    """110 static pods, none crash-looping, for 3 virtual hours: CPU per hour, and the RSS
-    growth from the first virtual hour to the second."""
+def steady_node(quick: bool) -> dict[str, float]:
+    """110 static pods, none crash-looping: the CPU of the first virtual hour, CPU per hour
+    over the run, and the RSS growth per virtual hour between the last two checkpoints (the
+    first hour holds the start-up's allocations)."""
     from bench.bench_node_day import run_node
 
+    hours, checkpoints = (1.05, [0.5, 1.0]) if quick else (3.0, [1.0, 2.0])
     rss: list[int] = []
-    cpu, _, marks, running, _ = run_node(110, 3, [1, 2], crash_every=0, rss=rss)
-    first_hour = marks[1][1] - marks[0][1]
+    cpu, _, marks, running, _ = run_node(110, hours, checkpoints, crash_every=0, rss=rss)
+    at = dict(marks)
     return {
-        "cpu_first_hour": first_hour,
-        "cpu_per_hour": cpu / 3,
-        "rss_growth_mib_per_hour": (rss[2] - rss[1]) / MIB,
+        "cpu_first_hour": at[1.0] - at[0.0],
+        "cpu_per_hour": cpu / hours,
+        "hours": hours,
+        "rss_growth_mib_per_hour": (rss[-1] - rss[-2]) / MIB / (checkpoints[-1] - checkpoints[-2]),
+        "leak_from": checkpoints[-2],
+        "leak_to": checkpoints[-1],
         "running": running,
     }
 
@@ -55,7 +60,12 @@ def mixed_node(hours: float) -> dict[str, float]:
     from bench.bench_node_day import run_node
 
     cpu, _, marks, running, _ = run_node(110, hours, [1.0] if hours > 1 else [])
-    return {"cpu": cpu, "cpu_first_hour": marks[1][1] - marks[0][1], "running": running}
+    return {
+        "cpu": cpu,
+        "hours": hours,
+        "cpu_first_hour": marks[1][1] - marks[0][1],
+        "running": running,
+    }
 
 
 def pods(n: int) -> dict[str, float]:
@@ -69,22 +79,33 @@ def pods(n: int) -> dict[str, float]:
     return {"wall": wall, "cpu": cpu, "rss_per_pod_kib": (peak - before) / n / 1024}
 
 
-def loops() -> dict[str, list[float]]:
+def loop_steps(quick: bool) -> dict[str, list[float]]:
     """Each of kubelet's periodic steps on a 110-pod node: CPU seconds per call, calls per
     virtual hour (0 for a step that runs only on a change)."""
     from bench.bench_loops import measure_loops
 
-    return {name.strip(): [sec, per_hour] for name, sec, per_hour in measure_loops(110, 5, 100)}
+    batches, calls = (3, 30) if quick else (5, 100)
+    rows = measure_loops(110, batches, calls)
+    return {name.strip(): [sec, per_hour] for name, sec, per_hour in rows}
 
 
-def checks() -> dict[str, float]:
+def loop_cpu(quick: bool) -> dict[str, float]:
+    """The steady 110-pod node's CPU per virtual hour, by the loop (goroutine) that spent it,
+    over its first virtual hour (its first quarter hour with ``quick``: start-up weighs more)."""
+    from bench.bench_loop_cpu import measure_loop_cpu
+
+    return measure_loop_cpu(110, 0.25 if quick else 1.0)
+
+
+def checks(quick: bool) -> dict[str, float]:
     """The learner's latency: one check after a save (in the check server) and as a command."""
     from bench.bench_walkthrough import check_latencies, medians
 
-    first, rows = check_latencies(2)
+    first, rows = check_latencies(1 if quick else 2, sample=quick)
     (cold_wall, cold_cpu), (warm_wall, warm_cpu) = medians(rows).values()
     return {
         "first": first,
+        "exercises": len(rows),
         "after_save_median": statistics.median(r.after_save for r in rows),
         "after_save_worst": max(r.after_save for r in rows),
         "command_median": warm_wall,
@@ -94,65 +115,25 @@ def checks() -> dict[str, float]:
     }
 
 
-#: Where each of kubelet's loops starts, as (file, function) in the port: the profile below
-#: gives each its cumulative time. The sync loop's own row leaves out the housekeeping it calls.
-LOOP_ROOTS = {
-    "PLEG relist (every 1 s)": ("pleg/generic.py", "relist"),
-    "pod workers: syncPod (each pod every 1 min)": ("pod_workers.py", "manage_pod_loop"),
-    "file source: reading the manifests (every 20 s)": ("config/file.py", "extract_from_dir"),
-    "syncLoopIteration: select and dispatch": ("kubelet.py", "sync_loop_iteration"),
-    "housekeeping: HandlePodCleanups (every 2 s)": ("kubelet_pods.py", "handle_pod_cleanups"),
-    "container GC (every 1 min)": ("container/container_gc.py", "garbage_collect"),
-}
-
-
-def hour_profile() -> dict[str, float]:
-    """The steady 110-pod node for half a virtual hour under cProfile: each loop's share of
-    the CPU time, and what is left (the scheduler, timers, channels)."""
-    import cProfile
-    import pstats
-
-    from bench.bench_node_day import run_node
-
-    profile = cProfile.Profile()
-    profile.runcall(run_node, 110, 0.5, [], 0)
-    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-    total = sum(tottime for _, _, tottime, _, _ in stats.values())
-    cumulative = {
-        name: sum(
-            entry[3]
-            for (path, _, function), entry in stats.items()
-            if function == root and path.endswith(f"minikubelet/{suffix}")
-        )
-        for name, (suffix, root) in LOOP_ROOTS.items()
-    }
-    cumulative["syncLoopIteration: select and dispatch"] -= cumulative[
-        "housekeeping: HandlePodCleanups (every 2 s)"
-    ]
-    shares = {name: seconds / total for name, seconds in cumulative.items()}
-    shares["the rest: asyncio scheduling, timers, channels"] = 1 - sum(shares.values())
-    return shares
-
-
-FIGURES: dict[str, Callable[[], dict[str, Any]]] = {
+FIGURES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "steady-node": steady_node,
-    "mixed-hour": lambda: mixed_node(1),
-    "mixed-day": lambda: mixed_node(24),
-    "pods-1k": lambda: pods(1_000),
-    "pods-10k": lambda: pods(10_000),
-    "pods-100k": lambda: pods(100_000),
-    "loops": loops,
-    "hour-profile": hour_profile,
+    "mixed-hour": lambda quick: mixed_node(0.25 if quick else 1),
+    "mixed-day": lambda quick: mixed_node(24),
+    "pods-1k": lambda quick: pods(1_000),
+    "pods-10k": lambda quick: pods(10_000),
+    "pods-100k": lambda quick: pods(100_000),
+    "loop-steps": loop_steps,
+    "loop-cpu": loop_cpu,
     "check": checks,
 }
-OPTIONAL = {"mixed-day": "--day", "pods-100k": "--big"}
+#: Figures ``--quick`` leaves out (the table says what stands in for them).
+SLOW = ("mixed-day", "pods-100k")
 
 
-def measure_in_child(name: str) -> dict[str, Any] | str:
+def measure_in_child(name: str, quick: bool) -> dict[str, Any] | str:
     """The figure's numbers from a fresh process, or what went wrong there in one line."""
-    done = subprocess.run(
-        [sys.executable, __file__, "--figure", name], capture_output=True, text=True, check=False
-    )
+    command = [sys.executable, __file__, "--figure", name, *(["--quick"] if quick else [])]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -160,12 +141,15 @@ def measure_in_child(name: str) -> dict[str, Any] | str:
     return json.loads(lines[-1])
 
 
-def rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
-    """(what, figure, goal and verdict) for each measured figure."""
+def rows(results: dict[str, dict[str, Any]], quick: bool) -> list[tuple[str, str, str]]:
+    """(what, figure, goal and verdict) for each figure of the issue, measured or not."""
 
     def goal(value: float, limit: float, at_most: bool = True) -> str:
         met = value <= limit if at_most else value >= limit
         return f"{'≤' if at_most else '≥'} {limit:g}: {'met' if met else 'NOT met'}"
+
+    def hours(h: float) -> str:
+        return f"{h:g} virtual hour{'s' if h != 1 else ''}"
 
     out: list[tuple[str, str, str]] = []
     if s := results.get("steady-node"):
@@ -176,24 +160,42 @@ def rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
                 goal(s["cpu_first_hour"], 5),
             )
         )
-        out.append(("  same node, CPU s per hour over 3 hours", f"{s['cpu_per_hour']:.2f}", ""))
         out.append(
             (
-                "  RSS growth per virtual hour (h1→h2), MiB",
+                f"  same node, CPU s per hour over {hours(s['hours'])}",
+                f"{s['cpu_per_hour']:.2f}",
+                "",
+            )
+        )
+        out.append(
+            (
+                f"  RSS growth per virtual hour ({s['leak_from']:g} h→{s['leak_to']:g} h), MiB",
                 f"{s['rss_growth_mib_per_hour']:+.2f}",
                 goal(s["rss_growth_mib_per_hour"], 1),
             )
         )
-    if m := results.get("mixed-hour"):
-        out.append(
-            ("bench_node_day's node, 1 virtual hour, CPU s", f"{m['cpu']:.2f}", goal(m["cpu"], 12))
-        )
+    m = results.get("mixed-hour")
+    if m:
+        per_hour = m["cpu"] / m["hours"]
+        what = "bench_node_day's node, CPU s per virtual hour"
+        if m["hours"] != 1:
+            what += f" (from {m['hours'] * 60:g} virtual min)"
+        out.append((what, f"{per_hour:.2f}", goal(per_hour, 12)))
     if d := results.get("mixed-day"):
         out.append(
             (
                 "bench_node_day's node, 24 virtual hours, CPU s",
                 f"{d['cpu']:.1f}",
                 goal(d["cpu"], 300),
+            )
+        )
+    elif m and quick:
+        day = 24 * m["cpu"] / m["hours"]
+        out.append(
+            (
+                "bench_node_day's node, 24 virtual hours, CPU s (24 × the above)",
+                f"{day:.0f}",
+                goal(day, 300),
             )
         )
     one = results.get("pods-1k")
@@ -212,20 +214,14 @@ def rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
             out.append((f"{n:,} pods: CPU per pod vs 1,000", f"{ratio:.2f}x", limit))
         if r := results.get(key):
             out.append((f"{n:,} pods: RSS per pod, KiB", f"{r['rss_per_pod_kib']:.1f}", "printed"))
-    if lp := results.get("loops"):
-        for name, (sec, per_hour) in lp.items():
-            share = f"{sec * per_hour:.3f} CPU s per virtual hour" if per_hour else "on a change"
-            out.append((f"loop step: {name}, µs per call", f"{sec * 1e6:.1f}", share))
-    if hp := results.get("hour-profile"):
-        hour = results.get("steady-node", {}).get("cpu_per_hour")
-        for name, share in hp.items():
-            spent = f"{share * hour:.2f} CPU s per virtual hour" if hour else ""
-            out.append((f"steady hour: {name}, share", f"{share:.0%}", spent))
+        elif key == "pods-100k" and quick:
+            out.append(("100,000 pods", "-", "not measured with --quick"))
     if c := results.get("check"):
         cpu = c["command_cpu_median"]
+        sample = f" ({c['exercises']:g} exercises)"
         out.append(
             (
-                "`python -m walkthrough check` (check server running), median CPU s",
+                f"`python -m walkthrough check` (check server running), median CPU s{sample}",
                 f"{cpu:.3f}",
                 goal(cpu, 0.5),
             )
@@ -237,39 +233,45 @@ def rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
         out.append(("check after a save (watch), median s", f"{c['after_save_median']:.3f}", ""))
         out.append(("check after a save (watch), slowest s", f"{c['after_save_worst']:.3f}", ""))
         out.append(("first check (starts the check server), s", f"{c['first']:.3f}", ""))
+    if lc := results.get("loop-cpu"):
+        total = sum(lc.values())
+        for name, sec in sorted(lc.items(), key=lambda kv: -kv[1]):
+            if sec >= 0.005 * total:
+                out.append((f"steady hour by loop: {name}", f"{sec:.2f}", f"{sec / total:.0%}"))
+    if lp := results.get("loop-steps"):
+        for name, (sec, per_hour) in lp.items():
+            share = f"{sec * per_hour:.3f} CPU s per virtual hour" if per_hour else "on a change"
+            out.append((f"loop step: {name}, µs per call", f"{sec * 1e6:.1f}", share))
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--figure", choices=FIGURES, help=argparse.SUPPRESS)
-    parser.add_argument("--day", action="store_true", help="also a 24-hour day of the mixed node")
-    parser.add_argument("--big", action="store_true", help="also 100,000 pods")
+    parser.add_argument("--quick", action="store_true", help="a few minutes: shorter runs")
     parser.add_argument("--only", nargs="+", choices=FIGURES, help="only these figures")
     args = parser.parse_args()
     if args.figure:
-        print(json.dumps(FIGURES[args.figure]()))
+        print(json.dumps(FIGURES[args.figure](args.quick)))
         return
-    wanted = args.only or [
-        name
-        for name in FIGURES
-        if name not in OPTIONAL or getattr(args, OPTIONAL[name].lstrip("-"))
-    ]
+    wanted = args.only or [name for name in FIGURES if not (args.quick and name in SLOW)]
+    mode = " (--quick)" if args.quick else ""
     print(
-        f"Python {platform.python_version()} on {platform.machine()}, {time.strftime('%Y-%m-%d')}"
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"{time.strftime('%Y-%m-%d %H:%M')}{mode}"
     )
     results: dict[str, dict[str, Any]] = {}
     for name in wanted:
         start = time.perf_counter()
-        got = measure_in_child(name)
+        got = measure_in_child(name, args.quick)
         print(f"  measured {name} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
         if isinstance(got, str):
             print(f"{name}: {got}")
         else:
             results[name] = got
-    table = rows(results)
+    table = rows(results, args.quick)
     width = max((len(what) for what, _, _ in table), default=10)
-    print(f"{'figure':<{width}}  {'value':>9}  goal or share")
+    print(f"{'figure':<{width}}  {'value':>9}  goal, share or note")
     for what, value, verdict in table:
         print(f"{what:<{width}}  {value:>9}  {verdict}")
 

@@ -203,6 +203,19 @@ class ContainerID:
     type: str = ""
     id: str = ""
 
+    def __eq__(self, other: object) -> bool:
+        """Equal type and ID, as Go's ``==`` on the struct.
+
+        Ours: written out rather than the dataclass's tuple comparison, and the same object
+        answers at once; the PLEG compares IDs several hundred times a relist.
+        ``tests/container/test_container_id.py`` holds it to the fields' comparison.
+        """
+        if self is other:
+            return True
+        if other.__class__ is ContainerID:
+            return self.id == other.id and self.type == other.type  # type: ignore[attr-defined]
+        return NotImplemented
+
     def __str__(self) -> str:
         """Go: pkg/kubelet/container/runtime.go (*ContainerID).String"""
         return f"{self.type}://{self.id}"

@@ -67,7 +67,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceMemory,
     ResourceName,
 )
-from minikubelet.k8s_io.apimachinery.pkg.api.resource import Format, Quantity
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import BinarySI, DecimalSI, Quantity
 from minikubelet.k8s_io.component_helpers.scheduling.corev1.helpers import pod_priority
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubelet.pkg.apis.stats.v1alpha1 import (
@@ -359,15 +359,15 @@ def parse_minimum_reclaims(statements: dict[str, str]) -> dict[Signal, Threshold
 def disk_usage(fs_stats: FsStats | None) -> Quantity:
     """Go: pkg/kubelet/eviction/helpers.go diskUsage"""
     if fs_stats is None or fs_stats.used_bytes is None:
-        return Quantity.from_int(0, Format.BINARY_SI)
-    return Quantity.from_int(fs_stats.used_bytes, Format.BINARY_SI)
+        return Quantity.from_int(0, BinarySI)
+    return Quantity.from_int(fs_stats.used_bytes, BinarySI)
 
 
 def inode_usage(fs_stats: FsStats | None) -> Quantity:
     """Go: pkg/kubelet/eviction/helpers.go inodeUsage"""
     if fs_stats is None or fs_stats.inodes_used is None:
-        return Quantity.from_int(0, Format.DECIMAL_SI)
-    return Quantity.from_int(fs_stats.inodes_used, Format.DECIMAL_SI)
+        return Quantity.from_int(0, DecimalSI)
+    return Quantity.from_int(fs_stats.inodes_used, DecimalSI)
 
 
 def memory_usage(mem_stats: MemoryStats | None) -> Quantity:
@@ -376,8 +376,8 @@ def memory_usage(mem_stats: MemoryStats | None) -> Quantity:
     Go: pkg/kubelet/eviction/helpers.go memoryUsage
     """
     if mem_stats is None or mem_stats.working_set_bytes is None:
-        return Quantity.from_int(0, Format.BINARY_SI)
-    return Quantity.from_int(mem_stats.working_set_bytes, Format.BINARY_SI)
+        return Quantity.from_int(0, BinarySI)
+    return Quantity.from_int(mem_stats.working_set_bytes, BinarySI)
 
 
 def process_usage(process_stats: ProcessStats | None) -> int:
@@ -402,8 +402,8 @@ def local_volume_names(pod: Pod) -> list[str]:
 
 def container_usage(pod_stats: PodStats, stats_to_measure: list[FsStatsType]) -> ResourceList:
     """Go: pkg/kubelet/eviction/helpers.go containerUsage"""
-    disk = Quantity.from_int(0, Format.BINARY_SI)
-    inodes = Quantity.from_int(0, Format.DECIMAL_SI)
+    disk = Quantity.from_int(0, BinarySI)
+    inodes = Quantity.from_int(0, DecimalSI)
     for container in pod_stats.containers:
         if has_fs_stats_type(stats_to_measure, fsStatsRoot):
             disk = disk.add(disk_usage(container.rootfs))
@@ -416,8 +416,8 @@ def container_usage(pod_stats: PodStats, stats_to_measure: list[FsStatsType]) ->
 
 def pod_local_volume_usage(volume_names: list[str], pod_stats: PodStats) -> ResourceList:
     """Go: pkg/kubelet/eviction/helpers.go podLocalVolumeUsage"""
-    disk = Quantity.from_int(0, Format.BINARY_SI)
-    inodes = Quantity.from_int(0, Format.DECIMAL_SI)
+    disk = Quantity.from_int(0, BinarySI)
+    inodes = Quantity.from_int(0, DecimalSI)
     for volume_name in volume_names:
         for volume_stats in pod_stats.volume_stats:
             if volume_stats.name == volume_name:
@@ -436,8 +436,8 @@ def pod_disk_usage(
 
     Go also returns an error, always nil.
     """
-    disk = Quantity.from_int(0, Format.BINARY_SI)
-    inodes = Quantity.from_int(0, Format.DECIMAL_SI)
+    disk = Quantity.from_int(0, BinarySI)
+    inodes = Quantity.from_int(0, DecimalSI)
 
     container_usage_list = container_usage(pod_stats, stats_to_measure)
     disk = disk.add(container_usage_list[ResourceEphemeralStorage])
@@ -776,9 +776,9 @@ def make_signal_observations(summary: Summary) -> tuple[SignalObservations, Stat
         and node_memory.working_set_bytes is not None
     ):
         result[SignalMemoryAvailable] = SignalObservation(
-            available=Quantity.from_int(node_memory.available_bytes, Format.BINARY_SI),
+            available=Quantity.from_int(node_memory.available_bytes, BinarySI),
             capacity=Quantity.from_int(
-                node_memory.available_bytes + node_memory.working_set_bytes, Format.BINARY_SI
+                node_memory.available_bytes + node_memory.working_set_bytes, BinarySI
             ),
             time=node_memory.time,
         )
@@ -801,10 +801,10 @@ def make_signal_observations(summary: Summary) -> tuple[SignalObservations, Stat
             and pods_memory.working_set_bytes is not None
         ):
             result[SignalAllocatableMemoryAvailable] = SignalObservation(
-                available=Quantity.from_int(pods_memory.available_bytes, Format.BINARY_SI),
+                available=Quantity.from_int(pods_memory.available_bytes, BinarySI),
                 capacity=Quantity.from_int(
                     pods_memory.available_bytes + pods_memory.working_set_bytes,
-                    Format.BINARY_SI,
+                    BinarySI,
                 ),
                 time=pods_memory.time,
             )
@@ -813,14 +813,14 @@ def make_signal_observations(summary: Summary) -> tuple[SignalObservations, Stat
     if node_fs is not None:
         if node_fs.available_bytes is not None and node_fs.capacity_bytes is not None:
             result[SignalNodeFsAvailable] = SignalObservation(
-                available=Quantity.from_int(node_fs.available_bytes, Format.BINARY_SI),
-                capacity=Quantity.from_int(node_fs.capacity_bytes, Format.BINARY_SI),
+                available=Quantity.from_int(node_fs.available_bytes, BinarySI),
+                capacity=Quantity.from_int(node_fs.capacity_bytes, BinarySI),
                 time=node_fs.time,
             )
         if node_fs.inodes_free is not None and node_fs.inodes is not None:
             result[SignalNodeFsInodesFree] = SignalObservation(
-                available=Quantity.from_int(node_fs.inodes_free, Format.DECIMAL_SI),
-                capacity=Quantity.from_int(node_fs.inodes, Format.DECIMAL_SI),
+                available=Quantity.from_int(node_fs.inodes_free, DecimalSI),
+                capacity=Quantity.from_int(node_fs.inodes, DecimalSI),
                 time=node_fs.time,
             )
     # Go: if summary.Node.Runtime != nil {
@@ -829,15 +829,15 @@ def make_signal_observations(summary: Summary) -> tuple[SignalObservations, Stat
         if image_fs is not None:
             if image_fs.available_bytes is not None and image_fs.capacity_bytes is not None:
                 result[SignalImageFsAvailable] = SignalObservation(
-                    available=Quantity.from_int(image_fs.available_bytes, Format.BINARY_SI),
-                    capacity=Quantity.from_int(image_fs.capacity_bytes, Format.BINARY_SI),
+                    available=Quantity.from_int(image_fs.available_bytes, BinarySI),
+                    capacity=Quantity.from_int(image_fs.capacity_bytes, BinarySI),
                     time=image_fs.time,
                 )
                 # Go reads the image filesystem's inodes only when its bytes are measured.
                 if image_fs.inodes_free is not None and image_fs.inodes is not None:
                     result[SignalImageFsInodesFree] = SignalObservation(
-                        available=Quantity.from_int(image_fs.inodes_free, Format.DECIMAL_SI),
-                        capacity=Quantity.from_int(image_fs.inodes, Format.DECIMAL_SI),
+                        available=Quantity.from_int(image_fs.inodes_free, DecimalSI),
+                        capacity=Quantity.from_int(image_fs.inodes, DecimalSI),
                         time=image_fs.time,
                     )
     # Go: if rlimit := summary.Node.Rlimit; rlimit != nil {
@@ -846,8 +846,8 @@ def make_signal_observations(summary: Summary) -> tuple[SignalObservations, Stat
         if rlimit.num_of_running_processes is not None and rlimit.max_pid is not None:
             available = rlimit.max_pid - rlimit.num_of_running_processes
             result[SignalPIDAvailable] = SignalObservation(
-                available=Quantity.from_int(available, Format.DECIMAL_SI),
-                capacity=Quantity.from_int(rlimit.max_pid, Format.DECIMAL_SI),
+                available=Quantity.from_int(available, DecimalSI),
+                capacity=Quantity.from_int(rlimit.max_pid, DecimalSI),
                 time=rlimit.time,
             )
     return result, stats_func
@@ -1227,14 +1227,12 @@ def eviction_message(
                         and logs is not None
                         and logs.used_bytes is not None
                     ):
-                        usage = Quantity.from_int(
-                            rootfs.used_bytes + logs.used_bytes, Format.BINARY_SI
-                        )
+                        usage = Quantity.from_int(rootfs.used_bytes + logs.used_bytes, BinarySI)
                 # Go: case v1.ResourceMemory:
                 elif resource_to_reclaim == ResourceMemory:
                     mem = container_stats.memory
                     if mem is not None and mem.working_set_bytes is not None:
-                        usage = Quantity.from_int(mem.working_set_bytes, Format.BINARY_SI)
+                        usage = Quantity.from_int(mem.working_set_bytes, BinarySI)
                 if usage is not None and usage.cmp(requests) > 0:
                     message += go_fmt.sprintf(
                         containerMessageFmt, container.name, str(usage), str(requests)

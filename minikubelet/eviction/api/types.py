@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from minikubelet.go.fmt import Float32, Ptr
-from minikubelet.k8s_io.apimachinery.pkg.api.resource import Format, Quantity
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import BinarySI, Quantity
 
 __all__ = [
     "OpForSignal",
@@ -138,4 +138,4 @@ def get_threshold_quantity(value: ThresholdValue, capacity: Quantity) -> Quantit
     if value.quantity is not None:
         return value.quantity
     # Go multiplies in float64 and truncates toward zero (int64 conversion).
-    return Quantity.from_int(int(float(capacity.value()) * value.percentage), Format.BINARY_SI)
+    return Quantity.from_int(int(float(capacity.value()) * value.percentage), BinarySI)

@@ -377,6 +377,8 @@ class FakeRuntimeService:
             candidates = [self.sandboxes[i] for i in ids]
         else:
             candidates = list(self.sandboxes.values())
+        # Most listings select no labels: no generator per sandbox for them.
+        selector = filter.label_selector if filter is not None else None
         out = []
         for s in candidates:
             if filter is not None:
@@ -384,7 +386,7 @@ class FakeRuntimeService:
                     continue
                 if filter.state is not None and s.state != filter.state.state:
                     continue
-                if any(s.config.labels.get(k) != v for k, v in filter.label_selector.items()):
+                if selector and any(s.config.labels.get(k) != v for k, v in selector.items()):
                     continue
             out.append(s.cri_item())
         return out
@@ -501,6 +503,8 @@ class FakeRuntimeService:
             candidates = [self.containers[i] for i in ids]
         else:
             candidates = list(self.containers.values())
+        # Most listings select no labels: no generator per container for them.
+        selector = filter.label_selector if filter is not None else None
         out = []
         for c in candidates:
             if filter is not None:
@@ -510,7 +514,7 @@ class FakeRuntimeService:
                     continue
                 if filter.pod_sandbox_id and c.sandbox_id != filter.pod_sandbox_id:
                     continue
-                if any(c.config.labels.get(k) != v for k, v in filter.label_selector.items()):
+                if selector and any(c.config.labels.get(k) != v for k, v in selector.items()):
                     continue
             out.append(c.cri_item())
         return out

@@ -11,7 +11,7 @@ from minikubelet.k8s_io.api.core.v1.types import (
     ResourceList,
     ResourceMemory,
 )
-from minikubelet.k8s_io.apimachinery.pkg.api.resource import Format, Quantity
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import BinarySI, Quantity
 
 
 def resource_list_cpu(resources: ResourceList) -> Quantity:
@@ -35,4 +35,4 @@ def resource_list_storage_ephemeral(resources: ResourceList) -> Quantity:
 
     Go: staging/src/k8s.io/api/core/v1/resource.go (*ResourceList).StorageEphemeral
     """
-    return resources.get(ResourceEphemeralStorage, Quantity.from_int(0, Format.BINARY_SI))
+    return resources.get(ResourceEphemeralStorage, Quantity.from_int(0, BinarySI))

@@ -50,11 +50,18 @@ async def jitter_until(
 
     Go: staging/src/k8s.io/apimachinery/pkg/util/wait/wait.go JitterUntil
 
-    Go passes a jittered BackoffManager; here it is the function that makes its next timer.
+    Go passes a jittered BackoffManager; here it is the function that gives its next timer,
+    one timer made once and reset after, as the manager's ``Backoff`` does.
     """
+    timers: list[Timer] = []
 
     def backoff() -> Timer:
-        return new_timer(jitter(period, jitter_factor) if jitter_factor > 0.0 else period)
+        d = jitter(period, jitter_factor) if jitter_factor > 0.0 else period
+        if not timers:
+            timers.append(new_timer(d))
+        else:
+            timers[0].reset(d)
+        return timers[0]
 
     await backoff_until(f, backoff, sliding, stop_ch)
 

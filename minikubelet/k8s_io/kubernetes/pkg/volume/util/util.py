@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from minikubelet.k8s_io.api.core.v1 import ContainerStatus, Pod, PodPhase, PodStatus, Volume
+from minikubelet.k8s_io.api.core.v1 import (
+    ContainerStatus,
+    Pod,
+    PodFailed,
+    PodStatus,
+    PodSucceeded,
+    Volume,
+)
 from minikubelet.k8s_io.klog.v2 import klog
 
 if TYPE_CHECKING:
@@ -63,8 +70,8 @@ def get_unique_volume_name_from_spec_with_pod(
 def is_pod_terminated(pod: Pod, pod_status: PodStatus) -> bool:
     """Go: pkg/volume/util/util.go IsPodTerminated"""
     return (
-        pod_status.phase == PodPhase.FAILED
-        or pod_status.phase == PodPhase.SUCCEEDED
+        pod_status.phase == PodFailed
+        or pod_status.phase == PodSucceeded
         or (
             pod.metadata.deletion_timestamp is not None
             and not_running(pod_status.container_statuses)

@@ -17,7 +17,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceList,
     ResourceMemory,
 )
-from minikubelet.k8s_io.apimachinery.pkg.api.resource import Format, Quantity
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import BinarySI, DecimalSI, Quantity
 from minikubelet.k8s_io.kubernetes.pkg.scheduler.framework.types import ResourcePods
 
 __all__ = ["get_resource_request", "get_resource_request_quantity", "pod_requests_and_limits"]
@@ -84,13 +84,13 @@ def get_resource_request_quantity(pod: Pod, resource_name: str) -> Quantity:
     """
     # Go: case v1.ResourceCPU:
     if resource_name == ResourceCPU:
-        fmt = Format.DECIMAL_SI
+        fmt = DecimalSI
     # Go: case v1.ResourceMemory, v1.ResourceStorage, v1.ResourceEphemeralStorage:
     elif resource_name in (ResourceMemory, ResourceStorage, ResourceEphemeralStorage):
-        fmt = Format.BINARY_SI
+        fmt = BinarySI
     # Go: default:
     else:
-        fmt = Format.DECIMAL_SI
+        fmt = DecimalSI
     request_quantity = Quantity(Quantity.from_int(0).amount, fmt)
 
     for container in pod.spec.containers:
