@@ -37,6 +37,7 @@ from minikubelet.events import (
     ContainerGCFailed,
     FailedMountVolume,
     FailedToKillPod,
+    FailedToMakePodDataDirectories,
     NetworkNotReady,
 )
 from minikubelet.eviction.eviction_manager import new_manager as new_eviction_manager
@@ -72,6 +73,8 @@ from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.security.podsecuritypolicy.sysctl.mustmatchpatterns import (
     safe_sysctl_whitelist,
 )
+from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import FileSystem
+from minikubelet.k8s_io.mount_utils.mount import Interface as MountInterface
 from minikubelet.kubelet_getters import KubeletGetters
 from minikubelet.kubelet_node_status import KubeletNodeStatus
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
@@ -245,8 +248,14 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     last_status_report_time: float = 0.0
     #: pod UID → when kubelet last saw one of its containers start.
     last_container_started_time: dict[str, float] = field(default_factory=dict)
-    #: The pod data directories kubelet would have made (it writes nothing to disk here).
-    pod_data_dirs: set[str] = field(default_factory=set)
+    #: --root-dir: where kubelet keeps its files (a pod's are under ``pods/<uid>/``).
+    root_directory: str = "/var/lib/kubelet"
+    #: Ours: the node's disk, which Go reaches through packages os and syscall; the same files
+    #: the volume plugins write (set by new_main_kubelet).
+    fs: FileSystem = field(init=False)
+    #: Go's ``mounter``: which of the node's directories are mount points (set by
+    #: new_main_kubelet).
+    mounter: MountInterface = field(init=False)
     #: Go's ``oneTimeInitializer`` (a ``sync.Once``): whether initialize_runtime_dependent_modules ran.
     runtime_dependent_modules_initialized: bool = False
     #: Ours: the last answer of filter_out_terminated_pods (see there).
@@ -306,8 +315,9 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
         # Go omitted: if kl.cloudResourceSyncManager != nil { -- no cloud provider here
         # Go omitted: if err := kl.initializeModules(); err != nil { -- it registers metrics,
         # makes the kubelet's data and log directories and starts the image GC, certificate,
-        # OOM-watcher and resource-analyzer loops; the port has no metrics or node disk, and
-        # makes each pod's directories in syncPod (make_pod_data_dirs) as Go does
+        # OOM-watcher and resource-analyzer loops; the port has no metrics, its simulated disk
+        # starts with kubelet's directories (sim.volume_fs), and syncPod makes each pod's
+        # (make_pod_data_dirs) as Go does
         # Go: go kl.volumeManager.Run(kl.sourcesReady, wait.NeverStop)
         if self.volume_manager is not None:
             go(self.volume_manager.run, self.sources_ready, None, name="volumeManager")
@@ -1059,7 +1069,19 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                     except Exception as err:
                         klog.error_s(err, "Failed creating a mirror pod for", pod=klog.kobj(pod))
 
-        self.make_pod_data_dirs(pod)
+        # Go: if err := kl.makePodDataDirs(pod); err != nil {
+        try:
+            self.make_pod_data_dirs(pod)
+        except OSError as err:
+            self.recorder.eventf(
+                pod,
+                EventTypeWarning,
+                FailedToMakePodDataDirectories,
+                "error making pod data directories: %s",
+                err,
+            )
+            klog.error_s(err, "Unable to make pod data directories for pod", pod=klog.kobj(pod))
+            raise
 
         # A terminated pod's volumes are being torn down: waiting for them to mount would never
         # end.
@@ -1340,6 +1362,11 @@ def new_main_kubelet(
         kube_client=kube_client,
     )
     kl.node_ref = node_ref
+    # Ours: kubelet is handed the host's disk and mounter (kubeDeps.OSInterface, kubeDeps.Mounter);
+    # the port makes the simulated node's, one tree for kubelet and its volume plugins.
+    node_fs = SimFS()
+    kl.fs = node_fs
+    kl.mounter = node_fs
     # cAdvisor and the CRI's stats, which Go's StatsProvider reads: the simulated node.
     kl.stats_provider = runtime.simulated_node(machine_info.memory.value())
     # Go hands the Kubelet itself to the parts that ask about pods: the runtime and its garbage
@@ -1360,7 +1387,7 @@ def new_main_kubelet(
         node_name,
         pod_manager,
         status_manager,
-        new_initialized_volume_plugin_mgr(kube_client, SimFS(), VolumeScenario()),
+        new_initialized_volume_plugin_mgr(kube_client, kl.fs, VolumeScenario()),
         container_runtime,
         KUBELET_PODS_DIR,
         recorder,

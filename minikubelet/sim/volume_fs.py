@@ -9,6 +9,8 @@ Reads and writes cost a dictionary lookup, so a reconciler that runs every 100 m
 
 from __future__ import annotations
 
+import errno
+import os
 import posixpath
 from dataclasses import dataclass, field
 
@@ -55,6 +57,36 @@ class SimFS:
         self.mkdir_all(posixpath.dirname(path))
         self.files[path] = data
 
+    def remove(self, path: str) -> None:
+        """Remove a file or an empty directory (``os.Remove``)."""
+        path = posixpath.normpath(path)
+        if path in self.files:
+            del self.files[path]
+            return
+        self._rmdir(path, "remove")
+
+    def rmdir(self, path: str) -> None:
+        """Remove an empty directory (``syscall.Rmdir``): not a file, not one with something
+        in it."""
+        self._rmdir(posixpath.normpath(path), "")
+
+    def _rmdir(self, path: str, op: str) -> None:
+        if path in self.files:
+            raise SyscallError(errno.ENOTDIR, op, path)
+        if path not in self.dirs:
+            raise SyscallError(errno.ENOENT, op, path)
+        if self.list_dir(path):
+            raise SyscallError(errno.ENOTEMPTY, op, path)
+        self.dirs.discard(path)
+
+    def is_likely_not_mount_point(self, path: str) -> bool:
+        """Whether ``path`` is no mount point (k8s.io/mount-utils ``IsLikelyNotMountPoint``);
+        raises as a stat of a missing path does."""
+        path = posixpath.normpath(path)
+        if not self.exists(path):
+            raise SyscallError(errno.ENOENT, "lstat", path)
+        return True
+
     def remove_all(self, path: str) -> None:
         """Remove ``path`` and everything under it (``os.RemoveAll``)."""
         path = posixpath.normpath(path)
@@ -71,3 +103,17 @@ class SimFS:
             if p.startswith(prefix) and p != prefix
         }
         return sorted(names)
+
+
+class SyscallError(OSError):
+    """A failed system call, printed as Go prints it: the call's own text (``directory not
+    empty``) from package syscall, or ``remove /x/y: directory not empty`` (an ``*os.PathError``)
+    from package os when ``op`` is given. ``errno`` is the code, as for any ``OSError``."""
+
+    def __init__(self, code: int, op: str, path: str) -> None:
+        text = os.strerror(code)
+        super().__init__(code, text[:1].lower() + text[1:], path)
+        self.op = op
+
+    def __str__(self) -> str:
+        return f"{self.op} {self.filename}: {self.strerror}" if self.op else str(self.strerror)

@@ -89,15 +89,6 @@ def _config_without(*paths: str) -> Callable[[list[str]], list[str]]:
     return apply
 
 
-def _without_pod_dirs(lines: list[str]) -> list[str]:
-    return [line for line in lines if not _POD_DIRS.match(line)]
-
-
-_POD_DIRS = re.compile(
-    r'^klog: (I "Cleaned up orphaned pod volumes dir"|E "Failed cleaning up orphaned pod directories")'
-)
-
-
 def _without_cri_client_lines(lines: list[str]) -> list[str]:
     return [line for line in lines if not _CRI_CLIENT.match(line)]
 
@@ -111,16 +102,6 @@ RULES: tuple[Rule, ...] = (
         "issue #23 item 4: the port builds no ContainerConfig.linux (generateLinuxContainerConfig)",
         "issue #23 第 4 项：移植版不构建 ContainerConfig.linux（generateLinuxContainerConfig）",
         _config_without("linux"),
-    ),
-    Rule(
-        "pod-dirs",
-        "issue #23 (found by the oracle, Kubelet level): the port keeps no pod directories on "
-        "disk, so HandlePodCleanups does not port cleanupOrphanedPodDirs (kubelet_volumes.go); "
-        "real kubelet removes a gone pod's volumes directory at housekeeping and logs it",
-        "issue #23（由对照在 Kubelet 这一层发现）：移植版不在磁盘上保存 Pod 目录，所以 "
-        "HandlePodCleanups 没有移植 cleanupOrphanedPodDirs（kubelet_volumes.go）；真实的 kubelet "
-        "在 housekeeping 时删除已消失 Pod 的卷目录并记录日志",
-        _without_pod_dirs,
     ),
     Rule(
         "cri-client-lines",

@@ -66,6 +66,14 @@ class FileSystem(Protocol):
 
     def remove_all(self, path: str) -> None: ...
 
+    def remove(self, path: str) -> None:
+        """``os.Remove``: raises ``OSError`` (``errno`` ENOENT when nothing is there)."""
+        ...
+
+    def rmdir(self, path: str) -> None:
+        """``syscall.Rmdir``: raises ``OSError`` as ``remove`` does."""
+        ...
+
     def list_dir(self, path: str) -> list[str]: ...
 
 

@@ -1,0 +1,43 @@
+"""A Kubelet made as ``minikubelet run`` makes it, for a test to call its methods on."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+from minikubelet import go
+from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.config.config import PodConfig, PodConfigNotificationIncremental
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.k8s_io.klog.v2 import klog
+from minikubelet.kubelet import Kubelet, new_main_kubelet
+from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
+
+
+def on_kubelet(body: Callable[[Kubelet], Any], verbosity: int = 0) -> str:
+    """Run ``body`` on a fresh Kubelet of node ``node-a`` (2 CPUs, 4Gi) inside a run of the
+    port's runtime; return what klog printed while ``body`` ran."""
+    log = io.StringIO()
+
+    async def main() -> None:
+        recorder = Recorder()
+        kl = new_main_kubelet(
+            KubeletConfiguration(),
+            recorder,
+            PodConfig(PodConfigNotificationIncremental, recorder),
+            new_fake_runtime(recorder=recorder),
+            hostname="node-a",
+            node_name="node-a",
+            machine_info=MachineInfo(cpu=Quantity.parse("2"), memory=Quantity.parse("4Gi")),
+        )
+        klog.configure(verbosity=verbosity, out=log)
+        body(kl)
+
+    try:
+        go.run(main, until=0.1)
+    finally:
+        klog.configure(verbosity=0, out=None)
+    return log.getvalue()
