@@ -35,6 +35,8 @@ class SimFS:
 
     dirs: set[str] = field(default_factory=lambda: set(NODE_DIRS))
     files: dict[str, bytes] = field(default_factory=dict)
+    #: Mount points → their filesystem type (``tmpfs``): the node's mount table.
+    mounts: dict[str, str] = field(default_factory=dict)
 
     def is_dir(self, path: str) -> bool:
         return posixpath.normpath(path) in self.dirs
@@ -46,11 +48,28 @@ class SimFS:
         return self.is_dir(path) or self.is_file(path)
 
     def mkdir_all(self, path: str) -> None:
-        """Make ``path`` and its parents (``os.MkdirAll``)."""
+        """Make ``path`` and its parents (``os.MkdirAll``); a file in the way fails as in Go."""
         path = posixpath.normpath(path)
+        missing = []
         while path not in self.dirs:
-            self.dirs.add(path)
+            if path in self.files:
+                raise PathError("mkdir", path, errno.ENOTDIR)
+            missing.append(path)
             path = posixpath.dirname(path)
+        self.dirs.update(missing)
+
+    def create_file(self, path: str) -> None:
+        """Make an empty file unless ``path`` exists (``os.OpenFile`` with ``O_CREATE``): its
+        directory must exist."""
+        path = posixpath.normpath(path)
+        if self.exists(path):
+            return
+        parent = posixpath.dirname(path)
+        if parent in self.files:
+            raise PathError("open", path, errno.ENOTDIR)
+        if parent not in self.dirs:
+            raise PathError("open", path, errno.ENOENT)
+        self.files[path] = b""
 
     def write_file(self, path: str, data: bytes) -> None:
         path = posixpath.normpath(path)
@@ -66,17 +85,19 @@ class SimFS:
         self._rmdir(path, "remove")
 
     def rmdir(self, path: str) -> None:
-        """Remove an empty directory (``syscall.Rmdir``): not a file, not one with something
-        in it."""
+        """Remove an empty directory (``syscall.Rmdir``): not a file, not a mount point, not one
+        with something in it."""
         self._rmdir(posixpath.normpath(path), "")
 
     def _rmdir(self, path: str, op: str) -> None:
         if path in self.files:
-            raise SyscallError(errno.ENOTDIR, op, path)
+            raise PathError(op, path, errno.ENOTDIR)
         if path not in self.dirs:
-            raise SyscallError(errno.ENOENT, op, path)
+            raise PathError(op, path, errno.ENOENT)
+        if path in self.mounts:
+            raise PathError(op, path, errno.EBUSY)
         if self.list_dir(path):
-            raise SyscallError(errno.ENOTEMPTY, op, path)
+            raise PathError(op, path, errno.ENOTEMPTY)
         self.dirs.discard(path)
 
     def is_likely_not_mount_point(self, path: str) -> bool:
@@ -84,8 +105,8 @@ class SimFS:
         raises as a stat of a missing path does."""
         path = posixpath.normpath(path)
         if not self.exists(path):
-            raise SyscallError(errno.ENOENT, "lstat", path)
-        return True
+            raise PathError("lstat", path, errno.ENOENT)
+        return self.mount_type(path) is None
 
     def remove_all(self, path: str) -> None:
         """Remove ``path`` and everything under it (``os.RemoveAll``)."""
@@ -93,6 +114,29 @@ class SimFS:
         prefix = path.rstrip("/") + "/"
         self.dirs = {d for d in self.dirs if d != path and not d.startswith(prefix)}
         self.files = {f: b for f, b in self.files.items() if f != path and not f.startswith(prefix)}
+
+    def mount(self, path: str, fstype: str) -> None:
+        """Mount a filesystem of ``fstype`` on directory ``path`` (``mount -t tmpfs``)."""
+        self.mounts[posixpath.normpath(path)] = fstype
+
+    def unmount(self, path: str) -> None:
+        """Unmount ``path`` (``umount``); a path that is no mount point is left alone."""
+        self.mounts.pop(posixpath.normpath(path), None)
+
+    def mount_type(self, path: str) -> str | None:
+        """The filesystem type mounted on ``path``, or None when it is no mount point."""
+        return self.mounts.get(posixpath.normpath(path))
+
+    def statfs(self, path: str) -> Statfs:
+        """What statfs(2) says of the filesystem holding ``path``: a tmpfs mounted on it or
+        above, else the node's disk."""
+        path = posixpath.normpath(path)
+        while True:
+            if self.mounts.get(path) == "tmpfs":
+                return TMPFS
+            if path == "/":
+                return DISK
+            path = posixpath.dirname(path)
 
     def list_dir(self, path: str) -> list[str]:
         """The names directly in directory ``path``, sorted."""
@@ -105,15 +149,64 @@ class SimFS:
         return sorted(names)
 
 
-class SyscallError(OSError):
-    """A failed system call, printed as Go prints it: the call's own text (``directory not
-    empty``) from package syscall, or ``remove /x/y: directory not empty`` (an ``*os.PathError``)
-    from package os when ``op`` is given. ``errno`` is the code, as for any ``OSError``."""
+class PathError(OSError):
+    """A failed file operation, worded as Go's ``*os.PathError`` (``open /x/y: no such file or
+    directory``), or with no ``op`` as package syscall words its error (``directory not
+    empty``). ``errno`` is the code, as for any ``OSError``."""
 
-    def __init__(self, code: int, op: str, path: str) -> None:
+    def __init__(self, op: str, path: str, code: int) -> None:
         text = os.strerror(code)
         super().__init__(code, text[:1].lower() + text[1:], path)
         self.op = op
 
     def __str__(self) -> str:
         return f"{self.op} {self.filename}: {self.strerror}" if self.op else str(self.strerror)
+
+
+@dataclass(frozen=True)
+class Statfs:
+    """What statfs(2) returns, as Go's ``unix.Statfs_t`` holds it (printed by kubelet at -v 3).
+
+    The numbers are the simulated node's: a 100 GiB ext4 disk, and 8 GiB tmpfs mounts.
+    """
+
+    type: int
+    blocks: int
+    bfree: int
+    files: int
+    ffree: int
+    flags: int
+
+    def go_fields(self) -> list[tuple[str, object]]:
+        """The fields of ``unix.Statfs_t`` on linux/amd64, in Go's order."""
+        return [
+            ("Type", self.type),
+            ("Bsize", 4096),
+            ("Blocks", self.blocks),
+            ("Bfree", self.bfree),
+            ("Bavail", self.bfree),
+            ("Files", self.files),
+            ("Ffree", self.ffree),
+            ("Fsid", _Fsid()),
+            ("Namelen", 255),
+            ("Frsize", 4096),
+            ("Flags", self.flags),
+            ("Spare", [0, 0, 0, 0]),
+        ]
+
+
+@dataclass(frozen=True)
+class _Fsid:
+    """Go: unix.Fsid: ``{Val:[0 0]}``."""
+
+    def go_fields(self) -> list[tuple[str, object]]:
+        return [("Val", [0, 0])]
+
+
+#: The node's disk (ext4: magic 0xEF53) and a tmpfs (0x01021994), as statfs describes them.
+DISK = Statfs(
+    type=0xEF53, blocks=26214400, bfree=20971520, files=6553600, ffree=6400000, flags=4128
+)
+TMPFS = Statfs(
+    type=0x01021994, blocks=2097152, bfree=2097152, files=2041281, ffree=2041280, flags=4134
+)
