@@ -17,21 +17,30 @@ from minikubelet.kubelet import Kubelet, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 
 
-def on_kubelet(body: Callable[[Kubelet], Any], verbosity: int = 0) -> str:
-    """Run ``body`` on a fresh Kubelet of node ``node-a`` (2 CPUs, 4Gi) inside a run of the
-    port's runtime; return what klog printed while ``body`` ran."""
+def on_kubelet(
+    body: Callable[[Kubelet], Any],
+    verbosity: int = 0,
+    config: KubeletConfiguration | None = None,
+    cpu: str = "2",
+    memory: str = "4Gi",
+    **kw: Any,
+) -> str:
+    """Run ``body`` on a fresh Kubelet of node ``node-a`` (2 CPUs, 4Gi unless told; ``kw`` go
+    to new_main_kubelet) inside a run of the port's runtime; return what klog printed while
+    ``body`` ran."""
     log = io.StringIO()
 
     async def main() -> None:
         recorder = Recorder()
         kl = new_main_kubelet(
-            KubeletConfiguration(),
+            config or KubeletConfiguration(),
             recorder,
             PodConfig(PodConfigNotificationIncremental, recorder),
             new_fake_runtime(recorder=recorder),
             hostname="node-a",
             node_name="node-a",
-            machine_info=MachineInfo(cpu=Quantity.parse("2"), memory=Quantity.parse("4Gi")),
+            machine_info=MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory)),
+            **kw,
         )
         klog.configure(verbosity=verbosity, out=log)
         body(kl)
