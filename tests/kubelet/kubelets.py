@@ -14,7 +14,8 @@ from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, new_main_kubelet
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
+from minikubelet.sim.container_runtime import new_fake_runtime
+from minikubelet.sim.dependencies import new_dependencies
 
 
 def on_kubelet(
@@ -32,14 +33,18 @@ def on_kubelet(
 
     async def main() -> None:
         recorder = Recorder()
+        machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory))
         kl = new_main_kubelet(
             config or KubeletConfiguration(),
-            recorder,
-            PodConfig(PodConfigNotificationIncremental, recorder),
-            new_fake_runtime(recorder=recorder),
+            new_dependencies(
+                new_fake_runtime(recorder=recorder),
+                machine,
+                PodConfig(PodConfigNotificationIncremental, recorder),
+                None,
+            ),
             hostname="node-a",
             node_name="node-a",
-            machine_info=MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory)),
+            machine_info=machine,
             **kw,
         )
         klog.configure(verbosity=verbosity, out=log)
