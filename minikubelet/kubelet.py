@@ -37,6 +37,7 @@ from minikubelet.events import (
     ContainerGCFailed,
     FailedMountVolume,
     FailedToKillPod,
+    FailedToMakePodDataDirectories,
     NetworkNotReady,
 )
 from minikubelet.eviction.eviction_manager import new_manager as new_eviction_manager
@@ -73,6 +74,7 @@ from minikubelet.k8s_io.kubernetes.pkg.security.podsecuritypolicy.sysctl.mustmat
     safe_sysctl_whitelist,
 )
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import FileSystem, MountScript
+from minikubelet.k8s_io.mount_utils.mount import Interface as MountInterface
 from minikubelet.kubelet_getters import KubeletGetters
 from minikubelet.kubelet_node_status import KubeletNodeStatus
 from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
@@ -286,8 +288,14 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     last_status_report_time: float = 0.0
     #: pod UID → when kubelet last saw one of its containers start.
     last_container_started_time: dict[str, float] = field(default_factory=dict)
-    #: The pod data directories kubelet would have made (it writes nothing to disk here).
-    pod_data_dirs: set[str] = field(default_factory=set)
+    #: --root-dir: where kubelet keeps its files (a pod's are under ``pods/<uid>/``).
+    root_directory: str = "/var/lib/kubelet"
+    #: Ours: the node's disk, which Go reaches through packages os and syscall; the same files
+    #: the volume plugins write (set by new_main_kubelet).
+    fs: FileSystem = field(init=False)
+    #: Go's ``mounter``: which of the node's directories are mount points (set by
+    #: new_main_kubelet).
+    mounter: MountInterface = field(init=False)
     #: Go's ``oneTimeInitializer`` (a ``sync.Once``): whether initialize_runtime_dependent_modules ran.
     runtime_dependent_modules_initialized: bool = False
     #: Ours: the last answer of filter_out_terminated_pods (see there).
@@ -347,8 +355,9 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
         # Go omitted: if kl.cloudResourceSyncManager != nil { -- no cloud provider here
         # Go omitted: if err := kl.initializeModules(); err != nil { -- it registers metrics,
         # makes the kubelet's data and log directories and starts the image GC, certificate,
-        # OOM-watcher and resource-analyzer loops; the port has no metrics or node disk, and
-        # makes each pod's directories in syncPod (make_pod_data_dirs) as Go does
+        # OOM-watcher and resource-analyzer loops; the port has no metrics, its simulated disk
+        # starts with kubelet's directories (sim.volume_fs), and syncPod makes each pod's
+        # (make_pod_data_dirs) as Go does
         # Go: go kl.volumeManager.Run(kl.sourcesReady, wait.NeverStop)
         if self.volume_manager is not None:
             go(self.volume_manager.run, self.sources_ready, None, name="volumeManager")
@@ -1100,7 +1109,19 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                     except Exception as err:
                         klog.error_s(err, "Failed creating a mirror pod for", pod=klog.kobj(pod))
 
-        self.make_pod_data_dirs(pod)
+        # Go: if err := kl.makePodDataDirs(pod); err != nil {
+        try:
+            self.make_pod_data_dirs(pod)
+        except OSError as err:
+            self.recorder.eventf(
+                pod,
+                EventTypeWarning,
+                FailedToMakePodDataDirectories,
+                "error making pod data directories: %s",
+                err,
+            )
+            klog.error_s(err, "Unable to make pod data directories for pod", pod=klog.kobj(pod))
+            raise
 
         # A terminated pod's volumes are being torn down: waiting for them to mount would never
         # end.
@@ -1380,6 +1401,11 @@ def new_main_kubelet(
         kube_client=kube_client,
     )
     kl.node_ref = node_ref
+    # Go: mounter: kubeDeps.Mounter, (and os: kubeDeps.OSInterface)
+    # The port's mounter is the node's filesystem (Dependencies.mounter): kubelet's own files go
+    # to the same tree as its volume plugins', where Go reaches the disk through package os.
+    kl.fs = kube_deps.mounter
+    kl.mounter = kube_deps.mounter
     # cAdvisor and the CRI's stats, which Go's StatsProvider reads: the simulated node.
     kl.stats_provider = kube_deps.cadvisor_interface
     # Go hands the Kubelet itself to the parts that ask about pods: the runtime and its garbage
@@ -1400,7 +1426,7 @@ def new_main_kubelet(
         node_name,
         pod_manager,
         status_manager,
-        new_initialized_volume_plugin_mgr(kube_client, kube_deps.mounter, kube_deps.mount_script),
+        new_initialized_volume_plugin_mgr(kube_client, kl.fs, kube_deps.mount_script),
         container_runtime,
         KUBELET_PODS_DIR,
         recorder,

@@ -10,6 +10,7 @@ module, so these live in [`KubeletPods`][], which
 from __future__ import annotations
 
 import ipaddress
+import posixpath
 from typing import TYPE_CHECKING
 
 from minikubelet.container import runtime as kubecontainer
@@ -58,6 +59,24 @@ ContainerCreating = "ContainerCreating"
 class KubeletPods:
     """The methods of Go's Kubelet defined in kubelet_pods.go."""
 
+    def list_pods_from_disk(self: Kubelet) -> list[str]:
+        """The UIDs of the pods that have a directory on disk, in the disk's order.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).listPodsFromDisk
+        """
+        fs = self.fs
+        # Go: podInfos, err := ioutil.ReadDir(kl.getPodsDir())
+        pods_dir = self.get_pods_dir()
+        if not fs.is_dir(pods_dir):
+            raise OSError(f"open {pods_dir}: no such file or directory")
+        pod_infos = fs.list_dir(pods_dir)
+        # Go: pods := []types.UID{}
+        pods: list[str] = []
+        for name in pod_infos:
+            if fs.is_dir(posixpath.join(pods_dir, name)):
+                pods.append(name)
+        return pods
+
     def get_active_pods(self: Kubelet) -> list[Pod]:
         """Every pod kubelet has that is not terminated (rejected pods are Failed, so out).
 
@@ -97,14 +116,19 @@ class KubeletPods:
             raise err
 
     def make_pod_data_dirs(self: Kubelet, pod: Pod) -> None:
-        """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).makePodDataDirs
+        """Make the pod's directory on disk, with its ``volumes`` and ``plugins``.
 
-        Go creates ``<root>/pods/<uid>/`` with ``volumes`` and ``plugins`` in it. The port writes
-        nothing to disk: it records the directories it would have made.
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).makePodDataDirs
+
+        Raises where Go returns the error of ``os.MkdirAll``; a directory already there is none.
         """
         uid = pod.metadata.uid
-        pod_dir = f"/var/lib/kubelet/pods/{uid}"
-        self.pod_data_dirs.update((pod_dir, f"{pod_dir}/volumes", f"{pod_dir}/plugins"))
+        # Go: if err := os.MkdirAll(kl.getPodDir(uid), 0750); err != nil && !os.IsExist(err) {
+        self.fs.mkdir_all(self.get_pod_dir(uid))
+        # Go: if err := os.MkdirAll(kl.getPodVolumesDir(uid), 0750); err != nil && !os.IsExist(err) {
+        self.fs.mkdir_all(self.get_pod_volumes_dir(uid))
+        # Go: if err := os.MkdirAll(kl.getPodPluginsDir(uid), 0750); err != nil && !os.IsExist(err) {
+        self.fs.mkdir_all(self.get_pod_plugins_dir(uid))
 
     def pod_and_containers_are_terminal(self: Kubelet, pod: Pod) -> tuple[bool, bool]:
         """``(containers_terminal, pod_worker_terminal)``: nothing runs / nothing more to do.
@@ -272,8 +296,7 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).HandlePodCleanups
 
-        Go also cleans up orphaned pod directories and cgroups: the port makes neither (it still
-        lists the running pods for the directories, as Go does).
+        Go also cleans up orphaned cgroups: the port makes none.
         """
         # Go omitted: var ( -- the port makes no cgroups (see above)
         # Go omitted: if kl.cgroupsPerQOS { -- no cgroups
@@ -303,16 +326,21 @@ class KubeletPods:
 
         # Go: kl.removeOrphanedPodStatuses(allPods, mirrorPods)
         self.remove_orphaned_pod_statuses(all_pods, mirror_pods)
+        # Past the cache, as in Go: the kills above may not show there yet.
         # Go: runningPods, err = kl.containerRuntime.GetPods(false)
-        # Past the cache, as in Go (the kills above may not show there yet). Go hands the answer
-        # to the pod directories' cleanup, which the port leaves out, but the runtime is asked
-        # all the same: the oracle showed real kubelet's two CRI calls here at every housekeeping.
         try:
-            await self.container_runtime.get_pods(False)
+            running_pods = await self.container_runtime.get_pods(False)
         except Exception as err:
             klog.error_s(err, "Error listing containers")
             raise
-        # Go omitted: err = kl.cleanupOrphanedPodDirs(allPods, runningPods) -- no pod directories
+
+        # Terminated pods are among all_pods: their volumes stay until they are deleted.
+        # Go: err = kl.cleanupOrphanedPodDirs(allPods, runningPods)
+        try:
+            self.cleanup_orphaned_pod_dirs(all_pods, running_pods)
+        except Exception as err:
+            # The other cleanups run all the same.
+            klog.error_s(err, "Failed cleaning up orphaned pod directories")
         # Go: kl.deleteOrphanedMirrorPods()
         self.delete_orphaned_mirror_pods()
 

@@ -9,6 +9,8 @@ Reads and writes cost a dictionary lookup, so a reconciler that runs every 100 m
 
 from __future__ import annotations
 
+import errno
+import os
 import posixpath
 from dataclasses import dataclass, field
 
@@ -51,7 +53,7 @@ class SimFS:
         missing = []
         while path not in self.dirs:
             if path in self.files:
-                raise PathError("mkdir", path, "not a directory")
+                raise PathError("mkdir", path, errno.ENOTDIR)
             missing.append(path)
             path = posixpath.dirname(path)
         self.dirs.update(missing)
@@ -64,15 +66,47 @@ class SimFS:
             return
         parent = posixpath.dirname(path)
         if parent in self.files:
-            raise PathError("open", path, "not a directory")
+            raise PathError("open", path, errno.ENOTDIR)
         if parent not in self.dirs:
-            raise PathError("open", path, "no such file or directory")
+            raise PathError("open", path, errno.ENOENT)
         self.files[path] = b""
 
     def write_file(self, path: str, data: bytes) -> None:
         path = posixpath.normpath(path)
         self.mkdir_all(posixpath.dirname(path))
         self.files[path] = data
+
+    def remove(self, path: str) -> None:
+        """Remove a file or an empty directory (``os.Remove``)."""
+        path = posixpath.normpath(path)
+        if path in self.files:
+            del self.files[path]
+            return
+        self._rmdir(path, "remove")
+
+    def rmdir(self, path: str) -> None:
+        """Remove an empty directory (``syscall.Rmdir``): not a file, not a mount point, not one
+        with something in it."""
+        self._rmdir(posixpath.normpath(path), "")
+
+    def _rmdir(self, path: str, op: str) -> None:
+        if path in self.files:
+            raise PathError(op, path, errno.ENOTDIR)
+        if path not in self.dirs:
+            raise PathError(op, path, errno.ENOENT)
+        if path in self.mounts:
+            raise PathError(op, path, errno.EBUSY)
+        if self.list_dir(path):
+            raise PathError(op, path, errno.ENOTEMPTY)
+        self.dirs.discard(path)
+
+    def is_likely_not_mount_point(self, path: str) -> bool:
+        """Whether ``path`` is no mount point (k8s.io/mount-utils ``IsLikelyNotMountPoint``);
+        raises as a stat of a missing path does."""
+        path = posixpath.normpath(path)
+        if not self.exists(path):
+            raise PathError("lstat", path, errno.ENOENT)
+        return self.mount_type(path) is None
 
     def remove_all(self, path: str) -> None:
         """Remove ``path`` and everything under it (``os.RemoveAll``)."""
@@ -115,12 +149,18 @@ class SimFS:
         return sorted(names)
 
 
-class PathError(Exception):
-    """A failed file operation, worded as Go's ``*os.PathError``: ``open /x/y: no such file or
-    directory``."""
+class PathError(OSError):
+    """A failed file operation, worded as Go's ``*os.PathError`` (``open /x/y: no such file or
+    directory``), or with no ``op`` as package syscall words its error (``directory not
+    empty``). ``errno`` is the code, as for any ``OSError``."""
 
-    def __init__(self, op: str, path: str, err: str) -> None:
-        super().__init__(f"{op} {path}: {err}")
+    def __init__(self, op: str, path: str, code: int) -> None:
+        text = os.strerror(code)
+        super().__init__(code, text[:1].lower() + text[1:], path)
+        self.op = op
+
+    def __str__(self) -> str:
+        return f"{self.op} {self.filename}: {self.strerror}" if self.op else str(self.strerror)
 
 
 @dataclass(frozen=True)

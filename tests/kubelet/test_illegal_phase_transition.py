@@ -7,21 +7,11 @@ readers grep real logs for this line, so it must read as kubelet's.
 
 from __future__ import annotations
 
-import io
-
-from minikubelet import go
-from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.config.config import PodConfig, PodConfigNotificationIncremental
 from minikubelet.container import runtime as kubecontainer
-from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.k8s_io.api.core.v1 import Container, Pod, PodPhase, PodSpec, PodStatus
-from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
-from minikubelet.k8s_io.client_go.tools.record.event import Recorder
-from minikubelet.k8s_io.klog.v2 import klog
-from minikubelet.kubelet import new_main_kubelet
-from minikubelet.sim.container_runtime import new_fake_runtime
-from minikubelet.sim.dependencies import new_dependencies
+from minikubelet.kubelet import Kubelet
+from tests.kubelet.kubelets import on_kubelet
 
 STARTED = 1626307201.5  # 2021-07-15 00:00:01.5 UTC
 
@@ -29,31 +19,12 @@ STARTED = 1626307201.5  # 2021-07-15 00:00:01.5 UTC
 def generate(pod: Pod, runtime_status: kubecontainer.PodStatus) -> tuple[PodStatus, str]:
     """The API status kubelet generates for ``pod``, and what it logged meanwhile."""
     holder: dict[str, PodStatus] = {}
-    log = io.StringIO()
 
-    async def main() -> None:
-        recorder = Recorder()
-        machine = MachineInfo(cpu=Quantity.parse("2"), memory=Quantity.parse("4Gi"))
-        kl = new_main_kubelet(
-            KubeletConfiguration(),
-            new_dependencies(
-                new_fake_runtime(recorder=recorder),
-                machine,
-                PodConfig(PodConfigNotificationIncremental, recorder),
-                None,
-            ),
-            hostname="node-a",
-            node_name="node-a",
-            machine_info=machine,
-        )
-        klog.configure(verbosity=0, out=log)
+    def body(kl: Kubelet) -> None:
         holder["status"] = kl.generate_api_pod_status(pod, runtime_status)
 
-    try:
-        go.run(main, until=0.1)
-    finally:
-        klog.configure(verbosity=0, out=None)
-    return holder["status"], log.getvalue()
+    log = on_kubelet(body)
+    return holder["status"], log
 
 
 def test_a_failed_pod_stays_failed_and_the_refused_status_is_logged_as_kubelet_prints_it():

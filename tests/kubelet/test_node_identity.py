@@ -12,16 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
-from minikubelet.config.config import PodConfig, PodConfigNotificationIncremental
-from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
-from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
-from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
-from minikubelet.kubelet import new_main_kubelet
-from minikubelet.sim.container_runtime import new_fake_runtime
-from minikubelet.sim.dependencies import new_dependencies
+from tests.kubelet.kubelets import on_kubelet
 from tests.test_cli import EXAMPLES, run_cli
 
 
@@ -72,26 +65,10 @@ def test_a_pod_dropped_by_validation_is_reported(tmp_path: Path):
 def initial_node(**kw):
     holder = {}
 
-    async def main() -> None:
-        recorder = Recorder()
-        cfg = KubeletConfiguration(max_pods=30)
-        machine = MachineInfo(cpu=Quantity.parse("3"), memory=Quantity.parse("6Gi"))
-        kl = new_main_kubelet(
-            cfg,
-            new_dependencies(
-                new_fake_runtime(recorder=recorder),
-                machine,
-                PodConfig(PodConfigNotificationIncremental, recorder),
-                None,
-            ),
-            hostname="node-a",
-            node_name="node-a",
-            machine_info=machine,
-            **kw,
-        )
+    def body(kl) -> None:
         holder["node"] = kl.get_node_any_way()
 
-    go.run(main, until=0.1)
+    on_kubelet(body, config=KubeletConfiguration(max_pods=30), cpu="3", memory="6Gi", **kw)
     return holder["node"]
 
 

@@ -283,6 +283,16 @@ KUBELET_MUTANTS = [
         ),
         "startup-probe-then-liveness",
     ),
+    KubeletMutant(
+        Mutant(
+            "the directory of a pod kubelet still has is cleaned up",
+            "minikubelet.kubelet_volumes",
+            "KubeletVolumes.cleanup_orphaned_pod_dirs",
+            "all_pods = {pod.metadata.uid for pod in pods}",
+            "all_pods = set()",
+        ),
+        "never-exit0",
+    ),
 ]
 
 

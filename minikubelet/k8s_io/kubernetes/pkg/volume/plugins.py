@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from minikubelet.k8s_io.api.core.v1 import Pod, Volume
 from minikubelet.k8s_io.kubernetes.pkg.volume.volume import Mounter, Unmounter
+from minikubelet.k8s_io.mount_utils.mount import Interface as MountInterface
 
 
 @dataclass(slots=True)
@@ -48,8 +49,9 @@ def new_spec_from_volume(vs: Volume) -> Spec:
     return Spec(volume=vs)
 
 
-class FileSystem(Protocol):
-    """Ours: the node's files as the plugins use them (Go's plugins call ``os`` directly).
+class FileSystem(MountInterface, Protocol):
+    """Ours: the node's files as the plugins use them (Go's plugins call ``os`` directly), and
+    its mount table (Go's mounter).
 
     The simulated node's in-memory tree implements it (``minikubelet.sim.volume_fs``).
     """
@@ -67,6 +69,14 @@ class FileSystem(Protocol):
     def write_file(self, path: str, data: bytes) -> None: ...
 
     def remove_all(self, path: str) -> None: ...
+
+    def remove(self, path: str) -> None:
+        """``os.Remove``: raises ``OSError`` (``errno`` ENOENT when nothing is there)."""
+        ...
+
+    def rmdir(self, path: str) -> None:
+        """``syscall.Rmdir``: raises ``OSError`` as ``remove`` does."""
+        ...
 
     def list_dir(self, path: str) -> list[str]: ...
 

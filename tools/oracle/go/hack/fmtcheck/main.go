@@ -22,12 +22,14 @@ import (
 )
 
 // klogLine runs one klog call and prints what follows the line's header ("] "), as label.
+// klog writes an error line once per severity at or below it, all to the one output here: the
+// first copy is the line.
 func klogLine(label string, log func()) {
 	var b strings.Builder
 	klog.SetOutput(&b)
 	log()
 	klog.Flush()
-	line := strings.TrimSuffix(b.String(), "\n")
+	line := strings.SplitN(b.String(), "\n", 2)[0]
 	fmt.Printf("%s %s\n", label, line[strings.Index(line, "] ")+2:])
 }
 
