@@ -22,6 +22,8 @@ from typing import Any, Protocol
 
 from minikubelet.active_deadline import ActiveDeadlineHandler
 from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.cm.container_manager import NodeConfig
+from minikubelet.cm.container_manager_linux import ContainerManagerImpl, new_container_manager
 from minikubelet.config.apiserver import new_source_apiserver
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.file import new_source_file
@@ -35,6 +37,7 @@ from minikubelet.container.sync_result import ErrCrashLoopBackOff
 from minikubelet.events import (
     ContainerGCFailed,
     FailedMountVolume,
+    FailedToCreatePodContainer,
     FailedToKillPod,
     NetworkNotReady,
 )
@@ -42,6 +45,7 @@ from minikubelet.go import (
     Clock,
     Millisecond,
     Minute,
+    Once,
     RecvChan,
     Second,
     Time,
@@ -53,7 +57,15 @@ from minikubelet.go import (
     sleep,
 )
 from minikubelet.images.types import ErrImagePullBackOff
-from minikubelet.k8s_io.api.core.v1 import ObjectReference, Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.api.core.v1 import (
+    ObjectReference,
+    Pod,
+    PodPhase,
+    PodStatus,
+    ResourceCPU,
+    ResourceMemory,
+    RestartPolicy,
+)
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
@@ -98,6 +110,7 @@ from minikubelet.prober.results.results_manager import Manager as ResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import RuntimeState, new_runtime_state
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.fake_apiserver import FakeAPIServer
 from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.volume_fs import SimFS
@@ -207,6 +220,13 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     pod_killer: PodKillerWithChannel = field(init=False)
     container_gc: GC = field(init=False)
     node_ref: ObjectReference = field(init=False)
+    #: The QoS and pod cgroups (Go's ``containerManager``).
+    container_manager: ContainerManagerImpl = field(init=False)
+    kubelet_configuration: KubeletConfiguration = field(init=False)
+    #: --cgroups-per-qos.
+    cgroups_per_qos: bool = True
+    #: Starts the modules that need the runtime, once (the container manager here).
+    one_time_initializer: Once = field(default_factory=Once)
     volume_manager: VolumeManager | None = None
     #: --keep-terminated-pod-volumes (deprecated in v1.21; default false).
     keep_terminated_pod_volumes: bool = False
@@ -352,9 +372,33 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
             return
         # Go: kl.runtimeState.setRuntimeState(nil)
         self.runtime_state.set_runtime_state(None)
-        # Go omitted: kl.oneTimeInitializer.Do( -- none of these modules exists here
+        # Go: kl.oneTimeInitializer.Do(kl.initializeRuntimeDependentModules)
+        self.one_time_initializer.do(self.initialize_runtime_dependent_modules)
         # Go: kl.runtimeState.setRuntimeSync(kl.clock.Now())
         self.runtime_state.set_runtime_sync(self.clock.now())
+
+    def initialize_runtime_dependent_modules(self) -> None:
+        """Start what needs the runtime up: here, the container manager, which makes
+        ``kubepods`` and the QoS cgroups.
+
+        Go: pkg/kubelet/kubelet.go (*Kubelet).initializeRuntimeDependentModules
+
+        Go exits kubelet (``os.Exit(1)``) when the container manager cannot start; here the
+        error ends the run.
+        """
+        # Go omitted: if err := kl.cadvisor.Start(); err != nil { -- no cAdvisor: the simulated machine's numbers are given
+        # Go omitted: kl.StatsProvider.GetCgroupStats("/", true) -- no stats provider
+        node = self.get_node_any_way()
+        # Go: if err := kl.containerManager.Start(node, kl.GetActivePods, kl.sourcesReady, kl.statusManager, kl.runtimeService); err != nil {
+        try:
+            self.container_manager.start(node, self.get_active_pods)
+        except Exception as err:
+            klog.error_s(err, "Failed to start ContainerManager")
+            raise
+        # Go omitted: kl.evictionManager.Start(kl.StatsProvider, kl.GetActivePods, kl.podResourcesAreReclaimed, evictionMonitoringPeriod) -- no eviction manager
+        # Go omitted: kl.containerLogManager.Start() -- no container logs
+        # Go omitted: go kl.pluginManager.Run(kl.sourcesReady, wait.NeverStop) -- no plugins
+        # Go omitted: err = kl.shutdownManager.Start() -- no node shutdown manager
 
     async def sync_loop(self, updates: RecvChan[PodUpdate], handler: SyncHandler) -> None:
         """The main loop: one [`sync_loop_iteration`][] after another, until configCh closes.
@@ -866,8 +910,8 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
 
         The workflow, in Go's order: a kill request kills the pod; otherwise generate the API
         status from the runtime's status and hand it to the status manager; kill the pod if it
-        may not run, is being deleted or has failed; wait for the network; (cgroups); create the
-        mirror pod of a static pod; make the pod's data directories; wait for volumes; fetch
+        may not run, is being deleted or has failed; wait for the network; make the pod's cgroup
+        (and update the QoS cgroups); create the mirror pod of a static pod; make the pod's data directories; wait for volumes; fetch
         pull secrets; and call the container runtime's ``SyncPod``. Raises where Go returns an
         error; the pod worker backs off and retries.
         """
@@ -963,6 +1007,57 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                 network_err,
             )
             raise RuntimeError(f"{NetworkNotReadyErrorMsg}: {network_err}")
+
+        # Go: pcm := kl.containerManager.NewPodContainerManager()
+        pcm = self.container_manager.new_pod_container_manager()
+        # A terminated pod's cgroup is neither made nor updated.
+        # Go: if !kl.podIsTerminated(pod) {
+        if not self.pod_is_terminated(pod):
+            # A pod with a running container but no cgroup ran before kubelet had cgroups per
+            # QoS: it is killed, to come back inside the tree.
+            first_sync = True
+            for container_status in api_pod_status.container_statuses:
+                if container_status.state.running is not None:
+                    first_sync = False
+                    break
+            pod_killed = False
+            # Go: if !pcm.Exists(pod) && !firstSync {
+            if not pcm.exists(pod) and not first_sync:
+                try:
+                    await self.kill_pod(pod, None, pod_status, None)
+                except Exception as err:
+                    klog.error_s(err, "killPod failed", pod=klog.kobj(pod), podStatus=pod_status)
+                else:
+                    pod_killed = True
+            # A run-once pod killed above stays down: it gets no cgroup.
+            # Go: if !(podKilled && pod.Spec.RestartPolicy == v1.RestartPolicyNever) {
+            if not (pod_killed and pod.spec.restart_policy == RestartPolicy.NEVER):
+                # Go: if !pcm.Exists(pod) {
+                if not pcm.exists(pod):
+                    # Go: if err := kl.containerManager.UpdateQOSCgroups(); err != nil {
+                    try:
+                        self.container_manager.update_qos_cgroups()
+                    except Exception as err:
+                        klog.v(2).info_s(
+                            "Failed to update QoS cgroups while syncing pod",
+                            pod=klog.kobj(pod),
+                            err=err,
+                        )
+                    # Go: if err := pcm.EnsureExists(pod); err != nil {
+                    try:
+                        pcm.ensure_exists(pod)
+                    except Exception as err:
+                        self.recorder.eventf(
+                            pod,
+                            EventTypeWarning,
+                            FailedToCreatePodContainer,
+                            "unable to ensure pod container exists: %s",
+                            err,
+                        )
+                        raise RuntimeError(
+                            f"failed to ensure that the pod: {pod.metadata.uid} cgroups exist "
+                            f"and are correctly applied: {err}"
+                        ) from err
 
         if is_static_pod(pod):
             deleted = False
@@ -1157,6 +1252,7 @@ def new_main_kubelet(
     max_container_count: int = -1,
     allowed_unsafe_sysctls: Sequence[str] = (),
     kube_client: FakeAPIServer | None = None,
+    cgroup_fs: SimCgroupFS | None = None,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
 
@@ -1169,15 +1265,15 @@ def new_main_kubelet(
     ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1),
     ``allowed_unsafe_sysctls`` is ``--allowed-unsafe-sysctls``.
     ``machine_info`` stands for what cAdvisor measures. ``kube_client`` is the API server
-    (Go's ``kubeDeps.KubeClient``), None to run without one. ``minimum_gc_age`` and
+    (Go's ``kubeDeps.KubeClient``), None to run without one. ``cgroup_fs`` is the node's
+    cgroup tree (a new one when None); the container manager writes there. ``minimum_gc_age`` and
     ``max_container_count``, with ``max_per_pod_container_count``, make the container garbage
     collector's policy, with the defaults of kubelet's flags (see
     [`GCPolicy`][minikubelet.container.container_gc.GCPolicy]); raises ``ValueError`` for a
     negative ``minimum_gc_age``.
 
     Call it inside [`minikubelet.go.run`][minikubelet.go.run]: several parts read the run's
-    clock. Left out of Go's long list: cAdvisor, the container manager (cgroups), the plugin
-    manager, the secret and config-map managers (the volume plugins read the API server),
+    clock. Left out of Go's long list: cAdvisor, the plugin manager, the secret and config-map managers (the volume plugins read the API server),
     eviction, the node lease, DNS, the image garbage
     collector, certificate and shutdown managers.
     """
@@ -1223,6 +1319,22 @@ def new_main_kubelet(
         container_runtime, max(max_per_pod_container_count, minDeadContainerInPod)
     )
 
+    # Ours: kubelet's command line (cmd/kubelet/app) makes the container manager and hands it
+    # in kubeDeps; the port makes it here, from the same flags.
+    container_manager = new_container_manager(
+        cgroup_fs if cgroup_fs is not None else SimCgroupFS(),
+        {ResourceCPU: machine_info.cpu, ResourceMemory: machine_info.memory},
+        NodeConfig(
+            cgroups_per_qos=kube_cfg.cgroups_per_qos,
+            cgroup_root=kube_cfg.cgroup_root,
+            cgroup_driver=kube_cfg.cgroup_driver,
+            experimental_pod_pids_limit=kube_cfg.pod_pids_limit,
+            enforce_cpu_limits=kube_cfg.cpu_cfs_quota,
+            cpu_cfs_quota_period=kube_cfg.cpu_cfs_quota_period,
+        ),
+        recorder,
+    )
+
     work_queue = BasicWorkQueue(clock)
     kl = Kubelet(
         node_name=node_name,
@@ -1249,8 +1361,11 @@ def new_main_kubelet(
         machine_info=machine_info,
         max_pods=kube_cfg.max_pods,
         kube_client=kube_client,
+        cgroups_per_qos=kube_cfg.cgroups_per_qos,
     )
     kl.node_ref = node_ref
+    kl.kubelet_configuration = kube_cfg
+    kl.container_manager = container_manager
     # Go hands the Kubelet itself to the parts that ask about pods: the runtime and its garbage
     # collector (is a pod deleted?) and the status manager (are a pod's resources reclaimed?).
     container_runtime.pod_state_provider = kl

@@ -9,9 +9,11 @@ module, so these live in [`KubeletPods`][], which
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 from typing import TYPE_CHECKING
 
+from minikubelet.cm.types import CgroupName, PodContainerManager
 from minikubelet.container import runtime as kubecontainer
 from minikubelet.container.helpers import (
     convert_pod_status_to_running_pod,
@@ -92,6 +94,11 @@ class KubeletPods:
         err = await self.container_runtime.kill_pod(pod, p, grace_period_override)
         if err is not None:
             raise err
+        # Go: if err := kl.containerManager.UpdateQOSCgroups(); err != nil {
+        try:
+            self.container_manager.update_qos_cgroups()
+        except Exception as qos_err:
+            klog.v(2).info_s("Failed to update QoS cgroups while killing pod", err=qos_err)
 
     def make_pod_data_dirs(self: Kubelet, pod: Pod) -> None:
         """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).makePodDataDirs
@@ -156,12 +163,10 @@ class KubeletPods:
 
     def pod_resources_are_reclaimed(self: Kubelet, pod: Pod, status: PodStatus) -> bool:
         """Whether nothing of a terminated pod is left on the node: no container running, none
-        still recorded by the runtime. Only then may the status manager delete the pod from the
-        API server.
+        still recorded by the runtime, no volume mounted, no pod cgroup. Only then may the
+        status manager delete the pod from the API server.
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).PodResourcesAreReclaimed
-
-        Go also waits for the pod's cgroup; the port has none.
         """
         if not not_running(status.container_statuses):
             klog.v(3).info_s(
@@ -190,6 +195,15 @@ class KubeletPods:
                 "Pod is terminated, but some volumes have not been cleaned up", pod=klog.kobj(pod)
             )
             return False
+        # Go: if kl.kubeletConfiguration.CgroupsPerQOS {
+        if self.kubelet_configuration.cgroups_per_qos:
+            pcm = self.container_manager.new_pod_container_manager()
+            if pcm.exists(pod):
+                klog.v(3).info_s(
+                    "Pod is terminated, but pod cgroup sandbox has not been cleaned up",
+                    pod=klog.kobj(pod),
+                )
+                return False
         return True
 
     def filter_out_terminated_pods(self: Kubelet, pods: list[Pod]) -> list[Pod]:
@@ -254,10 +268,21 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).HandlePodCleanups
 
-        Go also cleans up orphaned pod directories and cgroups: the port makes neither.
+        Go also cleans up orphaned pod directories: the port makes none.
         """
-        # Go omitted: var ( -- the port makes no cgroups (see above)
-        # Go omitted: if kl.cgroupsPerQOS { -- no cgroups
+        # The pod cgroups are listed before the pods, so that a pod added meanwhile is not
+        # taken for an orphan.
+        cgroup_pods: dict[str, CgroupName] = {}
+        # Go: if kl.cgroupsPerQOS {
+        if self.cgroups_per_qos:
+            pcm = self.container_manager.new_pod_container_manager()
+            try:
+                cgroup_pods = pcm.get_all_pods_from_cgroups()
+            except Exception as err:
+                raise RuntimeError(
+                    f"failed to get list of pods that still exist on cgroup mounts: {err}"
+                ) from err
+
         # Go: allPods, mirrorPods := kl.podManager.GetPodsAndMirrorPods()
         all_pods, mirror_pods = self.pod_manager.get_pods_and_mirror_pods()
         # A pod in a final phase never runs again, so its workers and probes can go too.
@@ -289,9 +314,57 @@ class KubeletPods:
         # Go: kl.deleteOrphanedMirrorPods()
         self.delete_orphaned_mirror_pods()
 
-        # Go omitted: if kl.cgroupsPerQOS { -- no cgroups
+        # Go: if kl.cgroupsPerQOS {
+        if self.cgroups_per_qos:
+            pcm = self.container_manager.new_pod_container_manager()
+            self.cleanup_orphaned_pod_cgroups(pcm, cgroup_pods, active_pods)
+
         # Go: kl.backOff.GC()
         self.back_off.gc()
+
+    def cleanup_orphaned_pod_cgroups(
+        self: Kubelet,
+        pcm: PodContainerManager,
+        cgroup_pods: dict[str, CgroupName],
+        active_pods: list[Pod],
+    ) -> None:
+        """Remove the cgroups of pods that should not run any more, once their kill is over
+        and their volumes are gone (until then, only lower their CPU weight).
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).cleanupOrphanedPodCgroups
+        """
+        pod_set = {pod.metadata.uid for pod in active_pods}
+
+        # Go: for uid, val := range cgroupPods {
+        for uid, val in cgroup_pods.items():
+            if uid in pod_set:
+                continue
+
+            # A pod still in its grace period keeps its cgroup.
+            if self.pod_killer.is_pod_pending_termination_by_uid(uid):
+                klog.v(3).info_s("Pod is pending termination", podUID=uid)
+                continue
+            # Memory-backed volumes are charged to the cgroup: it stays until they are gone,
+            # with the least CPU weight meanwhile.
+            # Go: if podVolumesExist := kl.podVolumesExist(uid); podVolumesExist && !kl.keepTerminatedPodVolumes {
+            if self.pod_volumes_exist(uid) and not self.keep_terminated_pod_volumes:
+                klog.v(3).info_s(
+                    "Orphaned pod found, but volumes not yet removed.  Reducing cpu to minimum",
+                    podUID=uid,
+                )
+                try:
+                    pcm.reduce_cpu_limits(val)
+                except Exception as err:
+                    klog.info_s(
+                        "Failed to reduce cpu time for pod pending volume cleanup",
+                        podUID=uid,
+                        err=err,
+                    )
+                continue
+            klog.v(3).info_s("Orphaned pod found, removing pod cgroups", podUID=uid)
+            # Errors are left to the next housekeeping, which tries again.
+            # Go: go pcm.Destroy(val)
+            go(_destroy_ignoring_error, pcm, val, name=f"destroy pod{uid}")
 
     def generate_api_pod_status(
         self: Kubelet, pod: Pod, pod_status: kubecontainer.PodStatus
@@ -618,6 +691,12 @@ def _is_ipv6_string(ip: str) -> bool:
     return parse_ip(ip) is not None and not _is_ipv4_string(ip)
 
 
+async def _destroy_ignoring_error(pcm: PodContainerManager, val: CgroupName) -> None:
+    """``go pcm.Destroy(val)``: Go drops the error a goroutine's function returns."""
+    with contextlib.suppress(Exception):
+        pcm.destroy(val)
+
+
 def not_running(statuses: list[ContainerStatus]) -> bool:
     """True when no container is running (each is waiting or terminated).
 
@@ -735,6 +814,14 @@ class PodKillerWithChannel:
         #: running pod UID → its full name, while its kill is pending.
         self.pod_termination_map: dict[str, str] = {}
         self.kill_pod_fn = kl.kill_pod
+
+    def is_pod_pending_termination_by_uid(self, uid: str) -> bool:
+        """Whether the pod of that UID is being killed.
+
+        Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).IsPodPendingTerminationByUID
+        """
+        # Go omitted: pk.podKillingLock.RLock() -- goroutines here switch only at an await: no lock
+        return uid in self.pod_termination_map or uid in self.mirror_pod_termination_map
 
     def is_pod_pending_termination_by_pod_name(self, pod_fullname: str) -> bool:
         """Whether a pod of that full name is being killed.

@@ -191,6 +191,26 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         ),
     )
     run.add_argument(
+        "--cgroup-driver",
+        choices=["cgroupfs", "systemd"],
+        default="cgroupfs",
+        help=t(
+            "how the pods' cgroups are named (kubelet's flag): /kubepods/burstable/pod<uid> or "
+            "/kubepods.slice/kubepods-burstable.slice/…",
+            "Pod 的 cgroup 如何命名（kubelet 的同名参数）：/kubepods/burstable/pod<uid> 或 "
+            "/kubepods.slice/kubepods-burstable.slice/…",
+        ),
+    )
+    run.add_argument(
+        "--cgroups-per-qos",
+        choices=["true", "false"],
+        default="true",
+        help=t(
+            "make the QoS cgroup tree and a cgroup per pod (kubelet's flag, default true)",
+            "创建 QoS cgroup 树，并为每个 Pod 创建一个 cgroup（kubelet 的同名参数，默认 true）",
+        ),
+    )
+    run.add_argument(
         "--seed", type=int, default=0, help=t("seed of every random choice", "所有随机选择的种子")
     )
     run.add_argument(
@@ -349,6 +369,8 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         static_pod_path=args.manifests or "",
         static_pod_url=args.manifest_url or "",
         max_pods=args.max_pods,
+        cgroup_driver=args.cgroup_driver,
+        cgroups_per_qos=args.cgroups_per_qos == "true",
     )
     reporter = PhaseReporter(out, lang)
 

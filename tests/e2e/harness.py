@@ -34,6 +34,8 @@ class Run:
     running_containers: dict[str, list[str]] = field(default_factory=dict)
     #: pod name → how many containers (running or dead) the runtime still holds for it.
     runtime_containers: dict[str, int] = field(default_factory=dict)
+    #: The node's cgroup tree at the end: path → the files written in it.
+    cgroups: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def phase(self, name: str) -> str:
         return self.statuses[name].phase
@@ -106,6 +108,7 @@ def run_kubelet(
         klog.configure(verbosity=0, out=None)
     kl = holder["kl"]
     result.log = log.getvalue()
+    result.cgroups = {p: dict(f) for p, f in kl.container_manager.subsystems.cgroups.items()}
     for pod in kl.pod_manager.get_pods():
         status, ok = kl.status_manager.get_pod_status(pod.metadata.uid)
         result.statuses[pod.metadata.name] = status if ok else pod.status
