@@ -234,3 +234,20 @@ def test_reduce_cpu_limits_leaves_the_least_weight():
     pcm.ensure_exists(pod("g", GUARANTEED))
     pcm.reduce_cpu_limits(CgroupName(("kubepods", "poduid-g")))
     assert fs.cgroups["/kubepods/poduid-g"]["cpu.shares"] == 2
+
+
+def test_the_burstable_weight_remembered_between_updates_is_the_full_sum():
+    """Ours (set_cpu_cgroup_config's memo): whatever the lists, the weight is a fresh sum's."""
+    a, b, c = pod("a", BURSTABLE), pod("b", {"requests": {"cpu": "1"}}), pod("g", GUARANTEED)
+    active: list = []
+    fs, cm = started(active=active)
+
+    def fresh(pods) -> int:
+        return milli_cpu_to_shares(
+            sum(p.spec.containers[0].resources.cpu_millis() for p in pods if p is not c)
+        )
+
+    for pods in ([a], [a, c], [a, c, b], [a, b], [b], [], [b, a, c]):
+        active[:] = pods
+        cm.update_qos_cgroups()
+        assert fs.cgroups["/kubepods/burstable"]["cpu.shares"] == fresh(pods)
