@@ -34,6 +34,7 @@ from minikubelet.container.container_gc import GC, GCPolicy, new_container_gc
 from minikubelet.container.runtime import PodPair, Pods, Runtime, get_pod_full_name
 from minikubelet.container.runtime_cache import RuntimeCache, new_runtime_cache
 from minikubelet.container.sync_result import ErrCrashLoopBackOff
+from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
 from minikubelet.events import (
     ContainerGCFailed,
     FailedMountVolume,
@@ -1366,6 +1367,12 @@ def new_main_kubelet(
     kl.node_ref = node_ref
     kl.kubelet_configuration = kube_cfg
     kl.container_manager = container_manager
+    # Go gives the runtime manager the machine, --cpu-cfs-quota and the Kubelet as its helper;
+    # the port's helper is the fake one, which asks the Kubelet for the pod's cgroup.
+    container_runtime.machine_info = machine_info
+    container_runtime.cpu_cfs_quota = kube_cfg.cpu_cfs_quota
+    if isinstance(container_runtime.runtime_helper, FakeRuntimeHelper):
+        container_runtime.runtime_helper.pod_cgroup_parent = kl.get_pod_cgroup_parent
     # Go hands the Kubelet itself to the parts that ask about pods: the runtime and its garbage
     # collector (is a pod deleted?) and the status manager (are a pod's resources reclaimed?).
     container_runtime.pod_state_provider = kl

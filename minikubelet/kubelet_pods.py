@@ -100,6 +100,16 @@ class KubeletPods:
         except Exception as qos_err:
             klog.v(2).info_s("Failed to update QoS cgroups while killing pod", err=qos_err)
 
+    def get_pod_cgroup_parent(self: Kubelet, pod: Pod) -> str:
+        """The pod's cgroup as the driver spells it: the runtime's ``cgroup_parent`` for the
+        sandbox and its containers.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).GetPodCgroupParent
+        """
+        pcm = self.container_manager.new_pod_container_manager()
+        _, cgroup_parent = pcm.get_pod_container_name(pod)
+        return cgroup_parent
+
     def make_pod_data_dirs(self: Kubelet, pod: Pod) -> None:
         """Go: pkg/kubelet/kubelet_pods.go (*Kubelet).makePodDataDirs
 

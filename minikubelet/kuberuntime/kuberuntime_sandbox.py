@@ -26,14 +26,13 @@ from minikubelet.kuberuntime.helpers import (
     pod_sandbox_by_created,
     to_runtime_protocol,
 )
+from minikubelet.k8s_io.api.core.v1.annotation_key_constants import SeccompProfileRuntimeDefault
 from minikubelet.kuberuntime.labels import new_pod_annotations, new_pod_labels
 from minikubelet.types import KubernetesPodUIDLabel
 from minikubelet.util import format
 
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager
-
-SeccompProfileRuntimeDefault = "runtime/default"
 
 
 def _parse_ip(s: str) -> bool:
@@ -145,6 +144,9 @@ class SandboxMethods:
             security_context=runtimeapi.LinuxSandboxSecurityContext(
                 privileged=has_privileged_container(pod),
                 seccomp_profile_path=SeccompProfileRuntimeDefault,
+                seccomp=runtimeapi.SecurityProfile(
+                    profile_type=runtimeapi.SecurityProfile_RuntimeDefault
+                ),
             ),
         )
         assert lc.security_context is not None

@@ -17,6 +17,9 @@ import sys
 import yaml
 
 from minikubelet import go
+from minikubelet.cm.cgroup_manager_linux import new_cgroup_manager
+from minikubelet.cm.pod_container_manager_linux import PodContainerManagerImpl
+from minikubelet.cm.types import CgroupName, QOSContainersInfo
 from minikubelet.config.manifest import pod_from_dict
 from minikubelet.container.container_gc import GCPolicy
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
@@ -31,6 +34,7 @@ from minikubelet.kuberuntime.fake_kuberuntime_manager import (
     new_fake_runtime,
 )
 from minikubelet.prober.results.results_manager import Result
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.cri.scenario import Scenario, default_tag
 
 
@@ -231,6 +235,24 @@ def trace(path: str) -> list[str]:
     return lines
 
 
+def _pod_cgroup_parent(pod) -> str:
+    root = CgroupName(("kubepods",))
+    tree = SimCgroupFS()
+    pcm = PodContainerManagerImpl(
+        QOSContainersInfo(
+            guaranteed=root,
+            burstable=CgroupName((*root, "burstable")),
+            best_effort=CgroupName((*root, "besteffort")),
+        ),
+        tree,
+        new_cgroup_manager(tree, "cgroupfs"),
+        -1,
+        True,
+        100000,
+    )
+    return pcm.get_pod_container_name(pod)[1]
+
+
 def _run(sc: dict, path: str, lines: list[str], klog_out: io.StringIO) -> None:
     pods = [pod_from_dict(sc["pod"], source=path)]
     by_uid = {pods[0].metadata.uid: pods[0]}
@@ -245,6 +267,8 @@ def _run(sc: dict, path: str, lines: list[str], klog_out: io.StringIO) -> None:
     )
     instrument(fake.runtime_service, fake.image_service, log)
     m = fake.manager
+    # As the Go driver's helper: the pod's cgroup under kubelet's default tree (cgroupfs).
+    m.runtime_helper.pod_cgroup_parent = _pod_cgroup_parent
     state = {"step": 0, "events": 0}
 
     def out(s: str) -> None:
