@@ -76,7 +76,12 @@ from minikubelet.k8s_io.kubernetes.pkg.security.podsecuritypolicy.sysctl.mustmat
 )
 from minikubelet.kubelet_getters import KubeletGetters
 from minikubelet.kubelet_node_status import KubeletNodeStatus
-from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
+from minikubelet.kubelet_pods import (
+    KubeletPods,
+    PodKillerWithChannel,
+    TerminatedFilterMemo,
+    not_running,
+)
 from minikubelet.kubelet_volumes import KubeletVolumes
 from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
 from minikubelet.lifecycle.interfaces import (
@@ -251,9 +256,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     #: The pod data directories kubelet would have made (it writes nothing to disk here).
     pod_data_dirs: set[str] = field(default_factory=set)
     #: Ours: the last answer of filter_out_terminated_pods (see there).
-    terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None = field(
-        default=None, repr=False
-    )
+    terminated_filter_cache: TerminatedFilterMemo | None = field(default=None, repr=False)
     admit_handlers: PodAdmitHandlers = field(default_factory=PodAdmitHandlers)
     soft_admit_handlers: PodAdmitHandlers = field(default_factory=PodAdmitHandlers)
     # Go embeds these two lists in the Kubelet (so `klet.AddPodSyncLoopHandler(...)`).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from minikubelet.cm.types import CgroupName, PodContainerManager
@@ -54,6 +55,19 @@ PodInitializing = "PodInitializing"
 ContainerCreating = "ContainerCreating"
 
 
+@dataclass
+class TerminatedFilterMemo:
+    """Ours: filter_out_terminated_pods' last answer, and what it was computed from."""
+
+    #: The status manager's generation it saw.
+    generation: int
+    pods: list[Pod] = field(default_factory=list)
+    filtered: list[Pod] = field(default_factory=list)
+    #: id(pod) → whether it was terminated; the pods stay alive in ``pods``, so ids are stable.
+    terminated: dict[int, bool] = field(default_factory=dict)
+    by_uid: dict[str, list[Pod]] = field(default_factory=dict)
+
+
 class KubeletPods:
     """The methods of Go's Kubelet defined in kubelet_pods.go."""
 
@@ -67,7 +81,7 @@ class KubeletPods:
         return active_pods
 
     # Kubelet's field, written here (filter_out_terminated_pods).
-    terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None
+    terminated_filter_cache: TerminatedFilterMemo | None
 
     async def kill_pod(
         self: Kubelet,
@@ -221,28 +235,38 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).filterOutTerminatedPods
 
-        ``HandlePodAdditions`` calls this for every new pod with all the pods so far: n² status
-        lookups for n pods, which in Python makes 10,000 pods take minutes. So the port
-        remembers its last answer: when ``pods`` begins with the last list it was given (the
-        same pod objects) and no pod status changed since, only the new pods are looked at.
+        ``HandlePodAdditions`` calls this for every new pod with all the pods so far, and
+        ``UpdateQOSCgroups`` (through ``GetActivePods``) before every pod's cgroup is made: n²
+        status lookups for n pods, which in Python makes 10,000 pods take minutes. So the port
+        remembers its last answer ([`TerminatedFilterMemo`][]): when ``pods`` begins with the
+        last list it was given (the same pod objects), only the new pods, and the old ones
+        whose status changed since (the status manager's ``changed_uids``), are looked at.
         The result is the same list Go computes.
         """
-        generation = self.status_manager.generation
+        sm = self.status_manager
         last = self.terminated_filter_cache
-        if last is not None and last[0] == generation and pods[: len(last[1])] == last[1]:
-            filtered_pods = [*last[2], *self._filter_out_terminated(pods[len(last[1]) :])]
+        if last is None or pods[: len(last.pods)] != last.pods:
+            last = self.terminated_filter_cache = TerminatedFilterMemo(sm.generation)
+            new = pods
         else:
-            filtered_pods = self._filter_out_terminated(pods)
-        self.terminated_filter_cache = (generation, list(pods), list(filtered_pods))
-        return filtered_pods
-
-    def _filter_out_terminated(self: Kubelet, pods: list[Pod]) -> list[Pod]:
-        filtered_pods = []
-        for p in pods:
-            if self.pod_is_terminated(p):
-                continue
-            filtered_pods.append(p)
-        return filtered_pods
+            new = pods[len(last.pods) :]
+        flipped = False
+        for uid in set(sm.changed_uids[last.generation : sm.generation]):
+            for p in last.by_uid.get(uid, ()):
+                terminated = self.pod_is_terminated(p)
+                if terminated != last.terminated[id(p)]:
+                    last.terminated[id(p)] = terminated
+                    flipped = True
+        for p in new:
+            last.terminated[id(p)] = self.pod_is_terminated(p)
+            last.by_uid.setdefault(p.metadata.uid, []).append(p)
+        if flipped:
+            last.filtered = [p for p in pods if not last.terminated[id(p)]]
+        else:
+            last.filtered.extend(p for p in new if not last.terminated[id(p)])
+        last.pods = list(pods)
+        last.generation = sm.generation
+        return list(last.filtered)
 
     def remove_orphaned_pod_statuses(
         self: Kubelet, pods: list[Pod], mirror_pods: list[Pod]

@@ -68,6 +68,7 @@ from minikubelet.go.duration import format_duration
 from minikubelet.images.image_manager import new_image_manager
 from minikubelet.images.types import ErrImagePullBackOff, ImageManager
 from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import (
     EventRecorder,
     EventTypeNormal,
@@ -77,7 +78,6 @@ from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import ImageManagerService, RuntimeService
 from minikubelet.k8s_io.klog.v2 import klog
-from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.kuberuntime.helpers import (
     HelperMethods,
     ListingMemo,
@@ -97,11 +97,11 @@ from minikubelet.kuberuntime.kuberuntime_container_linux import LinuxContainerMe
 from minikubelet.kuberuntime.kuberuntime_gc import new_container_gc
 from minikubelet.kuberuntime.kuberuntime_image import ImageMethods
 from minikubelet.kuberuntime.kuberuntime_sandbox import SandboxMethods
-from minikubelet.sim.node import MachineInfo
 from minikubelet.kuberuntime.security_context import SecurityContextMethods
 from minikubelet.lifecycle.handlers import new_handler_runner
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager
+from minikubelet.sim.node import MachineInfo
 from minikubelet.types.types import HTTPGetter
 from minikubelet.util import format
 

@@ -18,6 +18,7 @@ from minikubelet.container.helpers import (
     make_port_mappings,
 )
 from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.api.core.v1.annotation_key_constants import SeccompProfileRuntimeDefault
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.helpers import (
@@ -26,7 +27,6 @@ from minikubelet.kuberuntime.helpers import (
     pod_sandbox_by_created,
     to_runtime_protocol,
 )
-from minikubelet.k8s_io.api.core.v1.annotation_key_constants import SeccompProfileRuntimeDefault
 from minikubelet.kuberuntime.labels import new_pod_annotations, new_pod_labels
 from minikubelet.types import KubernetesPodUIDLabel
 from minikubelet.util import format

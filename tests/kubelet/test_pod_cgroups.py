@@ -93,3 +93,20 @@ def test_an_api_delete_completes_only_after_the_pod_cgroup_is_gone():
     assert "shop/web" in lines[at(r'"SyncLoop DELETE"')]
     gone = at(r'"Pod fully terminated and removed from etcd" pod="shop/web"')
     assert waits < removed < gone
+
+
+def test_the_remembered_active_pods_are_the_ones_a_fresh_filter_gives():
+    """Ours (filter_out_terminated_pods' memo, asked before each pod cgroup): the same list as
+    filtering every pod again, after pods ran, ended and were removed."""
+    seen = {}
+
+    def setup(kl):
+        seen["kl"] = kl
+
+    pods = [pod("a", BURSTABLE, "Never", "2s"), pod("b", BURSTABLE), pod("c", {}, "Never", "4s")]
+    run_kubelet(pods=pods, changes=[(6.0, pods[1:])], until=9, setup=setup)
+    kl = seen["kl"]
+    all_pods = kl.pod_manager.get_pods()
+    remembered = kl.get_active_pods()
+    assert remembered == [p for p in all_pods if not kl.pod_is_terminated(p)]
+    assert [p.metadata.name for p in remembered] == ["b"]
