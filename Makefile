@@ -35,6 +35,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/python -m tools.deadcode
 	$(BIN)/python -m tools.i18n docs
 	$(BIN)/python -m tools.site.diagrams --check

@@ -24,6 +24,7 @@ from minikubelet.active_deadline import ActiveDeadlineHandler
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.cm.container_manager import NodeConfig
 from minikubelet.cm.container_manager_linux import ContainerManagerImpl, new_container_manager
+from minikubelet.cm.types import CgroupFS
 from minikubelet.config.apiserver import new_source_apiserver
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.file import new_source_file
@@ -42,6 +43,7 @@ from minikubelet.events import (
     FailedToKillPod,
     NetworkNotReady,
 )
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.go import (
     Clock,
     Millisecond,
@@ -57,6 +59,7 @@ from minikubelet.go import (
     select,
     sleep,
 )
+from minikubelet.go import fmt as go_fmt
 from minikubelet.images.types import ErrImagePullBackOff
 from minikubelet.k8s_io.api.core.v1 import (
     ObjectReference,
@@ -67,7 +70,9 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceMemory,
     RestartPolicy,
 )
+from minikubelet.k8s_io.apimachinery.pkg.util.runtime import runtime as utilruntime
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
 from minikubelet.k8s_io.klog.v2 import klog
@@ -116,10 +121,8 @@ from minikubelet.prober.results.results_manager import Manager as ResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import RuntimeState, new_runtime_state
-from minikubelet.sim.cgroup_fs import SimCgroupFS
-from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.volume_fs import SimFS
+from minikubelet.sim.volume_scenario import VolumeScenario
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
@@ -248,7 +251,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     #: The most pods this node runs (KubeletConfiguration.MaxPods).
     max_pods: int = 110
     #: The API server client: None when kubelet runs without one.
-    kube_client: Any = None
+    kube_client: Interface | None = None
     #: Whether the node is registered with the API server.
     registration_completed: bool = False
     #: pod UID → when kubelet last saw one of its containers start.
@@ -547,12 +550,15 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                     if ok:
                         assert pod is not None  # ok: found
                         klog.v(2).info_s(
-                            "SyncLoop (PLEG): event for pod", pod=klog.kobj(pod), event=e
+                            "SyncLoop (PLEG): event for pod",
+                            pod=klog.kobj(pod),
+                            event=go_fmt.Ptr(e),
                         )
                         await handler.handle_pod_syncs([pod])
                     else:
                         klog.v(4).info_s(
-                            "SyncLoop (PLEG): pod does not exist, ignore irrelevant event", event=e
+                            "SyncLoop (PLEG): pod does not exist, ignore irrelevant event",
+                            event=go_fmt.Ptr(e),
                         )
 
                 # Go: if e.Type == pleg.ContainerDied {
@@ -942,8 +948,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                 self.recorder.eventf(
                     pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", err
                 )
-                # Go: utilruntime.HandleError(err), which logs the error.
-                klog.error_s(err, "Observed an error")
+                utilruntime.handle_error(err)
                 raise
             return
 
@@ -992,8 +997,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                     pod, EventTypeWarning, FailedToKillPod, "error killing pod: %s", kill_err
                 )
                 sync_err = RuntimeError(f"error killing pod: {kill_err}")
-                # Go: utilruntime.HandleError(syncErr), which logs the error.
-                klog.error_s(sync_err, "Observed an error")
+                utilruntime.handle_error(sync_err)
                 raise sync_err from kill_err
             if not runnable.admit:
                 raise RuntimeError(f"pod cannot be run: {runnable.message}")
@@ -1193,7 +1197,7 @@ def make_pod_source_config(
     recorder: Any,
     node_name: str,
     node_has_synced: Callable[[], bool],
-    kube_client: FakeAPIServer | None,
+    kube_client: Interface | None,
 ) -> PodConfig:
     """The PodConfig merging every configured source: file, URL, API server.
 
@@ -1255,8 +1259,8 @@ def new_main_kubelet(
     max_per_pod_container_count: int = 1,
     max_container_count: int = -1,
     allowed_unsafe_sysctls: Sequence[str] = (),
-    kube_client: FakeAPIServer | None = None,
-    cgroup_fs: SimCgroupFS | None = None,
+    kube_client: Interface | None = None,
+    cgroup_fs: CgroupFS,
 ) -> Kubelet:
     """A Kubelet wired as Go's constructor wires it, on the fake runtime.
 
@@ -1270,7 +1274,7 @@ def new_main_kubelet(
     ``allowed_unsafe_sysctls`` is ``--allowed-unsafe-sysctls``.
     ``machine_info`` stands for what cAdvisor measures. ``kube_client`` is the API server
     (Go's ``kubeDeps.KubeClient``), None to run without one. ``cgroup_fs`` is the node's
-    cgroup tree (a new one when None); the container manager writes there. ``minimum_gc_age`` and
+    cgroup tree (kubelet is handed the kernel's); the container manager writes there. ``minimum_gc_age`` and
     ``max_container_count``, with ``max_per_pod_container_count``, make the container garbage
     collector's policy, with the defaults of kubelet's flags (see
     [`GCPolicy`][minikubelet.container.container_gc.GCPolicy]); raises ``ValueError`` for a
@@ -1326,7 +1330,7 @@ def new_main_kubelet(
     # Ours: kubelet's command line (cmd/kubelet/app) makes the container manager and hands it
     # in kubeDeps; the port makes it here, from the same flags.
     container_manager = new_container_manager(
-        cgroup_fs if cgroup_fs is not None else SimCgroupFS(),
+        cgroup_fs,
         {ResourceCPU: machine_info.cpu, ResourceMemory: machine_info.memory},
         NodeConfig(
             cgroups_per_qos=kube_cfg.cgroups_per_qos,
@@ -1394,7 +1398,7 @@ def new_main_kubelet(
         node_name,
         pod_manager,
         status_manager,
-        new_initialized_volume_plugin_mgr(kube_client, SimFS()),
+        new_initialized_volume_plugin_mgr(kube_client, SimFS(), VolumeScenario()),
         container_runtime,
         KUBELET_PODS_DIR,
         recorder,

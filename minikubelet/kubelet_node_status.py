@@ -90,6 +90,7 @@ class KubeletNodeStatus:
         Go then reconciles the existing node's labels and resources with the new ones; the
         fake API server starts empty each run, so the node is never there before.
         """
+        assert self.kube_client is not None  # sync_node_status registers only with a client
         try:
             self.kube_client.create_node(node)
         except Exception as err:

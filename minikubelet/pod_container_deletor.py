@@ -16,8 +16,6 @@ container name: 1 by default, so a crash-looping container leaves one dead insta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from minikubelet.container.runtime import (
     ContainerID,
     ContainerStateExited,
@@ -31,17 +29,6 @@ from minikubelet.k8s_io.klog.v2 import klog
 
 #: How many removal requests may wait. Go: containerDeletorBufferLimit
 containerDeletorBufferLimit = 50
-
-
-@dataclass(frozen=True)
-class _ByValue:
-    """A ContainerID as klog prints it when Go logs it by value: ``String()`` has a pointer
-    receiver in Go, so klog falls back to the struct, ``{Type:containerd ID:…}``."""
-
-    cid: ContainerID
-
-    def __str__(self) -> str:
-        return f"{{Type:{self.cid.type} ID:{self.cid.id}}}"
 
 
 class PodContainerDeletor:
@@ -75,7 +62,7 @@ class PodContainerDeletor:
                 case _:
                     klog.info_s(
                         "Failed to issue the request to remove container",
-                        containerID=_ByValue(candidate.id),
+                        containerID=candidate.id,
                     )
 
 
@@ -92,7 +79,7 @@ def new_pod_container_deletor(runtime: Runtime, containers_to_keep: int) -> PodC
             assert id_ is not None  # the channel is never closed
             err = await runtime.delete_container(id_)
             if err is not None:
-                klog.info_s("DeleteContainer returned error", containerID=_ByValue(id_), err=err)
+                klog.info_s("DeleteContainer returned error", containerID=id_, err=err)
 
     go(until, remove_forever, 0, None, name="podContainerDeletor")
 

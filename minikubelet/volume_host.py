@@ -6,7 +6,8 @@ The plugins are the five the port has (``cmd/kubelet/app/plugins.go`` probes som
 Go). configMaps and secrets are read from the API server at each SetUp (as kubelet's
 configMap and secret managers do, through a watch); without an API server (static pods only)
 no object exists, so a configMap or secret volume never mounts, and a projected volume fails
-as Go's does without a kube client. The filesystem and the mount script are the simulation's.
+as Go's does without a kube client. The filesystem and the mount script are the simulation's,
+handed down by [`new_main_kubelet`][minikubelet.kubelet.new_main_kubelet].
 """
 
 from __future__ import annotations
@@ -15,14 +16,18 @@ from collections.abc import Callable
 from typing import Any
 
 from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import StatusError
+from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 from minikubelet.k8s_io.kubernetes.pkg.volume.configmap import configmap
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir import empty_dir
 from minikubelet.k8s_io.kubernetes.pkg.volume.hostpath import host_path
-from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import VolumePlugin, VolumePluginMgr
+from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import (
+    FileSystem,
+    MountScript,
+    VolumePlugin,
+    VolumePluginMgr,
+)
 from minikubelet.k8s_io.kubernetes.pkg.volume.projected import projected
 from minikubelet.k8s_io.kubernetes.pkg.volume.secret import secret
-from minikubelet.sim.volume_fs import SimFS
-from minikubelet.sim.volume_scenario import VolumeScenario
 
 #: Go: pkg/kubelet/config/defaults.go DefaultKubeletPodsDirName under the root directory
 KUBELET_PODS_DIR = "/var/lib/kubelet/pods"
@@ -40,9 +45,14 @@ def probe_volume_plugins() -> list[VolumePlugin]:
     ]
 
 
-def new_initialized_volume_plugin_mgr(kube_client: Any, fs: SimFS) -> VolumePluginMgr:
-    """Go: pkg/kubelet/volume_host.go NewInitializedVolumePluginMgr"""
-    kvh = KubeletVolumeHost(kube_client, fs, VolumeScenario())
+def new_initialized_volume_plugin_mgr(
+    kube_client: Interface | None, fs: FileSystem, scenario: MountScript
+) -> VolumePluginMgr:
+    """Go: pkg/kubelet/volume_host.go NewInitializedVolumePluginMgr
+
+    ``fs`` and ``scenario`` are the simulated node's files and mount script (ours).
+    """
+    kvh = KubeletVolumeHost(kube_client, fs, scenario)
     mgr = VolumePluginMgr()
     mgr.init_plugins(probe_volume_plugins(), kvh)
     return mgr
@@ -51,7 +61,9 @@ def new_initialized_volume_plugin_mgr(kube_client: Any, fs: SimFS) -> VolumePlug
 class KubeletVolumeHost:
     """Go: pkg/kubelet/volume_host.go type kubeletVolumeHost"""
 
-    def __init__(self, kube_client: Any, fs: SimFS, scenario: VolumeScenario) -> None:
+    def __init__(
+        self, kube_client: Interface | None, fs: FileSystem, scenario: MountScript
+    ) -> None:
         self.kube_client = kube_client
         self.fs = fs
         self.scenario = scenario
@@ -60,7 +72,7 @@ class KubeletVolumeHost:
         """Go: pkg/volume/plugins.go VolumeHost.GetPodVolumeDir"""
         return f"{KUBELET_PODS_DIR}/{pod_uid}/volumes/{plugin_name}/{volume_name}"
 
-    def get_kube_client(self) -> Any:
+    def get_kube_client(self) -> Interface | None:
         """Go: pkg/kubelet/volume_host.go (*kubeletVolumeHost).GetKubeClient"""
         return self.kube_client
 
@@ -85,6 +97,8 @@ class KubeletVolumeHost:
         """Go: pkg/kubelet/volume_host.go (*kubeletVolumeHost).GetServiceAccountTokenFunc"""
 
         def get(namespace: str, service_account: str) -> str:
-            return str(self.kube_client.create_token(namespace, service_account))
+            # collectData asks for a token only once it has found a kube client.
+            assert self.kube_client is not None
+            return self.kube_client.create_token(namespace, service_account)
 
         return get

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.base.i18n import language_of, text
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.go.duration import parse_duration
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
@@ -35,8 +36,8 @@ from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.sim.argparse_messages import speak
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.cli import duration_arg
-from minikubelet.sim.node import MachineInfo
 from minikubelet.sim.phase_reporter import PhaseReporter
 from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
 from walkthrough.catalog import CatalogError, chapter_title
@@ -202,6 +203,7 @@ def run_kubelet(
             node_name="node-1",
             machine_info=machine,
             kube_client=kube_client,
+            cgroup_fs=SimCgroupFS(),
         )
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         kl.status_manager.on_status_change = reporter.on_status_change

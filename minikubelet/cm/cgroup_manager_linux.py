@@ -8,18 +8,17 @@ spells the name as a path: ``cgroupfs`` joins the parts (``/kubepods/burstable/p
 must be the container runtime's, or the runtime puts containers elsewhere.
 
 Go hands the cgroup to runc's libcontainer, which writes the controllers' files under
-``/sys/fs/cgroup``. The port writes them into the simulated node's tree
-([`SimCgroupFS`][minikubelet.sim.cgroup_fs.SimCgroupFS]): [`CgroupManagerImpl.create`][],
+``/sys/fs/cgroup``. The port writes them into the node's tree it is handed
+([`CgroupFS`][minikubelet.cm.types.CgroupFS], the simulated node's): [`CgroupManagerImpl.create`][],
 ``update``, ``destroy``, ``exists`` and ``pids`` are ours where they touch it, and say so.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from minikubelet.cm.helpers_linux import MinShares
 from minikubelet.cm.types import (
     CgroupConfig,
+    CgroupFS,
     CgroupName,
     ResourceConfig,
     systemdSuffix,
@@ -31,9 +30,6 @@ from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.helpers import (
     huge_page_unit_size_from_byte_size,
 )
-
-if TYPE_CHECKING:
-    from minikubelet.sim.cgroup_fs import SimCgroupFS
 
 __all__ = [
     "CgroupManagerImpl",
@@ -97,7 +93,7 @@ class CgroupManagerImpl:
     controller's.
     """
 
-    def __init__(self, fs: SimCgroupFS, cgroup_manager_type: str) -> None:
+    def __init__(self, fs: CgroupFS, cgroup_manager_type: str) -> None:
         self.fs = fs
         self.cgroup_manager_type = cgroup_manager_type
 
@@ -231,7 +227,7 @@ class CgroupManagerImpl:
         self.update(container_config)
 
 
-def new_cgroup_manager(fs: SimCgroupFS, cgroup_driver: str) -> CgroupManagerImpl:
+def new_cgroup_manager(fs: CgroupFS, cgroup_driver: str) -> CgroupManagerImpl:
     """The cgroup manager for ``cgroup_driver`` (``systemd``, or anything else: cgroupfs).
 
     Go: pkg/kubelet/cm/cgroup_manager_linux.go NewCgroupManager

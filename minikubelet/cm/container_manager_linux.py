@@ -13,7 +13,7 @@ tunables.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from minikubelet.cm.cgroup_manager_linux import (
     new_cgroup_manager,
@@ -30,13 +30,10 @@ from minikubelet.cm.pod_container_manager_linux import (
     PodContainerManagerNoop,
 )
 from minikubelet.cm.qos_container_manager_linux import new_qos_container_manager
-from minikubelet.cm.types import CgroupManager, QOSContainersInfo
+from minikubelet.cm.types import CgroupFS, CgroupManager, QOSContainersInfo
 from minikubelet.go import Microsecond
 from minikubelet.k8s_io.api.core.v1 import Node, Pod, ResourceList
 from minikubelet.k8s_io.klog.v2 import klog
-
-if TYPE_CHECKING:
-    from minikubelet.sim.cgroup_fs import SimCgroupFS
 
 __all__ = ["ContainerManagerImpl", "new_container_manager"]
 
@@ -47,7 +44,7 @@ class ContainerManagerImpl(NodeContainerManager):
     def __init__(
         self,
         node_config: NodeConfig,
-        subsystems: SimCgroupFS,
+        subsystems: CgroupFS,
         cgroup_manager: CgroupManager,
         capacity: ResourceList,
         internal_capacity: ResourceList,
@@ -140,7 +137,7 @@ class ContainerManagerImpl(NodeContainerManager):
 
 
 def new_container_manager(
-    subsystems: SimCgroupFS,
+    subsystems: CgroupFS,
     capacity: ResourceList,
     node_config: NodeConfig,
     recorder: Any,

@@ -9,8 +9,6 @@ puts the pod's sandbox and containers under it (it is their ``cgroup_parent``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from minikubelet.cm.cgroup_manager_linux import new_cgroup_name
 from minikubelet.cm.helpers_linux import (
     get_pod_cgroup_name_suffix,
@@ -19,6 +17,7 @@ from minikubelet.cm.helpers_linux import (
 )
 from minikubelet.cm.types import (
     CgroupConfig,
+    CgroupFS,
     CgroupManager,
     CgroupName,
     QOSContainersInfo,
@@ -27,9 +26,6 @@ from minikubelet.cm.types import (
 from minikubelet.k8s_io.api.core.v1 import Pod, PodQOSClass
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
-
-if TYPE_CHECKING:
-    from minikubelet.sim.cgroup_fs import SimCgroupFS
 
 __all__ = ["PodContainerManagerImpl", "PodContainerManagerNoop"]
 
@@ -46,7 +42,7 @@ class PodContainerManagerImpl:
     def __init__(
         self,
         qos_containers_info: QOSContainersInfo,
-        subsystems: SimCgroupFS,
+        subsystems: CgroupFS,
         cgroup_manager: CgroupManager,
         pod_pids_limit: int,
         enforce_cpu_limits: bool,

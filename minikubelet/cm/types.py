@@ -110,6 +110,36 @@ class QOSContainersInfo:
     burstable: CgroupName = field(default_factory=CgroupName)
 
 
+class CgroupFS(Protocol):
+    """Ours: the node's cgroup file system, as the cgroup manager reaches it.
+
+    On a real node runc's libcontainer makes the directories under ``/sys/fs/cgroup`` and writes
+    the controllers' files; kubelet is handed that kernel, the port is handed this (the
+    simulation implements it: [`SimCgroupFS`][minikubelet.sim.cgroup_fs.SimCgroupFS]). Paths
+    are the driver's spelling of a cgroup name; one set of paths stands for every controller.
+    """
+
+    def exists(self, path: str) -> bool:
+        """Whether the cgroup is there."""
+        ...
+
+    def mkdir_all(self, path: str) -> None:
+        """Make the cgroup and any missing parent."""
+        ...
+
+    def write(self, path: str, files: dict[str, int | str]) -> None:
+        """Write files of an existing cgroup; ``FileNotFoundError`` when it is missing."""
+        ...
+
+    def remove(self, path: str) -> None:
+        """Remove the cgroup and those under it; a missing one is no error."""
+        ...
+
+    def children(self, path: str) -> list[str]:
+        """The names of the cgroups directly under ``path``, sorted."""
+        ...
+
+
 class CgroupManager(Protocol):
     """Creates, updates and removes cgroups, and converts names for the driver.
 

@@ -4,7 +4,9 @@ Go: pkg/kubelet/config/apiserver.go
 
 kubelet lists and watches the pods whose ``spec.nodeName`` is its node, keeps them in an
 [`UndeltaStore`][minikubelet.k8s_io.client_go.tools.cache.undelta_store.UndeltaStore], and sends the
-whole set as a SET on each change. The API server is the fake one of ``--api-script``
+whole set as a SET on each change. The client is any
+[`clientset.Interface`][minikubelet.k8s_io.client_go.kubernetes.clientset.Interface]; ``minikubelet
+run --api-script`` hands it the fake API server
 ([`minikubelet.sim.fake_apiserver`][minikubelet.sim.fake_apiserver]).
 """
 
@@ -15,11 +17,11 @@ from typing import Any
 
 from minikubelet.go import Second, SendChan, go, sleep
 from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
+from minikubelet.k8s_io.client_go.tools.cache.reflector import reflector_run
 from minikubelet.k8s_io.client_go.tools.cache.store import meta_namespace_key_func
 from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
 from minikubelet.k8s_io.klog.v2 import klog
-from minikubelet.sim.fake_apiserver import FakeAPIServer
-from minikubelet.sim.scripted_watch import reflector_run
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 
 #: How often to check whether the node has synced. Go: WaitForAPIServerSyncPeriod
@@ -27,7 +29,7 @@ WaitForAPIServerSyncPeriod = 1 * Second
 
 
 def new_source_apiserver(
-    c: FakeAPIServer,
+    c: Interface,
     node_name: str,
     node_has_synced: Callable[[], bool],
     updates: SendChan[Any],
@@ -51,7 +53,7 @@ def new_source_apiserver(
     go(wait_then_watch, name="sourceApiserver")
 
 
-def new_source_apiserver_from_lw(c: FakeAPIServer, node_name: str, updates: SendChan[Any]) -> None:
+def new_source_apiserver_from_lw(c: Interface, node_name: str, updates: SendChan[Any]) -> None:
     """Feed the watch into an UndeltaStore that sends every change as a SET.
 
     Go: pkg/kubelet/config/apiserver.go newSourceApiserverFromLW

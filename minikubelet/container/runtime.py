@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
+from minikubelet.go.fmt import quote
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 
@@ -189,7 +190,14 @@ class ContainerID:
     """A container's ID in its runtime, e.g. ``containerd://0123abcd``.
 
     Go: pkg/kubelet/container/runtime.go type ContainerID
+
+    Go's ``String()`` has a pointer receiver: kubelet's log shows ``containerd://0123abcd`` where
+    it calls it (``containerID.String()``, ``str()`` here) and the struct, ``{Type:containerd
+    ID:0123abcd}``, where it logs the value itself (see [`minikubelet.go.fmt`][minikubelet.go.fmt]).
     """
+
+    go_stringer = True
+    go_pointer_receiver = True
 
     type: str = ""
     id: str = ""
@@ -212,7 +220,7 @@ def parse_container_id(container_id: str) -> ContainerID:
     """
     parts = container_id.strip('"').split("://")
     if len(parts) != 2:
-        raise ValueError(f"invalid container ID: {container_id!r}")
+        raise ValueError(f"invalid container ID: {quote(container_id)}")
     return ContainerID(parts[0], parts[1])
 
 

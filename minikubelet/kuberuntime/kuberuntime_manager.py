@@ -64,11 +64,14 @@ from minikubelet.container.sync_result import (
     StartContainer,
     new_sync_result,
 )
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
+from minikubelet.go import fmt as go_fmt
 from minikubelet.go.duration import format_duration
 from minikubelet.images.image_manager import new_image_manager
 from minikubelet.images.types import ErrImagePullBackOff, ImageManager
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.apimachinery.pkg.util.runtime import runtime as utilruntime
 from minikubelet.k8s_io.client_go.tools.record.event import (
     EventRecorder,
     EventTypeNormal,
@@ -101,7 +104,6 @@ from minikubelet.kuberuntime.security_context import SecurityContextMethods
 from minikubelet.lifecycle.handlers import new_handler_runner
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager
-from minikubelet.sim.node import MachineInfo
 from minikubelet.types.types import HTTPGetter
 from minikubelet.util import format
 
@@ -749,7 +751,7 @@ class KubeGenericRuntimeManager(
                 klog.v(4).info_s(
                     "Backing Off restarting container in pod",
                     containerType=type_name,
-                    container=spec.container.name,  # Go logs the whole struct
+                    container=go_fmt.Ptr(spec.container),
                     pod=klog.kobj(pod),
                 )
                 return err
@@ -758,7 +760,7 @@ class KubeGenericRuntimeManager(
             klog.v(4).info_s(
                 "Creating container in pod",
                 containerType=type_name,
-                container=spec.container.name,
+                container=go_fmt.Ptr(spec.container),
                 pod=klog.kobj(pod),
             )
             # Go: if msg, err := m.startContainer(
@@ -782,18 +784,24 @@ class KubeGenericRuntimeManager(
                         klog.v(3).info_s(
                             "Container start failed in pod",
                             containerType=type_name,
-                            container=spec.container.name,
+                            container=go_fmt.Ptr(spec.container),
                             pod=klog.kobj(pod),
                             containerMessage=msg,
                             err=err,
                         )
                     # Go: default:
                     case _:
-                        # Go: utilruntime.HandleError(fmt.Errorf(...)) logs the error alone.
-                        klog.error_s(
-                            None,
-                            f"{type_name} {spec.container.name} start failed in pod "
-                            f"{format.pod(pod)}: {err}: {msg}",
+                        utilruntime.handle_error(
+                            RuntimeError(
+                                go_fmt.sprintf(
+                                    "%v %+v start failed in pod %v: %v: %s",
+                                    type_name,
+                                    go_fmt.Ptr(spec.container),
+                                    format.pod(pod),
+                                    err,
+                                    msg,
+                                )
+                            )
                         )
                 return err
 
@@ -1086,6 +1094,15 @@ class ContainerToKillInfo:
     #: The same, as a short word the kill path can switch on (it picks the event's reason).
     reason: ContainerKillReason
 
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """Go's (unexported) fields, in Go's order: fmt prints the container's address."""
+        return [
+            ("container", go_fmt.Ptr(self.container)),
+            ("name", self.name),
+            ("message", self.message),
+            ("reason", self.reason),
+        ]
+
 
 @dataclass(slots=True)
 class PodActions:
@@ -1110,18 +1127,19 @@ class PodActions:
     #: Indexes of the ephemeral containers to start (always empty: not ported).
     ephemeral_containers_to_start: list[int] = field(default_factory=list)
 
-    def __str__(self) -> str:
-        # Go's klog prints the struct with %+v.
-        nxt = self.next_init_container_to_start
-        kill = " ".join(f"{k}:{v.name}" for k, v in self.containers_to_kill.items())
-        return (
-            f"{{KillPod:{str(self.kill_pod).lower()} "
-            f"CreateSandbox:{str(self.create_sandbox).lower()} SandboxID:{self.sandbox_id} "
-            f"Attempt:{self.attempt} "
-            f"NextInitContainerToStart:{nxt.name if nxt is not None else 'nil'} "
-            f"ContainersToStart:[{' '.join(map(str, self.containers_to_start))}] "
-            f"ContainersToKill:map[{kill}] EphemeralContainersToStart:[]}}"
-        )
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The struct as klog prints it (``%+v``, see [`minikubelet.go.fmt`][minikubelet.go.fmt]):
+        the next init container is a ``*v1.Container``, printed whole."""
+        return [
+            ("KillPod", self.kill_pod),
+            ("CreateSandbox", self.create_sandbox),
+            ("SandboxID", self.sandbox_id),
+            ("Attempt", self.attempt),
+            ("NextInitContainerToStart", go_fmt.Ptr(self.next_init_container_to_start, "nil")),
+            ("ContainersToStart", self.containers_to_start),
+            ("ContainersToKill", self.containers_to_kill),
+            ("EphemeralContainersToStart", self.ephemeral_containers_to_start),
+        ]
 
 
 def container_changed(container: v1.Container, container_status: Status) -> tuple[int, int, bool]:

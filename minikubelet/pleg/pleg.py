@@ -42,10 +42,6 @@ class PodLifecycleEvent:
     type: PodLifeCycleEventType
     data: Any = None
 
-    def __str__(self) -> str:
-        # Go prints the struct with %+v; klog shows it as &{ID:... Type:... Data:...}.
-        return f"&{{ID:{self.id} Type:{self.type} Data:{self.data}}}"
-
 
 class PodLifecycleEventGenerator(Protocol):
     """Go: pkg/kubelet/pleg/pleg.go type PodLifecycleEventGenerator"""

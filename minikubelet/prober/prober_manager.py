@@ -120,6 +120,9 @@ class ProbeType(IntEnum):
         return format(str(self), spec)
 
 
+#: It has a String() method in Go: klog quotes it (``probeType="Liveness"``).
+ProbeType.go_stringer = True  # type: ignore[attr-defined]
+
 # Go's constant names, so the port reads like Go (``w.probe_type == liveness``).
 liveness = ProbeType.LIVENESS
 readiness = ProbeType.READINESS
@@ -373,7 +376,7 @@ def _parse_container_id(container_id: str) -> ContainerID:
     try:
         return parse_container_id(container_id)
     except ValueError as err:
-        klog.error_s(err, "Parsing containerID failed", containerID=container_id)
+        klog.error_s(err, "Parsing containerID failed")
         return ContainerID()
 
 

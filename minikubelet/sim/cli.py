@@ -21,6 +21,7 @@ from typing import Any, TextIO
 from minikubelet import KUBERNETES_VERSION, __version__
 from minikubelet.base.i18n import in_language, language_of, os_error, text
 from minikubelet.sim.argparse_messages import speak
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.cli_trace import add_trace_commands, trace_show
 
 # `--version` and `--help` import nothing more than the lines above: the port (and asyncio
@@ -318,6 +319,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     """``minikubelet run``: check every input first, then run kubelet until ``--until``."""
     from minikubelet import go
     from minikubelet.apis.config.types import KubeletConfiguration
+    from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
     from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
     from minikubelet.k8s_io.client_go.tools.record.event import Recorder
     from minikubelet.k8s_io.klog.v2 import klog
@@ -326,7 +328,6 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
     from minikubelet.sim import trace
     from minikubelet.sim.cri.scenario import ScenarioError
-    from minikubelet.sim.node import MachineInfo
     from minikubelet.sim.phase_reporter import PhaseReporter
     from minikubelet.sim.scripted_watch import ScriptError, load_script_file, start_scripted_cluster
     from minikubelet.sysctl.whitelist import new_whitelist
@@ -397,6 +398,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
             allowed_unsafe_sysctls=allowed_unsafe_sysctls,
             max_per_pod_container_count=args.maximum_dead_containers_per_container,
             kube_client=kube_client,
+            cgroup_fs=SimCgroupFS(),
         )
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         kl.status_manager.on_status_change = reporter.on_status_change

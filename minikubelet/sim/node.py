@@ -2,28 +2,18 @@
 
 The ``Node`` type itself is
 [`minikubelet.k8s_io.api.core.v1.types.Node`][minikubelet.k8s_io.api.core.v1.types.Node]. kubelet
-builds its own node (``initialNode``) from [`MachineInfo`][minikubelet.sim.node.MachineInfo];
+builds its own node (``initialNode``) from a
+[`MachineInfo`][minikubelet.github_com.google.cadvisor.info.v1.machine.MachineInfo];
 tests of admission alone build one with [`new_node`][minikubelet.sim.node.new_node].
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from minikubelet.k8s_io.api.core.v1 import Node, NodeStatus
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
 
-__all__ = ["MachineInfo", "new_node"]
-
-
-@dataclass(slots=True, kw_only=True)
-class MachineInfo:
-    """The simulated machine's CPU and memory, which cAdvisor would measure on a real node (Go
-    reads its ``MachineInfo``: ``NumCores``, ``MemoryCapacity``)."""
-
-    cpu: Quantity
-    memory: Quantity
+__all__ = ["new_node"]
 
 
 def new_node(

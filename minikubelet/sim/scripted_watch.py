@@ -4,7 +4,7 @@ Ours, not a port. ``minikubelet run --api-script`` replays a script into the fak
 ([`minikubelet.sim.fake_apiserver`][minikubelet.sim.fake_apiserver]): at each event's time
 (``at``), another client (the scheduler binding a pod here, a user changing or deleting one)
 writes the pod. kubelet's API source lists and watches the server as client-go's Reflector does
-([`reflector_run`][minikubelet.sim.scripted_watch.reflector_run]), and sees kubelet's own writes
+([`reflector_run`][minikubelet.k8s_io.client_go.tools.cache.reflector.reflector_run]), and sees kubelet's own writes
 there too (status patches, mirror pods).
 
 A script is YAML (a list) or JSON lines (one event per line)::
@@ -50,7 +50,6 @@ from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     json_loads,
     yaml_to_json,
 )
-from minikubelet.k8s_io.client_go.tools.cache.undelta_store import UndeltaStore
 from minikubelet.sim.fake_apiserver import FakeAPIServer
 
 EVENT_TYPES = ("ADDED", "MODIFIED", "DELETED")
@@ -235,21 +234,3 @@ def start_scripted_cluster(events: list[WatchEvent], source: str, node_name: str
     server = FakeAPIServer()
     go(replay_script, server, events, source, node_name, name="scripted cluster")
     return server
-
-
-async def reflector_run(server: FakeAPIServer, store: UndeltaStore, node_name: str) -> None:
-    """List the pods bound to ``node_name`` into ``store``, then follow their changes.
-
-    Plays the part of client-go's ``Reflector.Run`` over a ListWatch with the field selector
-    ``spec.nodeName=<node>``.
-    """
-    watch = server.watch_pods(node_name)
-    await store.replace(server.list_pods(node_name), "")
-    while True:
-        event = await watch.next()
-        if event.type == "ADDED":
-            await store.add(event.object)
-        elif event.type == "MODIFIED":
-            await store.update(event.object)
-        else:
-            await store.delete(event.object)

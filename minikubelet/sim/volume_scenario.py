@@ -107,6 +107,18 @@ class VolumeScenario:
         self.attempts[key] = attempt + 1
         return attempt < script.fail
 
+    async def play(self, pod: Pod, volume_name: str) -> None:
+        """One SetUp of a pod's volume as its script says: wait ``setUpTime``, then maybe fail.
+
+        The plugins call this at the start of ``SetUp`` (their host's ``scenario``); raises
+        what a failed mount raises.
+        """
+        script = self.script(pod, volume_name)
+        if script.set_up_time > 0:
+            await sleep(script.set_up_time)
+        if self.next_attempt_fails(pod, volume_name, script):
+            raise MountError(script.error)
+
 
 __all__ = [
     "MountError",
@@ -114,20 +126,7 @@ __all__ = [
     "VolumeScenario",
     "VolumeScript",
     "VolumesAnnotation",
-    "play",
 ]
-
-
-async def play(scenario: VolumeScenario, pod: Pod, volume_name: str) -> None:
-    """One SetUp of a pod's volume as its script says: wait ``setUpTime``, then maybe fail.
-
-    The plugins call this at the start of ``SetUp``; raises what a failed mount raises.
-    """
-    script = scenario.script(pod, volume_name)
-    if script.set_up_time > 0:
-        await sleep(script.set_up_time)
-    if scenario.next_attempt_fails(pod, volume_name, script):
-        raise MountError(script.error)
 
 
 class MountError(Exception):

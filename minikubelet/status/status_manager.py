@@ -41,7 +41,7 @@ import copy
 import math
 from collections.abc import Callable, Container
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from minikubelet import go
 from minikubelet.base import trace
@@ -59,6 +59,7 @@ from minikubelet.k8s_io.api.core.v1 import (
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
+from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.api.v1.pod.util import (
     get_pod_condition,
@@ -239,7 +240,7 @@ class StatusManager:
 
     def __init__(
         self,
-        kube_client: Any | None,
+        kube_client: Interface | None,
         pod_manager: PodManager,
         pod_deletion_safety: PodDeletionSafetyProvider | None = None,
     ) -> None:
@@ -723,6 +724,7 @@ class StatusManager:
                 statusVersion=status.version,
                 status=status.status,
             )
+            assert new_pod is not None  # a patch that changed something returns the pod
             pod = new_pod
 
         self.api_status_versions[pod.metadata.uid] = status.version
@@ -816,7 +818,7 @@ def merge_pod_status(old_pod_status: PodStatus, new_pod_status: PodStatus) -> Po
 
 
 def new_manager(
-    kube_client: Any | None,
+    kube_client: Interface | None,
     pod_manager: PodManager,
     pod_deletion_safety: PodDeletionSafetyProvider | None = None,
 ) -> StatusManager:

@@ -10,6 +10,7 @@ from typing import Any
 
 from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
@@ -17,7 +18,7 @@ from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim.node import MachineInfo
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 
 NODE = "node-1"
@@ -66,6 +67,7 @@ def run_kubelet(
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
     machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory))
+    cgroup_fs = SimCgroupFS()
     cfg = KubeletConfiguration(
         static_pod_path=str(manifests) if manifests else "", max_pods=max_pods
     )
@@ -74,7 +76,14 @@ def run_kubelet(
     async def main() -> None:
         pod_cfg = make_pod_source_config(cfg, recorder, NODE, lambda: True, None)
         kl = new_main_kubelet(
-            cfg, recorder, pod_cfg, runtime, hostname=NODE, node_name=NODE, machine_info=machine
+            cfg,
+            recorder,
+            pod_cfg,
+            runtime,
+            hostname=NODE,
+            node_name=NODE,
+            machine_info=machine,
+            cgroup_fs=cgroup_fs,
         )
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         holder["kl"] = kl
@@ -108,7 +117,7 @@ def run_kubelet(
         klog.configure(verbosity=0, out=None)
     kl = holder["kl"]
     result.log = log.getvalue()
-    result.cgroups = {p: dict(f) for p, f in kl.container_manager.subsystems.cgroups.items()}
+    result.cgroups = {p: dict(f) for p, f in cgroup_fs.cgroups.items()}
     for pod in kl.pod_manager.get_pods():
         status, ok = kl.status_manager.get_pod_status(pod.metadata.uid)
         result.statuses[pod.metadata.name] = status if ok else pod.status

@@ -13,6 +13,7 @@ from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.config.config import PodConfig, PodConfigNotificationIncremental
 from minikubelet.container import runtime as kubecontainer
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.k8s_io.api.core.v1 import Container, Pod, PodPhase, PodSpec, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
@@ -20,7 +21,7 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim.node import MachineInfo
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 
 STARTED = 1626307201.5  # 2021-07-15 00:00:01.5 UTC
 
@@ -40,6 +41,7 @@ def generate(pod: Pod, runtime_status: kubecontainer.PodStatus) -> tuple[PodStat
             hostname="node-a",
             node_name="node-a",
             machine_info=MachineInfo(cpu=Quantity.parse("2"), memory=Quantity.parse("4Gi")),
+            cgroup_fs=SimCgroupFS(),
         )
         klog.configure(verbosity=0, out=log)
         holder["status"] = kl.generate_api_pod_status(pod, runtime_status)

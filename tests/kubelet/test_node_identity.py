@@ -15,12 +15,13 @@ import pytest
 from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.config.config import PodConfig, PodConfigNotificationIncremental
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
 from minikubelet.kubelet import new_main_kubelet
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim.node import MachineInfo
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 from tests.test_cli import EXAMPLES, run_cli
 
 
@@ -82,6 +83,7 @@ def initial_node(**kw):
             hostname="node-a",
             node_name="node-a",
             machine_info=MachineInfo(cpu=Quantity.parse("3"), memory=Quantity.parse("6Gi")),
+            cgroup_fs=SimCgroupFS(),
             **kw,
         )
         holder["node"] = kl.get_node_any_way()

@@ -9,6 +9,7 @@ one thing. Ephemeral containers are left out: their feature gate is off in v1.21
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -26,9 +27,12 @@ from minikubelet.container.runtime import (
 )
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
+from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.kuberuntime.kuberuntime_container import find_next_init_container_to_run
 from minikubelet.kuberuntime.kuberuntime_manager import (
+    ContainerKillReason,
+    ContainerToKillInfo,
     PodActions,
     reasonLivenessProbe,
     reasonStartupProbe,
@@ -394,8 +398,31 @@ def test_find_next_init_container_to_run():
 
 
 def test_pod_actions_print_like_go():
+    # kuberuntime_manager.go:705 logs the podActions struct (lines 430-454) with klog's %+v: the
+    # next init container is a *v1.Container (its String(), or nil), the map is keyed by
+    # kubecontainer.ContainerID values ({Type:... ID:...}), and containerToKillInfo's fields
+    # (lines 417-427) are unexported, so its *v1.Container prints as an address.
     a = PodActions(kill_pod=True, create_sandbox=True, containers_to_start=[0, 1])
-    assert str(a) == (
+    assert klog.format_value(a) == (
         "{KillPod:true CreateSandbox:true SandboxID: Attempt:0 NextInitContainerToStart:nil "
         "ContainersToStart:[0 1] ContainersToKill:map[] EphemeralContainersToStart:[]}"
+    )
+    c = v1.Container(name="app", image="busybox:1.36")
+    a = PodActions(
+        next_init_container_to_start=c,
+        containers_to_kill={
+            ContainerID("containerd", "abc"): ContainerToKillInfo(
+                c,
+                "app",
+                "Container app failed liveness probe, will be restarted",
+                ContainerKillReason.LIVENESS_PROBE,
+            )
+        },
+    )
+    text = klog.format_value(a)
+    assert f"NextInitContainerToStart:{c} ContainersToStart:[]" in text
+    assert re.search(
+        r"ContainersToKill:map\[\{Type:containerd ID:abc\}:\{container:0xc0[0-9a-f]{8} name:app "
+        r"message:Container app failed liveness probe, will be restarted reason:LivenessProbe\}\]",
+        text,
     )

@@ -48,6 +48,18 @@ def goldens(binary: str) -> int:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"oracle: wrote {len(names)} goldens to {compare.GOLDEN}")
+    return fmt_golden(Path(binary).with_name("fmtcheck"))
+
+
+def fmt_golden(binary: Path) -> int:
+    """Run the Go program that prints kubelet's values as its log lines do (fmtcheck, built
+    next to the oracle) and write its output to tests/oracle/fmt.golden."""
+    run = subprocess.run([str(binary)], capture_output=True, timeout=60)
+    if run.returncode != 0:
+        print(f"oracle: {binary} failed (rc={run.returncode})", file=sys.stderr)
+        return 1
+    compare.FMT_GOLDEN.write_bytes(compare.HEADER.encode() + b"\n" + run.stdout)
+    print(f"oracle: wrote {compare.FMT_GOLDEN}")
     return 0
 
 

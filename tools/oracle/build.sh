@@ -55,4 +55,7 @@ mkdir -p "$W/bin"
 start=$(date +%s)
 (cd "$tree" && go build -mod=vendor -o "$W/bin/oracle.new" ./hack/oracle)
 mv "$W/bin/oracle.new" "$W/bin/oracle"
+rm -rf "$tree/hack/fmtcheck"
+cp -r "$here/go/hack/fmtcheck" "$tree/hack/fmtcheck"
+(cd "$tree" && go build -mod=vendor -o "$W/bin/fmtcheck" ./hack/fmtcheck)
 echo "oracle: built $W/bin/oracle in $(( $(date +%s) - start ))s" >&2

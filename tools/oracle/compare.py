@@ -23,6 +23,8 @@ from tools.oracle.port_trace import trace
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "oracle" / "scenarios"
 GOLDEN = ROOT / "tests" / "oracle" / "golden"
+#: What kubelet's own types print through fmt and klog (tools/oracle/go/hack/fmtcheck).
+FMT_GOLDEN = ROOT / "tests" / "oracle" / "fmt.golden"
 KUBEEDGE_COMMIT = "f5a90933b2b4a16a7cc0d63bf426d0c04846b1ef"
 HEADER = (
     f"## kubelet v1.21.4 (vendored by kubeedge/kubeedge {KUBEEDGE_COMMIT[:12]}), runtime level;"
@@ -65,33 +67,7 @@ def _config_without(*paths: str) -> Callable[[list[str]], list[str]]:
     return apply
 
 
-_START_FAILED = re.compile(
-    r'^klog: E (")?((?:init |ephemeral )?container) (.+?) start failed in pod (\S+): (.*?)"?$'
-)
-
-
-def _start_failed_line(lines: list[str]) -> list[str]:
-    out = []
-    for line in lines:
-        m = _START_FAILED.match(line)
-        if m:
-            rest = m.group(5)
-            if m.group(1):
-                rest = rest.replace('\\"', '"').replace("\\\\", "\\")
-            line = f"klog: E {m.group(2)} <container> start failed in pod {m.group(4)}: {rest}"
-        out.append(line)
-    return out
-
-
 RULES: tuple[Rule, ...] = (
-    Rule(
-        "start-failed-line",
-        "issue #23 item 4 (found by the oracle): utilruntime.HandleError prints the error "
-        "unquoted and the container as %+v (the Go struct); the port prints a quoted line "
-        "with the container's name",
-        "issue #23 第 4 项（由对照发现）：utilruntime.HandleError 打印的错误不加引号，容器以 %+v（Go 结构体）打印；移植版打印带引号的一行，只写容器名",
-        _start_failed_line,
-    ),
     Rule(
         "container-config-json",
         "issue #23 item 4: the port now builds ContainerConfig.linux and the sandbox's cgroup "

@@ -15,7 +15,11 @@ from dataclasses import dataclass, field
 from minikubelet.container.runtime import Annotation, RunContainerOptions
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.sim.cri.scenario import InitContainerAnnotation
+
+#: Ours: a *container* annotation ("true") marking an init container, so that the fake runtime
+#: (``minikubelet.sim.cri``, which reads it) gives it the init default. The helper adds it through
+#: ``RunContainerOptions.annotations``, which kubelet copies onto the container.
+InitContainerAnnotation = "minikubelet.dev/init-container"
 
 
 @dataclass

@@ -17,10 +17,10 @@ import hashlib
 from collections import Counter, deque
 from dataclasses import dataclass
 
+from minikubelet.base import trace
 from minikubelet.go import gosched
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
-from minikubelet.sim import trace
 from minikubelet.sim.cri.scenario import (
     ImageScript,
     Scenario,

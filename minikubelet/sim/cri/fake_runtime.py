@@ -52,15 +52,15 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from minikubelet.base import trace
+from minikubelet.container.testing.fake_runtime_helper import InitContainerAnnotation
 from minikubelet.go import Clock, gosched, sleep
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
-from minikubelet.sim import trace
 from minikubelet.sim.cri.fake_records import Container, Sandbox
 from minikubelet.sim.cri.hooks import answer_http_get, run_exec_hook
 from minikubelet.sim.cri.scenario import (
-    InitContainerAnnotation,
     Lifetime,
     Scenario,
     ScenarioError,

@@ -125,10 +125,6 @@ ScenarioAnnotation = "minikubelet.dev/scenario"
 SandboxAnnotation = "minikubelet.dev/sandbox"
 #: The annotation with how pulls of a pod's images go.
 ImagesAnnotation = "minikubelet.dev/images"
-#: A *container* annotation ("true") marking an init container, so that the fake runtime gives it
-#: the init default. [`FakeRuntimeHelper`][minikubelet.container.testing.fake_runtime_helper.FakeRuntimeHelper]
-#: adds it (through ``RunContainerOptions.annotations``, which kubelet copies onto the container).
-InitContainerAnnotation = "minikubelet.dev/init-container"
 
 
 @dataclass(frozen=True, slots=True)

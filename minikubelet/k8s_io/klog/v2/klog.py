@@ -20,10 +20,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import Enum
 from typing import Any, TextIO
 
 from minikubelet.base import trace
+from minikubelet.go import fmt as go_fmt
+from minikubelet.go.fmt import quote
 
 
 @dataclass(frozen=True)
@@ -82,79 +83,17 @@ def _now() -> float:
     return runtime.clock.now() if runtime is not None else time.time()
 
 
-_GO_ESCAPES = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-    '"': '\\"',
-    "\\": "\\\\",
-}
-
-
-def quote(s: str) -> str:
-    """``s`` in double quotes, as Go's ``%q`` (``strconv.Quote``) writes a string.
-
-    Printable characters stay as they are (Go's ``unicode.IsPrint`` and Python's
-    ``str.isprintable`` agree: letters, marks, numbers, punctuation, symbols and the ASCII
-    space); ``"`` and ``\\`` get a backslash; the rest are written as Go escapes them.
-    """
-    if s.isprintable() and '"' not in s and "\\" not in s:
-        return f'"{s}"'
-    out = []
-    for ch in s:
-        escaped = _GO_ESCAPES.get(ch)
-        if escaped is not None:
-            out.append(escaped)
-        elif ch.isprintable():
-            out.append(ch)
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        elif ord(ch) < 0x10000:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(f"\\U{ord(ch):08x}")
-    return '"' + "".join(out) + '"'
-
-
 def format_value(value: Any) -> str:
     """One value as klog v2.8.0 (the one Kubernetes v1.21 vendors) prints it after ``key=``.
 
     klog quotes strings, errors and ``fmt.Stringer`` values (``%q``) and prints everything
-    else with ``%+v``. In Python: a plain ``str``, an exception, or an object whose class sets
-    ``go_stringer = True`` (it ports a Go type with a ``String()`` method) is quoted; an enum
-    prints its value unquoted (Go's named types such as ``type PodPhase string``); ``None`` is
-    ``<nil>``, booleans are ``true``/``false``, dicts ``map[k:v]``, lists ``[a b]``. Pod UIDs are
-    plain strings here and come out quoted, where Go's ``types.UID`` does not.
+    else with ``%+v`` (see [`minikubelet.go.fmt`][minikubelet.go.fmt] for how a port value stands
+    for a Go one). Only a plain ``str`` is Go's ``string``: an enum of the port (Go's named
+    types such as ``type PodPhase string``) prints unquoted, as klog prints those.
     """
-    if getattr(type(value), "go_stringer", False):
-        return quote(str(value))
-    if type(value) is str or isinstance(value, BaseException):
-        return quote(str(value))
-    return _plus_v(value)
-
-
-def _plus_v(value: Any) -> str:
-    """Go's ``%+v`` of a value, for what klog prints unquoted."""
-    if value is None:
-        return "<nil>"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Enum) and not getattr(type(value), "go_stringer", False):
-        return str(value.value)
-    if isinstance(value, dict):
-        return (
-            "map[" + " ".join(f"{_plus_v(k)}:{_plus_v(v)}" for k, v in sorted(value.items())) + "]"
-        )
-    if isinstance(value, bytes):
-        # A Go []byte: each byte as a number (v1.21 logs a status patch so; v1.22 quotes it).
-        return "[" + " ".join(str(b) for b in value) + "]"
-    if isinstance(value, list | tuple | set | frozenset):
-        return "[" + " ".join(_plus_v(v) for v in value) + "]"
-    return str(value)
+    if type(value) is str or go_fmt.is_stringer(value):
+        return quote(go_fmt.sprint(value))
+    return go_fmt.sprint(value, plus=True)
 
 
 def configure(
@@ -184,14 +123,22 @@ def error_s(err: BaseException | None, msg: str, **kv: Any) -> None:
     _logger.write("E", 1, msg, pairs)
 
 
+def error_depth(depth: int, *args: Any) -> None:
+    """Log an error line naming the caller ``depth`` frames above the caller (klog's
+    ErrorDepth): the arguments as ``fmt.Sprint`` joins them, not quoted, no pairs."""
+    text = "".join(go_fmt.sprint(a) for a in args)
+    _logger.write("E", depth + 1, text, {}, printf=True)
+
+
 def infof(fmt: str, *args: Any) -> None:
-    """Log at verbosity 0 the old way (klog's Infof): ``fmt % args``, not quoted, no pairs."""
-    _logger.write("I", 1, fmt % args if args else fmt, {}, printf=True)
+    """Log at verbosity 0 the old way (klog's Infof): ``fmt`` with Go's verbs filled in
+    ([`sprintf`][minikubelet.go.fmt.sprintf]), not quoted, no pairs."""
+    _logger.write("I", 1, go_fmt.sprintf(fmt, *args) if args else fmt, {}, printf=True)
 
 
 def errorf(fmt: str, *args: Any) -> None:
-    """Log an error line the old way (klog's Errorf): ``fmt % args``, not quoted, no pairs."""
-    _logger.write("E", 1, fmt % args if args else fmt, {}, printf=True)
+    """Log an error line the old way (klog's Errorf): as [`infof`][], at severity E."""
+    _logger.write("E", 1, go_fmt.sprintf(fmt, *args) if args else fmt, {}, printf=True)
 
 
 class Verbose:
@@ -206,9 +153,9 @@ class Verbose:
             _logger.write("I", 1, msg, kv)
 
     def infof(self, fmt: str, *args: Any) -> None:
-        """Log ``fmt % args``, not quoted, if this verbosity is enabled (klog's Verbose.Infof)."""
+        """Log as [`infof`][] if this verbosity is enabled (klog's Verbose.Infof)."""
         if self.enabled:
-            _logger.write("I", 1, fmt % args if args else fmt, {}, printf=True)
+            _logger.write("I", 1, go_fmt.sprintf(fmt, *args) if args else fmt, {}, printf=True)
 
     def error_s(self, err: BaseException | None, msg: str, **kv: Any) -> None:
         """Log an error line if this verbosity is enabled (klog's Verbose.ErrorS)."""

@@ -19,23 +19,31 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from minikubelet.go import fmt
 from minikubelet.go.clock import time_string
 
 if TYPE_CHECKING:
     from minikubelet.k8s_io.api.core.v1.types import (
+        Container,
+        ContainerPort,
         ContainerState,
         ContainerStateRunning,
         ContainerStateTerminated,
         ContainerStateWaiting,
         ContainerStatus,
+        EnvVar,
         ExecAction,
         Handler,
         HTTPGetAction,
         HTTPHeader,
+        Lifecycle,
         PodCondition,
         PodIP,
         PodStatus,
+        Probe,
+        ResourceRequirements,
         TCPSocketAction,
+        VolumeMount,
     )
 
 
@@ -306,6 +314,252 @@ def handler_string(this: Handler | None) -> str:
             "Exec:" + exec_action_string(this.exec) + ",",
             "HTTPGet:" + http_get_action_string(this.http_get) + ",",
             "TCPSocket:" + tcp_socket_action_string(this.tcp_socket) + ",",
+            "}",
+        ]
+    )
+
+
+def _strings(values: list[str]) -> str:
+    """``fmt.Sprintf("%v", x)`` of a ``[]string`` field: ``[sh -c echo hi]``."""
+    return fmt.sprint(values)
+
+
+def container_port_string(this: ContainerPort | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*ContainerPort).String"""
+    if this is None:
+        return "nil"
+    return "".join(
+        [
+            "&ContainerPort{",
+            "Name:" + _v(this.name) + ",",
+            "HostPort:" + _v(this.host_port) + ",",
+            "ContainerPort:" + _v(this.container_port) + ",",
+            "Protocol:" + _v(this.protocol) + ",",
+            "HostIP:" + _v(this.host_ip) + ",",
+            "}",
+        ]
+    )
+
+
+def _selector_string(kind: str, fields: list[tuple[str, str]]) -> str:
+    """The text of one generated ``String()`` whose fields all print with ``%v``."""
+    return "&" + kind + "{" + "".join(f"{name}:{value}," for name, value in fields) + "}"
+
+
+def _key_selector_string(kind: str, ref: dict[str, Any] | None) -> str:
+    """``(*ConfigMapKeySelector).String`` or ``(*SecretKeySelector).String`` of a ``valueFrom``
+    reference as the manifest wrote it (the port keeps it as a dict)."""
+    if ref is None:
+        return "nil"
+    optional = ref.get("optional")
+    return _selector_string(
+        kind,
+        [
+            ("LocalObjectReference", "LocalObjectReference{Name:" + _v(ref.get("name", "")) + ",}"),
+            ("Key", _v(ref.get("key", ""))),
+            ("Optional", value_to_string_generated(optional)),
+        ],
+    )
+
+
+def env_var_source_string(this: dict[str, Any] | None) -> str:
+    """An env var's ``valueFrom``, kept as the manifest wrote it, as its Go struct prints.
+
+    Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*EnvVarSource).String
+    """
+    if this is None:
+        return "nil"
+    field_ref = this.get("fieldRef")
+    resource_ref = this.get("resourceFieldRef")
+    field_text = "nil"
+    if field_ref is not None:
+        field_text = _selector_string(
+            "ObjectFieldSelector",
+            [
+                ("APIVersion", _v(field_ref.get("apiVersion", ""))),
+                ("FieldPath", _v(field_ref.get("fieldPath", ""))),
+            ],
+        )
+    resource_text = "nil"
+    if resource_ref is not None:
+        from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+
+        divisor = resource_ref.get("divisor")
+        # No divisor is Go's zero Quantity, whose Format is the empty string.
+        divisor_text = "{{0 0} {<nil>}  }"
+        if divisor is not None:
+            divisor_text = fmt.sprint(Quantity.unmarshal_json(divisor))
+        resource_text = _selector_string(
+            "ResourceFieldSelector",
+            [
+                ("ContainerName", _v(resource_ref.get("containerName", ""))),
+                ("Resource", _v(resource_ref.get("resource", ""))),
+                ("Divisor", divisor_text),
+            ],
+        )
+    return _selector_string(
+        "EnvVarSource",
+        [
+            ("FieldRef", field_text),
+            ("ResourceFieldRef", resource_text),
+            (
+                "ConfigMapKeyRef",
+                _key_selector_string("ConfigMapKeySelector", this.get("configMapKeyRef")),
+            ),
+            ("SecretKeyRef", _key_selector_string("SecretKeySelector", this.get("secretKeyRef"))),
+        ],
+    )
+
+
+def env_var_string(this: EnvVar | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*EnvVar).String"""
+    if this is None:
+        return "nil"
+    return "".join(
+        [
+            "&EnvVar{",
+            "Name:" + _v(this.name) + ",",
+            "Value:" + _v(this.value) + ",",
+            "ValueFrom:" + env_var_source_string(this.value_from) + ",",
+            "}",
+        ]
+    )
+
+
+def resource_requirements_string(this: ResourceRequirements | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*ResourceRequirements).String
+
+    Each quantity prints with ``%v`` of Go's ``resource.Quantity`` struct (its ``String()`` has
+    a pointer receiver, so fmt shows the fields): ``{{500 -3} {<nil>} 500m DecimalSI}``.
+    """
+    if this is None:
+        return "nil"
+    map_string_for_limits = "ResourceList{"
+    for k in sorted(this.limits):
+        map_string_for_limits += f"{k}: {fmt.sprint(this.limits[k])},"
+    map_string_for_limits += "}"
+    map_string_for_requests = "ResourceList{"
+    for k in sorted(this.requests):
+        map_string_for_requests += f"{k}: {fmt.sprint(this.requests[k])},"
+    map_string_for_requests += "}"
+    return "".join(
+        [
+            "&ResourceRequirements{",
+            "Limits:" + map_string_for_limits + ",",
+            "Requests:" + map_string_for_requests + ",",
+            "}",
+        ]
+    )
+
+
+def volume_mount_string(this: VolumeMount | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*VolumeMount).String
+
+    The port keeps no ``MountPropagation`` (nil) or ``SubPathExpr`` (empty).
+    """
+    if this is None:
+        return "nil"
+    return "".join(
+        [
+            "&VolumeMount{",
+            "Name:" + _v(this.name) + ",",
+            "ReadOnly:" + _v(this.read_only) + ",",
+            "MountPath:" + _v(this.mount_path) + ",",
+            "SubPath:" + _v(this.sub_path) + ",",
+            "MountPropagation:" + value_to_string_generated(None) + ",",
+            "SubPathExpr:" + ",",
+            "}",
+        ]
+    )
+
+
+def probe_string(this: Probe | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*Probe).String
+
+    The port keeps no probe-level ``TerminationGracePeriodSeconds`` (alpha in v1.21): nil.
+    """
+    if this is None:
+        return "nil"
+    return "".join(
+        [
+            "&Probe{",
+            "Handler:" + handler_string(this.handler).replace("&", "", 1) + ",",
+            "InitialDelaySeconds:" + _v(this.initial_delay_seconds) + ",",
+            "TimeoutSeconds:" + _v(this.timeout_seconds) + ",",
+            "PeriodSeconds:" + _v(this.period_seconds) + ",",
+            "SuccessThreshold:" + _v(this.success_threshold) + ",",
+            "FailureThreshold:" + _v(this.failure_threshold) + ",",
+            "TerminationGracePeriodSeconds:" + value_to_string_generated(None) + ",",
+            "}",
+        ]
+    )
+
+
+def lifecycle_string(this: Lifecycle | None) -> str:
+    """Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*Lifecycle).String"""
+    if this is None:
+        return "nil"
+    return "".join(
+        [
+            "&Lifecycle{",
+            "PostStart:" + handler_string(this.post_start) + ",",
+            "PreStop:" + handler_string(this.pre_stop) + ",",
+            "}",
+        ]
+    )
+
+
+def container_string(this: Container | None) -> str:
+    """What kubelet prints for a ``*v1.Container`` (``%v``, ``%+v`` or a klog value).
+
+    Go: staging/src/k8s.io/api/core/v1/generated.pb.go (*Container).String
+
+    Fields the port does not keep print as Go prints their zero values: ``SecurityContext``
+    nil, ``EnvFrom`` and ``VolumeDevices`` empty.
+    """
+    if this is None:
+        return "nil"
+    repeated_string_for_ports = "[]ContainerPort{"
+    for port in this.ports:
+        repeated_string_for_ports += container_port_string(port).replace("&", "", 1) + ","
+    repeated_string_for_ports += "}"
+    repeated_string_for_env = "[]EnvVar{"
+    for env in this.env:
+        repeated_string_for_env += env_var_string(env).replace("&", "", 1) + ","
+    repeated_string_for_env += "}"
+    repeated_string_for_volume_mounts = "[]VolumeMount{"
+    for mount in this.volume_mounts:
+        repeated_string_for_volume_mounts += volume_mount_string(mount).replace("&", "", 1) + ","
+    repeated_string_for_volume_mounts += "}"
+    # The port keeps no envFrom or volumeDevices: Go's loops over them add nothing.
+    repeated_string_for_env_from = "[]EnvFromSource{" + "}"
+    repeated_string_for_volume_devices = "[]VolumeDevice{" + "}"
+    return "".join(
+        [
+            "&Container{",
+            "Name:" + _v(this.name) + ",",
+            "Image:" + _v(this.image) + ",",
+            "Command:" + _strings(this.command) + ",",
+            "Args:" + _strings(this.args) + ",",
+            "WorkingDir:" + _v(this.working_dir) + ",",
+            "Ports:" + repeated_string_for_ports + ",",
+            "Env:" + repeated_string_for_env + ",",
+            "Resources:" + resource_requirements_string(this.resources).replace("&", "", 1) + ",",
+            "VolumeMounts:" + repeated_string_for_volume_mounts + ",",
+            "LivenessProbe:" + probe_string(this.liveness_probe) + ",",
+            "ReadinessProbe:" + probe_string(this.readiness_probe) + ",",
+            "Lifecycle:" + lifecycle_string(this.lifecycle) + ",",
+            "TerminationMessagePath:" + _v(this.termination_message_path) + ",",
+            "ImagePullPolicy:" + _v(this.image_pull_policy) + ",",
+            # Not kept by the port: Go's nil pointer.
+            "SecurityContext:" + "nil" + ",",
+            "Stdin:" + _v(this.stdin) + ",",
+            "StdinOnce:" + _v(this.stdin_once) + ",",
+            "TTY:" + _v(this.tty) + ",",
+            "EnvFrom:" + repeated_string_for_env_from + ",",
+            "TerminationMessagePolicy:" + _v(this.termination_message_policy) + ",",
+            "VolumeDevices:" + repeated_string_for_volume_devices + ",",
+            "StartupProbe:" + probe_string(this.startup_probe) + ",",
             "}",
         ]
     )

@@ -464,7 +464,14 @@ class Container:
 
     ``image_pull_policy`` is ``None`` until defaulting sets it from the image's tag (``Always``
     for ``:latest`` or no tag, else ``IfNotPresent``); the loader always does that.
+
+    A Go Stringer through a pointer: kubelet prints a ``*v1.Container`` as
+    [`container_string`][minikubelet.k8s_io.api.core.v1.generated_pb.container_string] makes it
+    (``fmt.Ptr(container)`` in the port; see [`minikubelet.go.fmt`][minikubelet.go.fmt]).
     """
+
+    go_stringer = True
+    go_pointer_receiver = True
 
     name: str
     image: str
@@ -485,6 +492,10 @@ class Container:
     stdin: bool = False
     stdin_once: bool = False
     tty: bool = False
+
+    def __str__(self) -> str:
+        """What the generated ``String()`` gives (see [`container_string`][minikubelet.k8s_io.api.core.v1.generated_pb.container_string])."""
+        return generated_pb.container_string(self)
 
 
 # --- Pod spec ------------------------------------------------------------------------------

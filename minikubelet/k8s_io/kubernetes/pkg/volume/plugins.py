@@ -48,17 +48,50 @@ def new_spec_from_volume(vs: Volume) -> Spec:
     return Spec(volume=vs)
 
 
+class FileSystem(Protocol):
+    """Ours: the node's files as the plugins use them (Go's plugins call ``os`` directly).
+
+    The simulated node's in-memory tree implements it (``minikubelet.sim.volume_fs``).
+    """
+
+    def is_dir(self, path: str) -> bool: ...
+
+    def is_file(self, path: str) -> bool: ...
+
+    def exists(self, path: str) -> bool: ...
+
+    def mkdir_all(self, path: str) -> None: ...
+
+    def write_file(self, path: str, data: bytes) -> None: ...
+
+    def remove_all(self, path: str) -> None: ...
+
+    def list_dir(self, path: str) -> list[str]: ...
+
+
+class MountScript(Protocol):
+    """Ours: how each SetUp goes on the simulated node, which has no real mounts to be slow or
+    to fail (``minikubelet.sim.volume_scenario`` reads it from the pod's annotation)."""
+
+    async def play(self, pod: Pod, volume_name: str) -> None:
+        """Take as long as one SetUp of the volume takes; raise what a failed mount raises."""
+        ...
+
+
 class VolumeHost(Protocol):
     """What kubelet gives the plugins: where pod volumes live, the API objects, the node's files.
 
     Go: pkg/volume/plugins.go type VolumeHost
 
-    ``fs`` and ``scenario`` are the port's: the simulated filesystem the plugins write to and
-    the script of slow and failing mounts (both ours, in ``minikubelet/sim``).
+    ``fs`` and ``scenario`` are the port's: the filesystem the plugins write to and the script
+    of slow and failing mounts, both handed down by the simulation.
     """
 
-    fs: Any
-    scenario: Any
+    @property
+    def fs(self) -> FileSystem: ...
+
+    @property
+    def scenario(self) -> MountScript: ...
 
     def get_pod_volume_dir(self, pod_uid: str, plugin_name: str, volume_name: str) -> str:
         """Go: pkg/volume/plugins.go VolumeHost.GetPodVolumeDir"""

@@ -33,6 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from minikubelet.base.i18n import both
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.apimachinery.pkg.api.resource.suffix import (
     _BINARY_SUFFIX_OF_EXPONENT,
     _DECIMAL_SUFFIX_OF_EXPONENT,
@@ -260,6 +261,35 @@ class Quantity:
             return f"{mantissa}{_DECIMAL_SUFFIX_OF_EXPONENT[exponent]}"
         return f"{mantissa}" if exponent == 0 else f"{mantissa}e{exponent}"
 
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The fields of Go's ``Quantity`` struct, for [`minikubelet.go.fmt`][minikubelet.go.fmt].
+
+        Go's ``String()`` has a pointer receiver, so a ``Quantity`` held by value (as in a
+        ``ResourceList``) prints its fields: ``{{500 -3} {<nil>} 500m DecimalSI}`` (the scaled
+        int64 amount, the big-decimal amount when the int64 cannot hold it, the cached spelling
+        and the format). Which of them ``ParseQuantity`` filled in is worked out from the text
+        the quantity was parsed from ([`go_parsed_amount`][]).
+        """
+        parsed = go_parsed_amount(self.text) if self.text is not None else None
+        if parsed is None and self.text is None and (self.amount * 1000).denominator == 1:
+            # Made by the port (NewQuantity, RoundUp): Go keeps such amounts in the int64 form.
+            scale = 0 if self.amount.denominator == 1 else -3
+            parsed = (int(self.amount / Fraction(10) ** scale), scale, "")
+        if parsed is None:
+            return [
+                ("i", _Int64Amount(0, 0)),
+                ("d", _InfDecAmount(self.amount)),
+                ("s", ""),
+                ("Format", self.format),
+            ]
+        value, scale, cached = parsed
+        return [
+            ("i", _Int64Amount(value, scale)),
+            ("d", _InfDecAmount(None)),
+            ("s", cached),
+            ("Format", self.format),
+        ]
+
     def __str__(self) -> str:
         """The canonical spelling (Go: ``(*Quantity).String``)."""
         return self.canonical()
@@ -433,3 +463,81 @@ def parse_quantity(text: str) -> Quantity:
     if fmt is Format.BINARY_SI and 0 < magnitude < 1:
         fmt = Format.DECIMAL_SI  # "0.5Ki" is 512, but "0.0001Ki" is shown in decimal
     return Quantity(magnitude if positive else -magnitude, fmt, text)
+
+
+@dataclass(frozen=True, slots=True)
+class _Int64Amount:
+    """Go: staging/src/k8s.io/apimachinery/pkg/api/resource/amount.go type int64Amount"""
+
+    value: int
+    scale: int
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        return [("value", self.value), ("scale", self.scale)]
+
+
+@dataclass(frozen=True, slots=True)
+class _InfDecAmount:
+    """Go: staging/src/k8s.io/apimachinery/pkg/api/resource/amount.go type infDecAmount
+
+    Go embeds a ``*inf.Dec``: nil unless the amount did not fit the int64 form.
+    """
+
+    dec: Fraction | None
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        return [("Dec", go_fmt.Ptr(self.dec))]
+
+
+def go_parsed_amount(text: str) -> tuple[int, int, str] | None:
+    """What Go's ``ParseQuantity`` keeps of ``text`` in its int64 form: ``(value, scale,
+    cached spelling)``, or None when it keeps a big decimal instead (or the text does not parse).
+
+    The part of ``ParseQuantity`` (see [`parse_quantity`][]) that chooses between Go's two forms,
+    which the port itself does not keep (it keeps exact fractions): the int64 form holds the
+    digits as one integer times ``10**scale`` when they are few enough, and the text is cached
+    when it is already the canonical spelling.
+    """
+    if text == "0":
+        return 0, 0, text
+    try:
+        positive, num, denom, suf = _scan(text)
+    except QuantityError:
+        return None
+    interpreted = _interpret(suf)
+    if interpreted is None:
+        return None
+    _, exponent, fmt = interpreted
+    precision = 0
+    scale = 0
+    mantissa = 1
+    match fmt:
+        case Format.DECIMAL_EXPONENT | Format.DECIMAL_SI:
+            scale = exponent
+            precision = 18 - (len(num) + len(denom))
+        case Format.BINARY_SI:
+            scale = 0
+            if exponent >= 0 and len(denom) == 0:
+                mantissa = mantissa << exponent
+                precision = 15 - len(num) - int(exponent * 3 / 10) - 1
+            else:
+                precision = -1
+    if precision < 0:
+        return None
+    scale -= len(denom)
+    if scale < -9:
+        return None
+    shifted = num + denom
+    value = int(shifted)
+    result = value * mantissa
+    if result > _MAX_INT64:
+        return None
+    if not positive:
+        result = -result
+    cached = ""
+    if fmt is Format.BINARY_SI:
+        if exponent % 10 == 0 and value & 0x07 != 0:
+            cached = text
+    elif scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0":
+        cached = text
+    return result, scale, cached

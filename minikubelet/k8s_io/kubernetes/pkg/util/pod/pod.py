@@ -20,12 +20,13 @@ from typing import Any
 
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import marshal
+from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 
 __all__ = ["apply_merge_patch", "create_merge_patch", "patch_pod_status"]
 
 
 def patch_pod_status(
-    c: Any,
+    c: Interface,
     namespace: str,
     name: str,
     uid: str,

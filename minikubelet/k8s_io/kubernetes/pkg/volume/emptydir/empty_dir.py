@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
-from minikubelet.sim.volume_scenario import play
 
 #: Go: emptyDirPluginName
 emptyDirPluginName = "kubernetes.io/empty-dir"
@@ -84,7 +83,7 @@ class EmptyDir:
     async def set_up(self) -> None:
         """Go: pkg/volume/emptydir/empty_dir.go (*emptyDir).SetUp"""
         assert self.pod is not None
-        await play(self.plugin.host.scenario, self.pod, self.vol_name)
+        await self.plugin.host.scenario.play(self.pod, self.vol_name)
         self.set_up_at(self.get_path())
 
     def set_up_at(self, dir: str) -> None:

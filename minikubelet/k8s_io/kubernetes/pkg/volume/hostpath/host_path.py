@@ -10,8 +10,12 @@ the volume's ``type`` (``Directory``, ``FileOrCreate`` …), on the simulated fi
 from __future__ import annotations
 
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
-from minikubelet.sim.volume_scenario import play
+from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import (
+    FileSystem,
+    Spec,
+    VolumeHost,
+    VolumePlugin,
+)
 
 #: Go: hostPathPluginName
 hostPathPluginName = "kubernetes.io/host-path"
@@ -74,7 +78,7 @@ class HostPathMounter:
     async def set_up(self) -> None:
         """Go: pkg/volume/hostpath/host_path.go (*hostPathMounter).SetUp"""
         assert self.pod is not None
-        await play(self.host.scenario, self.pod, self.vol_name)
+        await self.host.scenario.play(self.pod, self.vol_name)
         # Go first validates the path (no ".." parts): the API server has already refused one.
         if self.path_type == "":
             return
@@ -87,14 +91,11 @@ class HostPathMounter:
         """
 
 
-def check_type_internal(fs: object, path: str, path_type: str) -> None:
+def check_type_internal(fs: FileSystem, path: str, path_type: str) -> None:
     """Raise Go's error when ``path`` is not what ``path_type`` asks; make it for ``…OrCreate``.
 
     Go: pkg/volume/hostpath/host_path.go checkTypeInternal
     """
-    from minikubelet.sim.volume_fs import SimFS
-
-    assert isinstance(fs, SimFS)
     match path_type:
         # Go: case v1.HostPathDirectoryOrCreate:
         # Go: case v1.HostPathDirectory:

@@ -21,7 +21,6 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.configmap import configmap
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
 from minikubelet.k8s_io.kubernetes.pkg.volume.secret import secret
-from minikubelet.sim.volume_scenario import play
 
 #: Go: projectedPluginName
 projectedPluginName = "kubernetes.io/projected"
@@ -84,7 +83,7 @@ class ProjectedVolumeMounter:
 
     async def set_up(self) -> None:
         """Go: pkg/volume/projected/projected.go (*projectedVolumeMounter).SetUp"""
-        await play(self.plugin.host.scenario, self.pod, self.vol_name)
+        await self.plugin.host.scenario.play(self.pod, self.vol_name)
         self.set_up_at(self.get_path())
 
     def set_up_at(self, dir: str) -> None:

@@ -17,7 +17,6 @@ from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
-from minikubelet.sim.volume_scenario import play
 
 #: Go: secretPluginName
 secretPluginName = "kubernetes.io/secret"
@@ -89,7 +88,7 @@ class SecretVolumeMounter:
 
     async def set_up(self) -> None:
         """Go: pkg/volume/secret/secret.go (*secretVolumeMounter).SetUp"""
-        await play(self.plugin.host.scenario, self.pod, self.vol_name)
+        await self.plugin.host.scenario.play(self.pod, self.vol_name)
         self.set_up_at(self.get_path())
 
     def set_up_at(self, dir: str) -> None:

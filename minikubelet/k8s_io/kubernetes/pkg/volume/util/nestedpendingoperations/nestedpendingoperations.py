@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from minikubelet.go import fmt as go_fmt
 from minikubelet.go import go
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.exponential_backoff import (
@@ -37,11 +38,13 @@ class OperationKey:
     pod_name: str
     node_name: str
 
-    def __str__(self) -> str:
-        # As Go's %+v of the struct.
-        return (
-            f"{{volumeName:{self.volume_name} podName:{self.pod_name} nodeName:{self.node_name}}}"
-        )
+    def go_fields(self) -> list[tuple[str, str]]:
+        """Go's (unexported) field names, for ``%+v`` (see [`minikubelet.go.fmt`][minikubelet.go.fmt])."""
+        return [
+            ("volumeName", self.volume_name),
+            ("podName", self.pod_name),
+            ("nodeName", self.node_name),
+        ]
 
 
 @dataclass
@@ -59,8 +62,11 @@ class AlreadyExistsError(Exception):
 
     def __init__(self, key: OperationKey) -> None:
         super().__init__(
-            f"Failed to create operation with name {key}. An operation with that name is "
-            "already executing."
+            go_fmt.sprintf(
+                "Failed to create operation with name %+v. An operation with that name is "
+                "already executing.",
+                key,
+            )
         )
 
 
@@ -99,7 +105,7 @@ class NestedPendingOperations:
             previous_op = self.operations[previous_op_index]
             if previous_op.operation_pending:
                 return AlreadyExistsError(op_key)
-            back_off_err = previous_op.exp_backoff.safe_to_retry(str(op_key))
+            back_off_err = previous_op.exp_backoff.safe_to_retry(go_fmt.sprintf("%+v", op_key))
             if back_off_err is not None:
                 if previous_op.operation_name == generated_operations.operation_name:
                     return back_off_err
@@ -156,7 +162,7 @@ class NestedPendingOperations:
         if err is None or not self.exponential_back_off_on_error:
             self.delete_operation(key)
             if err is not None:
-                klog.errorf("operation %s failed with: %s", key, err)
+                klog.errorf("operation %+v failed with: %v", key, err)
             return
         index = self.get_operation(key)
         if index < 0:
@@ -164,7 +170,9 @@ class NestedPendingOperations:
         op = self.operations[index]
         op.exp_backoff.update(err)
         op.operation_pending = False
-        klog.errorf("%s", op.exp_backoff.generate_no_retries_permitted_msg(str(key)))
+        klog.errorf(
+            "%v", op.exp_backoff.generate_no_retries_permitted_msg(go_fmt.sprintf("%+v", key))
+        )
 
     def get_operation(self, key: OperationKey) -> int:
         """Go: pkg/volume/util/nestedpendingoperations/nestedpendingoperations.go (*nestedPendingOperations).getOperation"""

@@ -1,0 +1,1 @@
+"""github.com/google/cadvisor: what the node measures of its machine."""

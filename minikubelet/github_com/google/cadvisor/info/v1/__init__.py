@@ -1,0 +1,1 @@
+"""github.com/google/cadvisor/info/v1: the machine's description."""
