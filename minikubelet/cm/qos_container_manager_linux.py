@@ -11,7 +11,6 @@ killed, and once a minute.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 
 from minikubelet.cm.cgroup_manager_linux import new_cgroup_name
@@ -171,9 +170,11 @@ class QOSContainerManagerImpl:
         # pod each time is n² work for n pods, which Python cannot afford at 10,000 pods. When
         # the list begins with the pods summed last time (the same objects, in order), only the
         # new ones are added; the sum is the one Go computes (tests/cm holds it to a fresh one).
+        # The lists are compared in C: same objects compare by identity, and equal pods request
+        # the same CPU.
         last_pods, last_sum = self.burstable_request_memo
         start, burstable_pod_cpu_request = 0, 0
-        if len(pods) >= len(last_pods) and all(map(operator.is_, pods, last_pods)):
+        if pods[: len(last_pods)] == last_pods:
             start, burstable_pod_cpu_request = len(last_pods), last_sum
         # Go: for i := range pods {
         for pod in pods[start:]:

@@ -21,7 +21,6 @@ from typing import Any, TextIO
 from minikubelet import KUBERNETES_VERSION, __version__
 from minikubelet.base.i18n import in_language, language_of, os_error, text
 from minikubelet.sim.argparse_messages import speak
-from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.cli_trace import add_trace_commands, trace_show
 
 # `--version` and `--help` import nothing more than the lines above: the port (and asyncio
@@ -327,6 +326,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
     from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
     from minikubelet.sim import trace
+    from minikubelet.sim.cgroup_fs import SimCgroupFS
     from minikubelet.sim.cri.scenario import ScenarioError
     from minikubelet.sim.phase_reporter import PhaseReporter
     from minikubelet.sim.scripted_watch import ScriptError, load_script_file, start_scripted_cluster
