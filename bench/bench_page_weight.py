@@ -13,25 +13,21 @@ Goal (issue 15): a chapter page's first load under 150 KB gzipped, search workin
 from __future__ import annotations
 
 import argparse
-import functools
 import gzip
-import http.server
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tools.site.serve import served  # noqa: E402
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 COMPRESSED = (".html", ".css", ".js", ".json", ".svg", ".xml", "/")
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 def build(out: Path) -> None:
@@ -95,31 +91,24 @@ def main() -> int:
         if args.site is None:
             print(f"building the site into {site} …", flush=True)
             build(site)
-        handler = functools.partial(Quiet, directory=str(site))
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        with served(site) as base, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            print(
+                f"{'page':44} {'requests':>8} {'first load':>11} {'gzipped':>9}"
+                f" {'+ search, gzipped':>18}"
+            )
+            for page in args.pages or default_pages(site):
+                rows = weigh(site, base, page, browser)
+                raw, zipped = sum(r[1] for r in rows), sum(r[2] for r in rows)
+                searched = sum(r[2] for r in weigh(site, base, page, browser, search=True))
                 print(
-                    f"{'page':44} {'requests':>8} {'first load':>11} {'gzipped':>9}"
-                    f" {'+ search, gzipped':>18}"
+                    f"/{page:43} {len(rows):8} {raw / 1024:8.1f} KB {zipped / 1024:6.1f} KB"
+                    f" {searched / 1024:15.1f} KB"
                 )
-                for page in args.pages or default_pages(site):
-                    rows = weigh(site, base, page, browser)
-                    raw, zipped = sum(r[1] for r in rows), sum(r[2] for r in rows)
-                    searched = sum(r[2] for r in weigh(site, base, page, browser, search=True))
-                    print(
-                        f"/{page:43} {len(rows):8} {raw / 1024:8.1f} KB {zipped / 1024:6.1f} KB"
-                        f" {searched / 1024:15.1f} KB"
-                    )
-                    if args.detail:
-                        for path, n, z in sorted(rows, key=lambda r: -r[2]):
-                            print(f"    {path:62} {n / 1024:8.1f} KB {z / 1024:7.1f} KB")
-                browser.close()
-        finally:
-            server.shutdown()
+                if args.detail:
+                    for path, n, z in sorted(rows, key=lambda r: -r[2]):
+                        print(f"    {path:62} {n / 1024:8.1f} KB {z / 1024:7.1f} KB")
+            browser.close()
     return 0
 
 

@@ -9,8 +9,9 @@ the three probe managers; each case hands pods to a [`SyncHandler`][] method, wh
 each pod to its pod worker ([`Kubelet.dispatch_work`][]); the pod worker calls
 [`Kubelet.sync_pod`][], which calls the container runtime's ``SyncPod``.
 
-What kubelet does here against a real node (cgroups, volumes, the API server, cAdvisor, the
-eviction manager) is left out or simulated; each place says so.
+What kubelet does here against a real node (cgroups, volumes, the API server, cAdvisor) is left
+out or simulated; each place says so. The eviction manager runs beside the loop on a simulated
+node's measurements.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ from minikubelet.events import (
     FailedToKillPod,
     NetworkNotReady,
 )
+from minikubelet.eviction.eviction_manager import new_manager as new_eviction_manager
+from minikubelet.eviction.helpers import parse_threshold_config, pod_is_evicted
+from minikubelet.eviction.types import Config as EvictionConfig
+from minikubelet.eviction.types import DiskInfoProvider
+from minikubelet.eviction.types import Manager as EvictionManager
 from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.go import (
     Clock,
@@ -70,6 +76,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceMemory,
     RestartPolicy,
 )
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.runtime import runtime as utilruntime
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
@@ -154,6 +161,8 @@ NODE_STATUS_UPDATE_FREQUENCY = 10 * Second
 backOffPeriod = 10 * Second
 #: How often kubelet removes dead containers and sandboxes.
 ContainerGCPeriod = 1 * Minute
+#: How often the eviction manager measures the node.
+evictionMonitoringPeriod = 10 * Second
 #: The fewest dead containers kept per container name, whatever the flag says.
 #: Go: minDeadContainerInPod
 minDeadContainerInPod = 1
@@ -236,6 +245,10 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     cgroups_per_qos: bool = True
     #: Starts the modules that need the runtime, once (the container manager here).
     one_time_initializer: Once = field(default_factory=Once)
+    eviction_manager: EvictionManager = field(init=False)
+    #: Go's ``StatsProvider``: what the eviction manager measures, and whether images have a
+    #: disk of their own (here the simulated node).
+    stats_provider: DiskInfoProvider = field(init=False)
     volume_manager: VolumeManager | None = None
     #: --keep-terminated-pod-volumes (deprecated in v1.21; default false).
     keep_terminated_pod_volumes: bool = False
@@ -254,6 +267,8 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     kube_client: Interface | None = None
     #: Whether the node is registered with the API server.
     registration_completed: bool = False
+    #: When kubelet last posted its node's status (0: never).
+    last_status_report_time: float = 0.0
     #: pod UID → when kubelet last saw one of its containers start.
     last_container_started_time: dict[str, float] = field(default_factory=dict)
     #: The pod data directories kubelet would have made (it writes nothing to disk here).
@@ -385,16 +400,16 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
         self.runtime_state.set_runtime_sync(self.clock.now())
 
     def initialize_runtime_dependent_modules(self) -> None:
-        """Start what needs the runtime up: here, the container manager, which makes
-        ``kubepods`` and the QoS cgroups.
+        """Start what needs the runtime up: the container manager, which makes ``kubepods``
+        and the QoS cgroups, and the eviction manager.
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).initializeRuntimeDependentModules
 
         Go exits kubelet (``os.Exit(1)``) when the container manager cannot start; here the
         error ends the run.
         """
-        # Go omitted: if err := kl.cadvisor.Start(); err != nil { -- no cAdvisor: the simulated machine's numbers are given
-        # Go omitted: kl.StatsProvider.GetCgroupStats("/", true) -- no stats provider
+        # Go omitted: if err := kl.cadvisor.Start(); err != nil { -- no cAdvisor: the simulated node (sim.cri.fake_stats) measures the node
+        # Go omitted: kl.StatsProvider.GetCgroupStats("/", true) -- the simulated node measures at each request; there is nothing to prime
         node = self.get_node_any_way()
         # Go: if err := kl.containerManager.Start(node, kl.GetActivePods, kl.sourcesReady, kl.statusManager, kl.runtimeService); err != nil {
         try:
@@ -402,10 +417,17 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
         except Exception as err:
             klog.error_s(err, "Failed to start ContainerManager")
             raise
-        # Go omitted: kl.evictionManager.Start(kl.StatsProvider, kl.GetActivePods, kl.podResourcesAreReclaimed, evictionMonitoringPeriod) -- no eviction manager
-        # Go omitted: kl.containerLogManager.Start() -- no container logs
-        # Go omitted: go kl.pluginManager.Run(kl.sourcesReady, wait.NeverStop) -- no plugins
-        # Go omitted: err = kl.shutdownManager.Start() -- no node shutdown manager
+        # Go: kl.evictionManager.Start(kl.StatsProvider, kl.GetActivePods, kl.podResourcesAreReclaimed, evictionMonitoringPeriod)
+        self.eviction_manager.start(
+            self.stats_provider,
+            self.get_active_pods,
+            self.pod_resources_are_reclaimed_now,
+            evictionMonitoringPeriod,
+        )
+        # Go omitted: kl.containerLogManager.Start() -- the fake runtime writes no container logs to rotate
+        # Go omitted: kl.pluginManager.AddHandler(pluginwatcherapi.CSIPlugin, plugincache.PluginHandler(csi.PluginHandler)) -- no plugin manager (CSI, device plugins) here
+        # Go omitted: kl.pluginManager.AddHandler(pluginwatcherapi.DevicePlugin, kl.containerManager.GetPluginRegistrationHandler()) -- as above
+        # Go omitted: go kl.pluginManager.Run(kl.sourcesReady, wait.NeverStop) -- as above
 
     async def sync_loop(self, updates: RecvChan[PodUpdate], handler: SyncHandler) -> None:
         """The main loop: one [`sync_loop_iteration`][] after another, until configCh closes.
@@ -767,6 +789,15 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                 mirror_pod, _ = self.pod_manager.get_mirror_pod_by_pod(pod)
                 await self.dispatch_work(pod, SyncPodType.SYNC, mirror_pod, start)
 
+            # Once an evicted pod has synced, all its dead containers can go.
+            # Go: if eviction.PodIsEvicted(pod.Status) {
+            if pod_is_evicted(pod.status):
+                try:
+                    pod_status = self.pod_cache.get(pod.metadata.uid)
+                except Exception:
+                    continue
+                await self.container_deletor.delete_containers_in_pod("", pod_status, True)
+
     async def handle_pod_syncs(self, pods: list[Pod]) -> None:
         """Go: pkg/kubelet/kubelet.go (*Kubelet).HandlePodSyncs"""
         start = self.clock.now()
@@ -903,9 +934,10 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
             assert synced_pod is not None
             # Use the cached runtime status to get up-to-date container statuses.
             api_pod_status = self.generate_api_pod_status(synced_pod, pod_status)
-            # Once a deleted pod has synced, all its containers can go. (No eviction here.)
-            remove_all = synced_pod.metadata.deletion_timestamp is not None and not_running(
-                api_pod_status.container_statuses
+            # Once an evicted or deleted pod has synced, all its containers can go.
+            remove_all = pod_is_evicted(synced_pod.status) or (
+                synced_pod.metadata.deletion_timestamp is not None
+                and not_running(api_pod_status.container_statuses)
             )
         await self.container_deletor.delete_containers_in_pod(
             exited_container_id, pod_status, remove_all
@@ -963,7 +995,9 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
             "kubernetes.io/config.seen"
         ):
             klog.v(3).info_s(
-                "First seen time not recorded for pod", podUID=pod.metadata.uid, pod=klog.kobj(pod)
+                "First seen time not recorded for pod",
+                podUID=UID(pod.metadata.uid),
+                pod=klog.kobj(pod),
             )
 
         api_pod_status = self.generate_api_pod_status(pod, pod_status)
@@ -1075,7 +1109,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
             ):
                 # Being deleted, or made from an older manifest: replace it (created below).
                 klog.info_s(
-                    "Trying to delete pod", pod=klog.kobj(pod), podUID=mirror_pod.metadata.uid
+                    "Trying to delete pod", pod=klog.kobj(pod), podUID=UID(mirror_pod.metadata.uid)
                 )
                 try:
                     deleted = self.pod_manager.delete_mirror_pod(
@@ -1244,6 +1278,18 @@ def make_pod_source_config(
     return cfg
 
 
+class NoImageGC:
+    """Ours: kubelet's image garbage collector (Go's ``realImageGCManager``) is not ported.
+
+    The eviction manager calls it to free disk before it evicts pods under disk pressure. Here
+    the call fails, and the eviction manager logs the error and goes on, as it does when Go's
+    fails; the simulated node's images take no disk, so deleting them would free nothing.
+    """
+
+    async def delete_unused_images(self) -> None:
+        raise NotImplementedError("image garbage collection is not ported to minikubelet")
+
+
 def new_main_kubelet(
     kube_cfg: KubeletConfiguration,
     recorder: Any,
@@ -1281,12 +1327,33 @@ def new_main_kubelet(
     negative ``minimum_gc_age``.
 
     Call it inside [`minikubelet.go.run`][minikubelet.go.run]: several parts read the run's
-    clock. Left out of Go's long list: cAdvisor, the plugin manager, the secret and config-map managers (the volume plugins read the API server),
-    eviction, the node lease, DNS, the image garbage
-    collector, certificate and shutdown managers.
+    clock. Left out of Go's long list: cAdvisor, the plugin manager, the secret and config-map
+    managers (the volume plugins read the API server), the node lease, DNS, the image garbage
+    collector, certificate and shutdown managers. ``ValueError`` also for bad eviction
+    thresholds in ``kube_cfg`` (kubelet's message).
     """
     clock = current_runtime().clock
     node_ref = ObjectReference(kind="Node", name=node_name, uid=node_name, namespace="")
+
+    # Go: enforceNodeAllocatable := kubeCfg.EnforceNodeAllocatable
+    enforce_node_allocatable = kube_cfg.enforce_node_allocatable
+    # Go omitted: if experimentalNodeAllocatableIgnoreEvictionThreshold { -- the deprecated flag is false by default, and the port has no flag for it
+    # Go: thresholds, err := eviction.ParseThresholdConfig(enforceNodeAllocatable, kubeCfg.EvictionHard, kubeCfg.EvictionSoft, kubeCfg.EvictionSoftGracePeriod, kubeCfg.EvictionMinimumReclaim)
+    thresholds = parse_threshold_config(
+        enforce_node_allocatable,
+        kube_cfg.eviction_hard,
+        kube_cfg.eviction_soft,
+        kube_cfg.eviction_soft_grace_period,
+        kube_cfg.eviction_minimum_reclaim,
+    )
+    # Go: evictionConfig := eviction.Config{
+    eviction_config = EvictionConfig(
+        pressure_transition_period=kube_cfg.eviction_pressure_transition_period,
+        max_pod_grace_period_seconds=kube_cfg.eviction_max_pod_grace_period,
+        thresholds=thresholds,
+        kernel_memcg_notification=False,
+        pod_cgroup_root="/kubepods",
+    )
 
     # Go picks how the secret and config-map managers watch the API server here:
     # Go omitted: case kubeletconfiginternal.WatchChangeDetectionStrategy: -- no managers: the volume plugins read configMaps and secrets from the in-memory API server at each SetUp
@@ -1380,6 +1447,8 @@ def new_main_kubelet(
     container_runtime.cpu_cfs_quota = kube_cfg.cpu_cfs_quota
     if isinstance(container_runtime.runtime_helper, FakeRuntimeHelper):
         container_runtime.runtime_helper.pod_cgroup_parent = kl.get_pod_cgroup_parent
+    # cAdvisor and the CRI's stats, which Go's StatsProvider reads: the simulated node.
+    kl.stats_provider = runtime.simulated_node(machine_info.memory.value())
     # Go hands the Kubelet itself to the parts that ask about pods: the runtime and its garbage
     # collector (is a pod deleted?) and the status manager (are a pod's resources reclaimed?).
     container_runtime.pod_state_provider = kl
@@ -1405,8 +1474,22 @@ def new_main_kubelet(
         kl.keep_terminated_pod_volumes,
     )
 
+    # Go: evictionManager, evictionAdmitHandler := eviction.NewManager(klet.resourceAnalyzer, evictionConfig, killPodNow(klet.podWorkers, kubeDeps.Recorder), klet.podManager.GetMirrorPodByPod, klet.imageManager, klet.containerGC, kubeDeps.Recorder, nodeRef, klet.clock)
+    eviction_manager, eviction_admit_handler = new_eviction_manager(
+        kl.stats_provider,
+        eviction_config,
+        kill_pod_now(kl.pod_workers, recorder),
+        pod_manager.get_mirror_pod_by_pod,
+        NoImageGC(),
+        kl.container_gc,
+        recorder,
+        node_ref,
+        clock,
+    )
+    kl.eviction_manager = eviction_manager
     # The admit handlers, in Go's order; the first that refuses a pod rejects it.
-    # Go omitted: evictionManager, evictionAdmitHandler := eviction.NewManager( -- it refuses pods only while the node reports memory, disk or PID pressure, and the simulated node measures no usage, so it has no pressure to report
+    # Go: klet.admitHandlers.AddPodAdmitHandler(evictionAdmitHandler)
+    kl.admit_handlers.add_pod_admit_handler(eviction_admit_handler)
     # The safe sysctls are allowed whatever --allowed-unsafe-sysctls says; raises ValueError on a
     # bad pattern, as Go's constructor returns the error.
     sysctls_whitelist = new_whitelist(safe_sysctl_whitelist() + list(allowed_unsafe_sysctls))

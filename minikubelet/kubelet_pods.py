@@ -21,7 +21,9 @@ from minikubelet.container.helpers import (
     should_container_be_restarted,
 )
 from minikubelet.container.runtime import PodPair, get_pod_full_name
+from minikubelet.eviction.helpers import pod_is_evicted
 from minikubelet.go import Chan, go, make_chan
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core.v1 import (
     ConditionStatus,
     Container,
@@ -40,6 +42,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     RestartPolicy,
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.qos.qos import get_pod_qos
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import parse_ip
@@ -172,7 +175,7 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).IsPodDeleted
 
-        Go also counts an evicted pod as deleted; nothing is evicted in the port.
+        An evicted pod counts as deleted too.
         """
         pod, pod_found = self.pod_manager.get_pod_by_uid(uid)
         if not pod_found:
@@ -181,9 +184,22 @@ class KubeletPods:
         status, status_found = self.status_manager.get_pod_status(pod.metadata.uid)
         if not status_found:
             status = pod.status
-        return pod.metadata.deletion_timestamp is not None and not_running(
-            status.container_statuses
+        return pod_is_evicted(status) or (
+            pod.metadata.deletion_timestamp is not None and not_running(status.container_statuses)
         )
+
+    def pod_resources_are_reclaimed_now(self: Kubelet, pod: Pod) -> bool:
+        """Whether nothing of the pod is left on the node, by its latest status.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).podResourcesAreReclaimed
+
+        Go's two methods differ only in the case of their first letter; the port names this one
+        ``…_now``: it looks the status up, then asks [`pod_resources_are_reclaimed`][].
+        """
+        status, ok = self.status_manager.get_pod_status(pod.metadata.uid)
+        if not ok:
+            status = pod.status
+        return self.pod_resources_are_reclaimed(pod, status)
 
     def pod_resources_are_reclaimed(self: Kubelet, pod: Pod, status: PodStatus) -> bool:
         """Whether nothing of a terminated pod is left on the node: no container running, none
@@ -211,7 +227,9 @@ class KubeletPods:
             klog.v(3).info_s(
                 "Pod is terminated, but some containers have not been cleaned up",
                 pod=klog.kobj(pod),
-                status=" ".join(str(s) for s in runtime_status.container_statuses),
+                status="".join(
+                    go_fmt.sprintf("%+v ", s) for s in runtime_status.container_statuses
+                ),
             )
             return False
         if self.pod_volumes_exist(pod.metadata.uid) and not self.keep_terminated_pod_volumes:
@@ -343,7 +361,15 @@ class KubeletPods:
 
         # Go: kl.removeOrphanedPodStatuses(allPods, mirrorPods)
         self.remove_orphaned_pod_statuses(all_pods, mirror_pods)
-        # Go omitted: runningPods, err = kl.containerRuntime.GetPods(false) -- for the pod directories
+        # Go: runningPods, err = kl.containerRuntime.GetPods(false)
+        # Past the cache, as in Go (the kills above may not show there yet). Go hands the answer
+        # to the pod directories' cleanup, which the port leaves out, but the runtime is asked
+        # all the same: the oracle showed real kubelet's two CRI calls here at every housekeeping.
+        try:
+            await self.container_runtime.get_pods(False)
+        except Exception as err:
+            klog.error_s(err, "Error listing containers")
+            raise
         # Go omitted: err = kl.cleanupOrphanedPodDirs(allPods, runningPods) -- no pod directories
         # Go: kl.deleteOrphanedMirrorPods()
         self.delete_orphaned_mirror_pods()
@@ -442,7 +468,7 @@ class KubeletPods:
                 "Pod attempted illegal phase transition",
                 originalStatusPhase=pod.status.phase,
                 apiStatusPhase=s.phase,
-                apiStatus=s,
+                apiStatus=go_fmt.Ptr(s),
             )
             s.phase = pod.status.phase
 
@@ -870,7 +896,7 @@ class PodKillerWithChannel:
 
     def mark_pod_terminated(self, uid: str) -> None:
         """Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).markPodTerminated"""
-        klog.v(4).info_s("Marking pod termination", podUID=uid)
+        klog.v(4).info_s("Marking pod termination", podUID=UID(uid))
         self.mirror_pod_termination_map.pop(uid, None)
         self.pod_termination_map.pop(uid, None)
 
@@ -887,7 +913,7 @@ class PodKillerWithChannel:
             if not api_pod_exists:
                 fullname = get_pod_full_name(api_pod)
                 klog.v(4).info_s(
-                    "Marking api pod pending termination", podName=fullname, podUID=uid
+                    "Marking api pod pending termination", podName=fullname, podUID=UID(uid)
                 )
                 self.mirror_pod_termination_map[uid] = fullname
         if running_pod is not None:  # always, as in Go (see PodPair)
@@ -896,7 +922,7 @@ class PodKillerWithChannel:
             if not running_pod_exists:
                 fullname = running_pod.name
                 klog.v(4).info_s(
-                    "Marking running pod pending termination", podName=fullname, podUID=uid
+                    "Marking running pod pending termination", podName=fullname, podUID=UID(uid)
                 )
                 self.pod_termination_map[uid] = fullname
         if api_pod_exists or running_pod_exists:
@@ -908,9 +934,9 @@ class PodKillerWithChannel:
                     runningPodUID=running_pod.id,
                 )
             elif api_pod_exists:
-                klog.v(4).info_s("Api pod is pending termination", podUID=api_uid)
+                klog.v(4).info_s("Api pod is pending termination", podUID=UID(api_uid))
             else:
-                klog.v(4).info_s("Running pod is pending termination", podUID=running_pod.id)
+                klog.v(4).info_s("Running pod is pending termination", podUID=UID(running_pod.id))
             return
         await self.pod_killing_ch.send(pod_pair)
 

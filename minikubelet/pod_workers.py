@@ -21,6 +21,7 @@ from minikubelet.events import ExceededGracePeriod, FailedSync
 from minikubelet.eviction.types import KillPodFunc
 from minikubelet.go import Chan, Nanosecond, Second, after, go, make_chan, now, recv, select
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import jitter
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.klog.v2 import klog
@@ -202,7 +203,7 @@ class PodWorkersImpl:
                     err,
                     "Error syncing pod, skipping",
                     pod=klog.kobj(update.pod),
-                    podUID=update.pod.metadata.uid,
+                    podUID=UID(update.pod.metadata.uid),
                 )
             # Go: p.wrapUp(update.Pod.UID, err)
             await self.wrap_up(update.pod.metadata.uid, err)

@@ -14,20 +14,36 @@ settings.register_profile("minikubelet", derandomize=True, database=None)
 settings.load_profile("minikubelet")
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The repository the test build's "edit this page" links open (tools/site/edit_link.py).
+TEST_REPOSITORY = "https://github.com/example/minikubelet"
+
+# A task left pending in an event loop a test closes fails that test (a leaked goroutine).
+pytest_plugins = ["tests.leaks"]
+
+
+def mkdocs_build(
+    config_dir: Path, site_dir: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` of ``config_dir/mkdocs.yml`` into ``site_dir`` (in ``env``)."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=config_dir,
+        capture_output=True,
+        text=True,
+        env={**(os.environ if env is None else env), "NO_MKDOCS_2_WARNING": "1"},
+        check=False,
+    )
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """The site, built once per session by ``mkdocs build --strict`` (warnings fail it)."""
     out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    env = {
+        **os.environ,
+        "MINIKUBELET_REPOSITORY": TEST_REPOSITORY,
+        "MINIKUBELET_BRANCH": "main",
+    }
+    result = mkdocs_build(ROOT, out, env)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr}"
     return out

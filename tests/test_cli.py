@@ -1,10 +1,12 @@
 """The ``minikubelet`` console script speaks the user's language and knows its Kubernetes pin."""
 
+import re
 import subprocess
 import sys
 
 from minikubelet import KUBERNETES_VERSION, __version__
 from minikubelet.base.i18n import language
+from minikubelet.go.duration import parse_duration
 from minikubelet.sim.cli import main
 from tests.conftest import ROOT
 
@@ -142,3 +144,8 @@ def test_run_under_the_real_clock():
     assert code == 0
     assert time.monotonic() - start >= 1.4  # real time passed
     assert '"SyncLoop ADD" source="file"' in out
+    # Phase lines count from the start of the run, not from the machine's monotonic clock.
+    ats = re.findall(r"minikubelet: pod \S+ is .* at (\S+)", out)
+    assert ats
+    for at in ats:
+        assert 0 < parse_duration(at) < 1.5, at

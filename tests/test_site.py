@@ -10,7 +10,7 @@ from urllib.parse import urljoin, urlparse
 import jieba
 import yaml
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TEST_REPOSITORY
 
 DOCS = ROOT / "docs"
 
@@ -202,3 +202,28 @@ def test_search_results_for_common_queries_are_prose_sections(built_site):
                 numbered = re.findall(r"\d+<code>", doc["text"])
                 assert len(numbered) < 3, f"{lang}: {query!r} finds code lines in {doc['location']}"
                 assert "<p>" in doc["text"] or doc["title"], f"{lang}: {query!r}: {doc['location']}"
+
+
+class EditLink(HTMLParser):
+    """The page's "edit this page" link (material's ``rel="edit"``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.href: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "a" and a.get("rel") == "edit":
+            self.href = a.get("href")
+
+
+def test_every_page_links_to_its_own_source_for_editing(built_site):
+    """Each page, in each language, opens its own file: ``x.md`` or ``x.zh.md``."""
+    edit = f"{TEST_REPOSITORY}/edit/main/docs/"
+    for page in english_pages():
+        for lang in ("en", "zh"):
+            finder = EditLink()
+            finder.feed((built_site / built_path(page, lang)).read_text(encoding="utf-8"))
+            source = page.with_suffix(".zh.md") if lang == "zh" else page
+            assert finder.href == edit + source.as_posix(), f"{lang} {page}: {finder.href}"
+            assert (DOCS / source).is_file()

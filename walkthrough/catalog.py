@@ -1,9 +1,16 @@
 """The chapters and their exercises, read from the files under ``walkthrough/`` (see README.md).
 
+This is the book's one list of chapters: the site's navigation (tools/site/nav.py), the
+debugger configurations (``.vscode/launch.json``, walkthrough/vscode.py), the exercise list
+and the tests that go through every chapter all read it. A chapter is its folder; its page is
+``docs/chapters/NN-*.md`` (and ``.zh.md``).
+
 Layout (nothing of the port is imported to list them, so ``list`` and the site stay cheap)::
 
-    walkthrough/ch03/chapter.yaml                 title (en, zh), exercises in order
+    walkthrough/ch03/chapter.yaml                 title (en, zh); optional: part, example
+                                                  (what it shows), exercises in order
     walkthrough/ch03/example.py                   the chapter's example, made for a debugger
+                                                  (optional: a chapter may have none yet)
     walkthrough/ch03/exercises/config-ops/
         exercise.yaml                             title, task, the port's regions, hints, mutants
         checks.py                                 check_* functions, run against the learner's code
@@ -15,6 +22,7 @@ Layout (nothing of the port is imported to list them, so ``list`` and the site s
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +37,22 @@ CHAPTER_DIR = re.compile(r"^ch(\d\d)$")
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 
+#: libyaml's safe loader where PyYAML was built with it (ten times faster), else PyYAML's own.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: The files the catalogue is read from, under the walkthrough's folder (not the learner's).
+CATALOG_FILES = ("ch*/chapter.yaml", "ch*/exercises/*/exercise.yaml", "ch*/exercises/*/checks.py")
+
 #: Every exercise keeps at least this many wrong answers, each proven to fail.
 MIN_MUTANTS = 3
+
+#: What a chapter.yaml may hold.
+CHAPTER_KEYS = ("title", "part", "example", "exercises")
+#: Part numbers as a reader sees them, in each language (a book has a handful of parts).
+PART_NUMERALS = {
+    "en": ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"),
+    "zh": ("一", "二", "三", "四", "五", "六", "七", "八", "九", "十"),
+}
 
 
 class CatalogError(ValueError):
@@ -99,6 +121,8 @@ class Exercise:
     #: The port functions the learner's file holds, ``module:Qualified.name``, in file order.
     port: list[str]
     regions: list[Region]
+    #: The hints in words, from the idea to the names. The last hint, the port's own code for
+    #: each TODO, is not written here: `walkthrough.derive.answer_hint` makes it from the port.
     hints: list[dict[str, str]]
     mutants: list[Mutant]
 
@@ -106,6 +130,11 @@ class Exercise:
     def key(self) -> str:
         """``ch03/config-ops``: the chapter and the name."""
         return f"{self.chapter.slug}/{self.name}"
+
+    @property
+    def hint_count(self) -> int:
+        """How many hints the learner can ask for: those in words, then the port's code."""
+        return len(self.hints) + 1
 
     @property
     def spec_file(self) -> Path:
@@ -127,22 +156,43 @@ class Exercise:
         raise CatalogError(f"{self.spec_file}: no region named {name!r}")
 
 
+@dataclass(frozen=True)
+class Part:
+    """A part of the book: chapters that the site's navigation groups under one title."""
+
+    number: int
+    title: dict[str, str]
+
+    def label(self, lang: str) -> str:
+        """``Part IV: What syncPod waits for`` / ``第四部分：…``, as the navigation shows it."""
+        numeral = PART_NUMERALS[lang][self.number - 1]
+        if lang == "zh":
+            return f"第{numeral}部分：{self.title['zh']}"
+        return f"Part {numeral}: {self.title['en']}"
+
+
 @dataclass
 class Chapter:
-    """A chapter: its number, title and exercises in order."""
+    """A chapter: its number, title, part, example and exercises in order."""
 
     number: int
     dir: Path
     title: dict[str, str]
     exercises: list[Exercise] = field(default_factory=list)
+    part: Part | None = None
+    #: Lines the example prints (seed 1, in English) that show what the chapter is about; the
+    #: tests hold the example to them. Empty when the chapter has no example.
+    shows: list[str] = field(default_factory=list)
 
     @property
     def slug(self) -> str:
         return f"ch{self.number:02d}"
 
     @property
-    def example(self) -> Path:
-        return self.dir / "example.py"
+    def example(self) -> Path | None:
+        """The chapter's example script, or None while the chapter has none."""
+        path = self.dir / "example.py"
+        return path if path.is_file() else None
 
 
 def _bilingual(data: Any, where: str) -> dict[str, str]:
@@ -163,7 +213,7 @@ def _prose(text: dict[str, str]) -> dict[str, str]:
 
 def _load_yaml(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise CatalogError(f"{path}: {err}") from err
     if not isinstance(data, dict):
@@ -253,8 +303,11 @@ def load_exercise(chapter: Chapter, name: str) -> Exercise:
     if len(set(names)) != len(names):
         raise CatalogError(f"{spec}: two regions have the same name")
     hints = meta.get("hints")
-    if not isinstance(hints, list) or len(hints) < 2:
-        raise CatalogError(f"{spec}: hints: a list of at least two hints")
+    if not isinstance(hints, list) or not hints:
+        raise CatalogError(
+            f"{spec}: hints: a list of at least one hint in words (the last hint, the port's "
+            "code, is made from the regions)"
+        )
     raw_mutants = meta.get("mutants")
     if not isinstance(raw_mutants, list) or len(raw_mutants) < MIN_MUTANTS:
         raise CatalogError(f"{spec}: mutants: at least {MIN_MUTANTS} wrong answers")
@@ -277,21 +330,43 @@ def load_exercise(chapter: Chapter, name: str) -> Exercise:
     return exercise
 
 
+#: What :func:`discover` read, per folder: the state of its files then, and the chapters.
+_read: dict[Path, tuple[tuple[tuple[str, int, int], ...], list[Chapter]]] = {}
+
+
+def _files_state(root: Path) -> tuple[tuple[str, int, int], ...]:
+    """Each file the catalogue is read from, with its modification time and size."""
+    found = []
+    for pattern in CATALOG_FILES:
+        for path in sorted(root.glob(pattern)):
+            with contextlib.suppress(OSError):
+                stat = path.stat()
+                found.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(found)
+
+
 def discover(root: Path | None = None) -> list[Chapter]:
-    """Every chapter under ``root`` (default: the package's own), in order, with exercises."""
+    """Every chapter under ``root`` (default: the package's own), in order, with exercises.
+
+    Read again only when one of the files changed (ours: the site asks on every chapter page,
+    in each language, and files that did not change read the same).
+    """
     root = PACKAGE_DIR if root is None else Path(root)
+    state = _files_state(root)
+    known = _read.get(root)
+    if known is None or known[0] != state:
+        known = _read[root] = (state, _read_chapters(root))
+    return list(known[1])
+
+
+def _read_chapters(root: Path) -> list[Chapter]:
     chapters: list[Chapter] = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         match = CHAPTER_DIR.match(folder.name)
         if not match or not (folder / "chapter.yaml").is_file():
             continue
-        meta = _load_yaml(folder / "chapter.yaml")
-        chapter = Chapter(number=int(match.group(1)), dir=folder, title=_title(meta, folder))
-        names = meta.get("exercises") or []
-        if not isinstance(names, list):
-            raise CatalogError(f"{folder / 'chapter.yaml'}: exercises: a list of names")
-        chapter.exercises = [load_exercise(chapter, str(n)) for n in names]
-        chapters.append(chapter)
+        chapters.append(load_chapter(folder, int(match.group(1))))
+    _check_parts(chapters)
     seen: dict[str, str] = {}
     for exercise in all_exercises(chapters):
         if exercise.name in seen:
@@ -300,6 +375,84 @@ def discover(root: Path | None = None) -> list[Chapter]:
             )
         seen[exercise.name] = exercise.key
     return chapters
+
+
+def load_chapter(folder: Path, number: int) -> Chapter:
+    """Read one chapter's ``chapter.yaml``, its part, its example's lines and its exercises."""
+    spec = folder / "chapter.yaml"
+    meta = _load_yaml(spec)
+    unknown = sorted(set(meta) - set(CHAPTER_KEYS))
+    if unknown:
+        raise CatalogError(f"{spec}: unknown key {unknown[0]!r} (known: {', '.join(CHAPTER_KEYS)})")
+    chapter = Chapter(
+        number=number,
+        dir=folder,
+        title=_title(meta, folder),
+        part=_part(meta.get("part"), spec),
+        shows=_shows(meta.get("example"), spec),
+    )
+    if chapter.example is not None and not chapter.shows:
+        raise CatalogError(
+            f"{spec}: example: shows: the lines {folder.name}/example.py prints that the tests "
+            "hold it to (seed 1, English)"
+        )
+    if chapter.example is None and chapter.shows:
+        raise CatalogError(f"{spec}: example: there is no {folder.name}/example.py")
+    names = meta.get("exercises") or []
+    if not isinstance(names, list):
+        raise CatalogError(f"{spec}: exercises: a list of names")
+    chapter.exercises = [load_exercise(chapter, str(n)) for n in names]
+    return chapter
+
+
+def _part(data: Any, spec: Path) -> Part | None:
+    if data is None:
+        return None
+    where = f"{spec}: part"
+    if not isinstance(data, dict) or set(data) - {"number", "title"}:
+        raise CatalogError(f"{where}: a mapping with number and title (en, zh)")
+    number = data.get("number")
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise CatalogError(f"{where}: number: the part's number (1 to {len(PART_NUMERALS['en'])})")
+    if not 1 <= number <= len(PART_NUMERALS["en"]):
+        raise CatalogError(
+            f"{where}: number: {number} is not between 1 and {len(PART_NUMERALS['en'])}"
+        )
+    return Part(number=number, title=_bilingual(data.get("title"), f"{where}: title"))
+
+
+def _shows(data: Any, spec: Path) -> list[str]:
+    if data is None:
+        return []
+    shows = data.get("shows") if isinstance(data, dict) and set(data) == {"shows"} else None
+    if not isinstance(shows, list) or not shows or not all(isinstance(s, str) and s for s in shows):
+        raise CatalogError(f"{spec}: example: a mapping with shows: a list of lines it prints")
+    return shows
+
+
+def _check_parts(chapters: list[Chapter]) -> None:
+    """A part's chapters follow one another and agree on its title; parts go up in number."""
+    seen: dict[int, Chapter] = {}
+    previous: Part | None = None
+    for chapter in chapters:
+        part = chapter.part
+        if part is None:
+            previous = None
+            continue
+        first = seen.setdefault(part.number, chapter)
+        spec = chapter.dir / "chapter.yaml"
+        if first.part != part:
+            raise CatalogError(
+                f"{spec}: part {part.number}'s title differs from {first.slug}'s: write it the same"
+            )
+        if first is chapter and any(n > part.number for n in seen):
+            raise CatalogError(f"{spec}: part {part.number} comes after a later part")
+        if first is not chapter and previous != part:
+            raise CatalogError(
+                f"{spec}: part {part.number} has chapters on both sides of another: "
+                f"its chapters follow one another from {first.slug}"
+            )
+        previous = part
 
 
 def chapter_title(folder: Path) -> dict[str, str]:
@@ -345,7 +498,10 @@ def catalog_data(chapters: list[Chapter], root: Path | None = None) -> dict[str,
                 "chapter": chapter.slug,
                 "number": chapter.number,
                 "title": chapter.title,
-                "example": rel(chapter.example),
+                "part": None
+                if chapter.part is None
+                else {"number": chapter.part.number, "title": chapter.part.title},
+                "example": None if chapter.example is None else rel(chapter.example),
                 "exercises": [
                     {
                         "name": e.name,

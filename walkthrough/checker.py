@@ -132,8 +132,18 @@ def _forkserver() -> Any:
         methods = multiprocessing.get_all_start_methods()
         _context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if "forkserver" in methods:
-            _context.set_forkserver_preload(["walkthrough.child"])
+            _context.set_forkserver_preload(["walkthrough.child", "walkthrough.checker"])
     return _context
+
+
+def start_server() -> None:
+    """Start the server checks are forked from now, so that it imports the port while the
+    runner reads the chapters (ours: the two run at the same time on two cores). A check
+    starts it anyway when it is not running yet."""
+    if _forkserver().get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 def _request(exercise: Exercise, file: Path, work: Path | None) -> dict[str, Any]:
@@ -270,9 +280,7 @@ def _run_isolated(
 ) -> None:
     ctx = _forkserver()
     receive, send = ctx.Pipe(duplex=False)
-    process = ctx.Process(
-        target=_child_entry(), args=(_request(exercise, file, work), send), daemon=True
-    )
+    process = ctx.Process(target=_entry, args=(_request(exercise, file, work), send), daemon=True)
     collect = _Collector(result)
     process.start()
     send.close()
@@ -318,10 +326,12 @@ def _run_isolated(
     result.output = _tail(work / "output")
 
 
-def _child_entry() -> Any:
+def _entry(request: dict[str, Any], conn: Any) -> None:
+    """The target of a forked check. Named here, not in :mod:`walkthrough.child`, so that the
+    runner never imports the port itself: only the server it forks from has it imported."""
     from walkthrough import child
 
-    return child.entry
+    child.entry(request, conn)
 
 
 def _tail(path: Path) -> str:

@@ -7,7 +7,8 @@ anchor, a ``# Go: …`` comment on its own line. From those, and from the port's
   replaced by a ``TODO`` and a stub;
 * :func:`reference_text` — the same file with the port's code in those regions: the answer, which
   passes the checks and which the runner shows beside the learner's file once theirs passes;
-* :func:`mutant_text` — the reference with one wrong answer's edits (CI proves each fails).
+* :func:`mutant_text` — the reference with one wrong answer's edits (CI proves each fails);
+* :func:`answer_hint` — the last hint: the port's code of each region, TODO by TODO.
 
 In every one of them, the regions that other exercises take out of the same functions are taken
 out too, so that no exercise ships another's answer. Regions are found with :mod:`ast` and the
@@ -27,7 +28,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from walkthrough.catalog import CatalogError, Exercise, Mutant, Region
+from walkthrough.catalog import CatalogError, Edit, Exercise, Mutant, Region
 from walkthrough.text import wrap
 
 _ANCHOR = re.compile(r"^(?P<indent>\s*)#\s*Go:\s*(?P<text>.*?)\s*$")
@@ -143,7 +144,14 @@ def _first_line(node: ast.AST) -> int:
 
 
 def _end_line(node: ast.AST) -> int:
-    return node.end_lineno  # type: ignore[attr-defined, no-any-return]
+    return node.end_lineno  # type: ignore[attr-defined]
+
+
+def _column(node: ast.stmt | ast.match_case) -> int:
+    """Where the statement starts on its line; a ``case`` starts where its keyword does."""
+    if isinstance(node, ast.match_case):
+        return node.pattern.col_offset - len("case ")
+    return node.col_offset
 
 
 def _header_end(node: ast.AST) -> int:
@@ -209,7 +217,7 @@ def region_span(fn: PortFunction, region: Region) -> Span:
     if len(chosen) < region.statements:
         raise DeriveError(f"{where}: only {len(chosen)} statement(s) follow the anchor")
     # The anchor goes too: its Go text would give the answer away (the reference has it back).
-    return Span(comment, _end_line(chosen[-1]), " " * stmt.col_offset)  # type: ignore[attr-defined]
+    return Span(comment, _end_line(chosen[-1]), " " * _column(stmt))
 
 
 # --- what goes in place of a region -----------------------------------------------------------
@@ -435,14 +443,16 @@ def _render(
 ) -> str:
     functions = [port_function(t) for t in exercise.port]
     mine = {p.region.name: p for p in _placed(exercise)}
+    # Only an exercise that names one of these functions can have a region in them: the others'
+    # port modules are not parsed (ours: deriving one file reads only its own modules).
     others = [
         p
         for e in exercises
-        if e.key != exercise.key
+        if e.key != exercise.key and not set(e.port).isdisjoint(exercise.port)
         for p in _placed(e)
         if any(p.fn.target == f.target for f in functions)
     ]
-    edits = {e.region: [] for e in (mutant.edits if mutant else ())}
+    edits: dict[str, list[Edit]] = {e.region: [] for e in (mutant.edits if mutant else ())}
     for edit in mutant.edits if mutant else ():
         edits[edit.region].append(edit)
 
@@ -562,6 +572,20 @@ def reference_text(exercise: Exercise, exercises: list[Exercise], lang: str) -> 
 def mutant_text(exercise: Exercise, exercises: list[Exercise], mutant: Mutant) -> str:
     """The reference with a wrong answer's edits."""
     return _render(exercise, exercises, "en", solved=True, mutant=mutant)
+
+
+def answer_hint(exercise: Exercise, lang: str) -> str:
+    """The last hint: the port's own code for each TODO, as the reference has it, in ``lang``."""
+    lines = [
+        "The port's own code, TODO by TODO:"
+        if lang == "en"
+        else "移植版自己的代码，按 TODO 逐个列出："
+    ]
+    for number, p in enumerate(_placed(exercise), 1):
+        code = textwrap.dedent("\n".join(p.fn.module.lines[p.span.start - 1 : p.span.end]))
+        lines.append(f"TODO {number}:" if lang == "en" else f"TODO {number}：")
+        lines += _code_lines(code, "    ")
+    return "\n".join(lines)
 
 
 def answer_statements(exercise: Exercise) -> list[str]:

@@ -39,7 +39,7 @@ from minikubelet.sim.argparse_messages import speak
 from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.cli import duration_arg
 from minikubelet.sim.phase_reporter import PhaseReporter
-from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
+from minikubelet.sim.scripted_watch import load_script, load_script_file, start_scripted_cluster
 from walkthrough.catalog import CatalogError, chapter_title
 from walkthrough.text import reader_has_gone
 
@@ -167,18 +167,22 @@ def run_under_pdb(run: Callable[[], Any], spot: Spot) -> Any:
 
 
 def run_kubelet(
-    script: str,
+    script: str | Path,
     *,
     seed: int,
     until: float,
     scenario: dict[str, Any] | None = None,
     max_pods: int = 110,
     cpu: str = "4",
+    memory: str = "8Gi",
     out: TextIO | None = None,
     lang: str = "en",
     setup: Callable[[Kubelet], None] | None = None,
 ) -> Kubelet | None:
-    """Run the port's kubelet on the fake runtime, pods from a scripted API server (YAML).
+    """Run the port's kubelet on the fake runtime, pods from a scripted API server.
+
+    ``script`` is the API server's script: a file (``walkthrough/chNN/pods/example.yaml``, the
+    ``--api-script`` format of ``minikubelet run``) or, in a check, its YAML text.
 
     ``setup(kl)``, if given, is called with the new kubelet before it runs (an example uses it to
     watch a part of it).
@@ -186,13 +190,18 @@ def run_kubelet(
     out = out if out is not None else sys.stdout
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
-    machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse("8Gi"))
+    machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory))
     cfg = KubeletConfiguration(max_pods=max_pods)
     reporter = PhaseReporter(out, lang)
     holder: dict[str, Kubelet] = {}
 
     async def kubelet_main() -> None:
-        kube_client = start_scripted_cluster(load_script(script, "example"), "example", "node-1")
+        events = (
+            load_script_file(str(script))
+            if isinstance(script, Path)
+            else load_script(script, "example")
+        )
+        kube_client = start_scripted_cluster(events, "example", "node-1")
         pod_cfg = make_pod_source_config(cfg, recorder, "node-1", lambda: True, kube_client)
         kl = new_main_kubelet(
             cfg,
@@ -288,6 +297,9 @@ def example_main(
             run_under_pdb(lambda: run(args, lang), spot)
         else:
             run(args, lang)
+    except OSError as err:  # `example.py | head`: the reader has what it wanted
+        if not reader_has_gone(err):
+            raise
     finally:
         klog.configure(verbosity=0, out=None)
     return 0

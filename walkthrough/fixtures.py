@@ -10,23 +10,34 @@ import contextlib
 import io
 import sys
 from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Container as ContainerSet
 from dataclasses import dataclass, field
 from typing import Any
 
 from minikubelet import go
 from minikubelet.config.manifest import pod_from_dict
 from minikubelet.config.sources import SourcesReady
-from minikubelet.go import Second, make_chan
-from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.k8s_io.client_go.tools.record.event import Recorder
+from minikubelet.container.cache import new_cache
+from minikubelet.container.runtime_cache import new_runtime_cache
+from minikubelet.go import Chan, Second, make_chan
+from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
+from minikubelet.k8s_io.client_go.tools.record.event import Event, EventRecorder, Recorder
+from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet
+from minikubelet.kuberuntime.fake_kuberuntime_manager import (
+    MaxContainerBackOff,
+    backOffPeriod,
+    new_fake_runtime,
+)
 from minikubelet.lifecycle.admission_failure_handler_stub import new_admission_failure_handler_stub
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
+from minikubelet.pleg.pleg import PodLifecycleEvent
 from minikubelet.pod.mirror_client import BasicMirrorClient
 from minikubelet.pod.pod_manager import BasicManager
 from minikubelet.pod_workers import UpdatePodOptions
 from minikubelet.prober.results.results_manager import ResultsManager
+from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import new_runtime_state
 from minikubelet.sim.node import new_node
 from minikubelet.status.status_manager import new_manager
@@ -162,10 +173,16 @@ class FakePLEG:
     """A PLEG whose channel the test feeds directly."""
 
     def __init__(self) -> None:
-        self.ch = make_chan(1000, name="plegCh")
+        self.ch: Chan[PodLifecycleEvent] = make_chan(1000, name="plegCh")
 
-    def watch(self) -> Any:
+    def start(self) -> None:
+        """Nothing relists: the test sends the events itself."""
+
+    def watch(self) -> Chan[PodLifecycleEvent]:
         return self.ch
+
+    def healthy(self) -> tuple[bool, Exception | None]:
+        return True, None
 
 
 @dataclass
@@ -179,6 +196,12 @@ class RecordingPodWorkers:
     async def update_pod(self, options: UpdatePodOptions) -> None:
         self.updates.append((options.pod.metadata.name, str(options.update_type)))
         self.options.append(options)
+
+    def forget_non_existing_pod_workers(self, desired_pods: set[str]) -> None:
+        """Forget, as kubelet's workers do, each pod updated here that is no longer desired."""
+        for uid in dict.fromkeys(o.pod.metadata.uid for o in self.options):
+            if uid not in desired_pods and uid not in self.forgotten:
+                self.forget_worker(uid)
 
     def forget_worker(self, uid: str) -> None:
         self.forgotten.append(uid)
@@ -197,6 +220,26 @@ class RecordingProbeManager:
     def remove_pod(self, pod: Pod) -> None:
         self.removed.append(pod.metadata.name)
 
+    def cleanup_pods(self, desired_pods: ContainerSet[str]) -> None:
+        """No probe workers run here: none to stop."""
+
+    def update_pod_status(self, pod_uid: str, pod_status: PodStatus) -> None:
+        """No probes run here: the statuses keep what the runtime reported."""
+
+
+def recorders(kl: Kubelet) -> tuple[RecordingPodWorkers, RecordingProbeManager]:
+    """The recording pod workers and probe manager [`new_kubelet`][] put behind ``kl``."""
+    assert isinstance(kl.pod_workers, RecordingPodWorkers)
+    assert isinstance(kl.probe_manager, RecordingProbeManager)
+    return kl.pod_workers, kl.probe_manager
+
+
+def recorded_events(recorder: EventRecorder) -> list[Event]:
+    """The events kept by ``recorder``: the walkthrough's kubelets and fake runtimes record
+    with a [`Recorder`][minikubelet.k8s_io.client_go.tools.record.event.Recorder]."""
+    assert isinstance(recorder, Recorder)
+    return recorder.events
+
 
 def new_kubelet(
     cls: type[Kubelet] = Kubelet,
@@ -212,6 +255,8 @@ def new_kubelet(
     """
     clock = go.current_runtime().clock
     pod_manager = BasicManager(BasicMirrorClient())
+    # The handlers under test do not reach the runtime; it is a fresh fake all the same.
+    runtime = new_fake_runtime(clock).manager
     kl = cls(
         node_name="node-1",
         clock=clock,
@@ -219,17 +264,17 @@ def new_kubelet(
         pod_manager=pod_manager,
         status_manager=new_manager(None, pod_manager),
         work_queue=BasicWorkQueue(clock),
-        container_runtime=None,
-        runtime_cache=None,
-        pod_cache=None,
+        container_runtime=runtime,
+        runtime_cache=new_runtime_cache(runtime, clock),
+        pod_cache=new_cache(),
         pleg=FakePLEG(),
         runtime_state=new_runtime_state(clock, 30 * Second),
         sources_ready=SourcesReady(lambda seen: seen >= (sources or {FileSource})),
         liveness_manager=ResultsManager("liveness"),
         readiness_manager=ResultsManager("readiness"),
         startup_manager=ResultsManager("startup"),
-        reason_cache=None,
-        back_off=None,
+        reason_cache=ReasonCache(),
+        back_off=new_back_off(backOffPeriod, MaxContainerBackOff),
     )
     # Made after the Kubelet in kubelet too (new_main_kubelet): not constructor arguments.
     kl.pod_workers = RecordingPodWorkers()

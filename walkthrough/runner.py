@@ -28,7 +28,7 @@ from walkthrough.catalog import (
     find,
 )
 from walkthrough.checker import CheckResult, check
-from walkthrough.derive import learner_text, port_function, reference_text
+from walkthrough.derive import answer_hint, learner_text, port_function, reference_text
 from walkthrough.progress import Progress
 from walkthrough.text import display_path, wrap
 
@@ -173,6 +173,8 @@ def cmd_list(ws: Workspace, lang: str, out: TextIO, *, as_json: bool = False) ->
     warn_progress(progress, lang, out)
     width = max((len(e.name) for e in ws.exercises()), default=10)
     for chapter in ws.chapters():
+        if not chapter.exercises:  # a chapter with none yet (chapter 12) is not in the list
+            continue
         out.write(f"{chapter.slug}  {chapter.title[lang]}\n")
         for exercise in chapter.exercises:
             mark = "✓" if progress.is_done(exercise.key) else "·"
@@ -442,13 +444,14 @@ def check_all(ws: Workspace, lang: str, out: TextIO) -> int:
 
 def hint_text(ws: Workspace, exercise: Exercise, lang: str, chosen: list[int]) -> list[str]:
     """The hints numbered ``chosen`` (1-based), and after the last one where the port's code is."""
-    hints = exercise.hints
+    count = exercise.hint_count
     lines: list[str] = []
     for n in chosen:
-        lines.append(text(f"Hint {n} of {len(hints)}:", f"提示 {n}/{len(hints)}：", lang))
-        lines += [f"  {line}" for line in hints[n - 1][lang].splitlines()]
+        hint = exercise.hints[n - 1][lang] if n < count else answer_hint(exercise, lang)
+        lines.append(text(f"Hint {n} of {count}:", f"提示 {n}/{count}：", lang))
+        lines += [f"  {line}" if line else "" for line in hint.splitlines()]
         lines.append("")
-    if max(chosen) == len(hints):
+    if max(chosen) == count:
         places = []
         for target in exercise.port:
             fn = port_function(target)
@@ -476,33 +479,33 @@ def cmd_hint(
     """Show the next hint (or hint ``level``, or all of them) of an exercise (default: current)."""
     progress = ws.progress()
     if name is None:
-        exercise = current_exercise(ws, progress) or ws.exercises()[0]
+        exercise: Exercise | None = current_exercise(ws, progress) or ws.exercises()[0]
     else:
         exercise = resolve(ws, name, lang, out)
-        if exercise is None:
-            return 2
-    hints = exercise.hints
+    if exercise is None:
+        return 2
+    count = exercise.hint_count
     shown = progress.hints_shown.get(exercise.key, 0)
     if all_:
-        chosen = list(range(1, len(hints) + 1))
+        chosen = list(range(1, count + 1))
     elif level is not None:
-        if not 1 <= level <= len(hints):
+        if not 1 <= level <= count:
             out.write(
                 text(
-                    f"{exercise.key} has hints 1 to {len(hints)}.\n",
-                    f"{exercise.key} 的提示编号是 1 到 {len(hints)}。\n",
+                    f"{exercise.key} has hints 1 to {count}.\n",
+                    f"{exercise.key} 的提示编号是 1 到 {count}。\n",
                     lang,
                 )
             )
             return 2
         chosen = [level]
     else:
-        chosen = [min(shown + 1, len(hints))]
+        chosen = [min(shown + 1, count)]
     out.write(f"{exercise.key} — {exercise.title[lang]}\n\n")
     for line in hint_text(ws, exercise, lang, chosen):
         out.write(f"{line}\n")
     last = max(chosen)
-    if last < len(hints):
+    if last < count:
         out.write(
             text(
                 f"(Run it again for hint {last + 1}; --all shows every hint.)\n",
@@ -534,6 +537,8 @@ def cmd_progress(ws: Workspace, lang: str, out: TextIO) -> int:
     )
     width = max((len(c.exercises) for c in ws.chapters()), default=4)
     for chapter in ws.chapters():
+        if not chapter.exercises:
+            continue
         marks = [progress.is_done(e.key) for e in chapter.exercises]
         bar = "".join("■" if m else "□" for m in marks)
         out.write(

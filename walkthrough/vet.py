@@ -7,8 +7,8 @@
 * the reference (the port's own code in the regions) passes every check;
 * each mutant (a plausible wrong answer) fails;
 * no text the learner sees before the last hint holds a statement of the answer: the task, the
-  TODOs, the hints but the last, and every failure message the shipped file and the mutants
-  produce;
+  TODOs, the hints in words (the last hint, the port's code, is made from the port), and every
+  failure message the shipped file and the mutants produce;
 * no exercise's file holds another exercise's answer.
 """
 
@@ -115,7 +115,7 @@ def vet(exercise: Exercise, exercises: list[Exercise]) -> Vetting:
                 messages += [(f"{failure.check} (mutant {mutant.name})", failure.en + failure.zh)]
     texts = [("the task", exercise.task["en"] + exercise.task["zh"])]
     texts += [(f"TODO of {r.name}", r.todo["en"] + r.todo["zh"]) for r in exercise.regions]
-    texts += [(f"hint {i}", h["en"] + h["zh"]) for i, h in enumerate(exercise.hints[:-1], 1)]
+    texts += [(f"hint {i}", h["en"] + h["zh"]) for i, h in enumerate(exercise.hints, 1)]
     problems += spoilers(exercise, texts + messages)
     problems += others_answers(exercise, exercises)
     return v

@@ -173,7 +173,7 @@ class Watch:
                 )
                 return False
             case "h":
-                if len(self.hints) < len(self.current.hints):
+                if len(self.hints) < self.current.hint_count:
                     self.hints.append(len(self.hints) + 1)
                     progress = self.ws.progress()
                     shown = progress.hints_shown.get(self.current.key, 0)
@@ -318,6 +318,8 @@ class Watch:
         out = self.out
         number = 0
         for chapter in self.ws.chapters():
+            if not chapter.exercises:
+                continue
             out.write(f"{chapter.slug}  {chapter.title[self.lang]}\n")
             for exercise in chapter.exercises:
                 number += 1

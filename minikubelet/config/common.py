@@ -25,6 +25,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     TolerationOperator,
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.apis.core.helper.helpers import (
     add_or_update_toleration_in_pod,
@@ -102,12 +103,12 @@ def apply_defaults(pod: Pod, source: str, is_file: bool, node_name: str) -> None
             hasher.update(f"url:{source}".encode())
         pod.metadata.uid = hasher.hexdigest()
         klog.v(5).info_s(
-            "Generated UID", pod=klog.kobj(pod), podUID=pod.metadata.uid, source=source
+            "Generated UID", pod=klog.kobj(pod), podUID=UID(pod.metadata.uid), source=source
         )
 
     pod.metadata.name = generate_pod_name(pod.metadata.name, node_name)
     klog.v(5).info_s(
-        "Generated pod name", pod=klog.kobj(pod), podUID=pod.metadata.uid, source=source
+        "Generated pod name", pod=klog.kobj(pod), podUID=UID(pod.metadata.uid), source=source
     )
 
     if pod.metadata.namespace == "":

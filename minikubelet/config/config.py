@@ -16,6 +16,7 @@ from typing import Any
 from minikubelet.container.runtime import get_pod_full_name
 from minikubelet.events import FailedValidation
 from minikubelet.go import Chan, Mutex, RecvChan, SendChan, make_chan, now
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
@@ -91,7 +92,7 @@ class PodConfig:
         klog.v(5).info_s(
             "Looking for sources, have seen",
             sources=sorted(self.sources),
-            seenSources=sorted(seen_sources),
+            seenSources=go_fmt.string_set(seen_sources),
         )
         return seen_sources >= self.sources and self.pods.seen_sources(*sorted(self.sources))
 

@@ -4,15 +4,17 @@ Go: pkg/kubelet/container/container_gc.go
 
 The collector itself only asks the runtime
 ([`ContainerGC.garbage_collect`][minikubelet.kuberuntime.kuberuntime_gc.ContainerGC.garbage_collect])
-to apply the policy, telling it whether every pod source has been seen. Go's
-``DeleteAllUnusedContainers`` (the same with terminated pods emptied too) serves only the
-eviction manager, which the port leaves out.
+to apply the policy, telling it whether every pod source has been seen.
+``DeleteAllUnusedContainers`` (the same with terminated pods emptied too) serves the eviction
+manager, which frees disk with it before it evicts pods.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
+
+from minikubelet.k8s_io.klog.v2 import klog
 
 if TYPE_CHECKING:
     from minikubelet.container.runtime import Runtime
@@ -45,6 +47,13 @@ class GC(Protocol):
         """Go: pkg/kubelet/container/container_gc.go GC.GarbageCollect"""
         ...
 
+    async def delete_all_unused_containers(self) -> None:
+        """Go: pkg/kubelet/container/container_gc.go GC.DeleteAllUnusedContainers
+
+        Raises where Go returns an error.
+        """
+        ...
+
 
 class SourcesReadyProvider(Protocol):
     """Go: pkg/kubelet/container/container_gc.go type SourcesReadyProvider"""
@@ -72,6 +81,19 @@ class RealContainerGC:
         return await self.runtime.garbage_collect(
             self.policy, self.sources_ready_provider.all_ready(), False
         )
+
+    async def delete_all_unused_containers(self) -> None:
+        """Remove every dead container the policy allows, those of terminated pods included
+        (``evictNonDeletedPods``); raises the runtime's error.
+
+        Go: pkg/kubelet/container/container_gc.go (*realContainerGC).DeleteAllUnusedContainers
+        """
+        klog.info_s("Attempting to delete unused containers")
+        err = await self.runtime.garbage_collect(
+            self.policy, self.sources_ready_provider.all_ready(), True
+        )
+        if err is not None:
+            raise err
 
 
 def new_container_gc(

@@ -7,7 +7,6 @@ Go: pkg/kubelet/container/helpers.go
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -33,6 +32,9 @@ from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.util.hash import hash as hashutil
 from minikubelet.k8s_io.kubernetes.pkg.util.hash.hash import Fnv32a
+from minikubelet.k8s_io.kubernetes.third_party.forked.golang.expansion import (
+    expand as expansion,
+)
 
 
 class HandlerRunner(Protocol):
@@ -134,22 +136,24 @@ def env_vars_to_map(envs: list[EnvVar]) -> dict[str, str]:
     return {env.name: env.value for env in envs}
 
 
-_EXPANSION = re.compile(r"\$\$|\$\(([^)]*)\)")
+def v1_env_vars_to_map(envs: list[v1.EnvVar]) -> dict[str, str]:
+    """Go: pkg/kubelet/container/helpers.go v1EnvVarsToMap"""
+    return {env.name: env.value for env in envs}
 
 
-def _expand(s: str, mapping: dict[str, str]) -> str:
-    """``$(VAR)`` → its value (left as written when undefined), ``$$`` → ``$``.
+def expand_container_command_only_static(
+    container_command: list[str], envs: list[v1.EnvVar]
+) -> list[str]:
+    """``container_command`` with ``$(VAR)`` replaced from the container's own ``env`` values.
 
-    The rules of third_party/forked/golang/expansion's Expand, for the common cases.
+    Only ``value`` counts: a variable set by ``valueFrom`` has an empty ``value`` here, so it
+    expands to ``""``; a name ``env`` does not have stays ``$(NAME)``; when a name is listed twice
+    the last one wins. The prober runs exec probe commands through this.
+
+    Go: pkg/kubelet/container/helpers.go ExpandContainerCommandOnlyStatic
     """
-
-    def repl(m: re.Match[str]) -> str:
-        if m.group(0) == "$$":
-            return "$"
-        name = m.group(1)
-        return mapping.get(name, m.group(0))
-
-    return _EXPANSION.sub(repl, s)
+    mapping = expansion.mapping_func_for(v1_env_vars_to_map(envs))
+    return [expansion.expand(cmd, mapping) for cmd in container_command]
 
 
 def expand_container_command_and_args(
@@ -159,9 +163,9 @@ def expand_container_command_and_args(
 
     Go: pkg/kubelet/container/helpers.go ExpandContainerCommandAndArgs
     """
-    mapping = env_vars_to_map(envs)
-    command = [_expand(cmd, mapping) for cmd in container.command]
-    args = [_expand(arg, mapping) for arg in container.args]
+    mapping = expansion.mapping_func_for(env_vars_to_map(envs))
+    command = [expansion.expand(cmd, mapping) for cmd in container.command]
+    args = [expansion.expand(arg, mapping) for arg in container.args]
     return command, args
 
 
@@ -192,6 +196,20 @@ class InnerEventRecorder:
         ref, ok = self.should_record_event(obj)
         if ok:
             self.recorder.eventf(ref, event_type, reason, message_fmt, *args)
+
+    def annotated_eventf(
+        self,
+        obj: Any,
+        annotations: dict[str, str] | None,
+        event_type: str,
+        reason: str,
+        message_fmt: str,
+        *args: Any,
+    ) -> None:
+        """Go: pkg/kubelet/container/helpers.go (*innerEventRecorder).AnnotatedEventf"""
+        ref, ok = self.should_record_event(obj)
+        if ok:
+            self.recorder.annotated_eventf(ref, annotations, event_type, reason, message_fmt, *args)
 
 
 def is_host_network_pod(pod: v1.Pod) -> bool:

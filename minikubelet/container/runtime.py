@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from minikubelet.go.fmt import quote
+from minikubelet.go.fmt import Ptr, quote
+from minikubelet.go.fmt import Time as GoTime
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 
@@ -280,6 +281,18 @@ class PodStatus:
     #: Newest first. Only kuberuntime fills it.
     sandbox_statuses: list[runtimeapi.PodSandboxStatus] = field(default_factory=list)
 
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """How Go's fmt sees the struct: both lists hold pointers (``[]*Status``, whose
+        addresses print, and ``[]*PodSandboxStatus``, printed by their ``String()``)."""
+        return [
+            ("ID", self.id),
+            ("Name", self.name),
+            ("Namespace", self.namespace),
+            ("IPs", self.ips),
+            ("ContainerStatuses", [Ptr(s) for s in self.container_statuses]),
+            ("SandboxStatuses", [Ptr(s, "nil") for s in self.sandbox_statuses]),
+        ]
+
     def find_container_status_by_name(self, container_name: str) -> Status | None:
         """The first (newest) status of the container with that name.
 
@@ -313,6 +326,24 @@ class Status:
     restart_count: int = 0
     reason: str = ""
     message: str = ""
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """How Go's fmt sees the struct: the times are ``time.Time`` values (0.0 is the zero time)."""
+        return [
+            ("ID", self.id),
+            ("Name", self.name),
+            ("State", self.state),
+            ("CreatedAt", GoTime(self.created_at)),
+            ("StartedAt", GoTime(self.started_at)),
+            ("FinishedAt", GoTime(self.finished_at)),
+            ("ExitCode", self.exit_code),
+            ("Image", self.image),
+            ("ImageID", self.image_id),
+            ("Hash", self.hash),
+            ("RestartCount", self.restart_count),
+            ("Reason", self.reason),
+            ("Message", self.message),
+        ]
 
 
 @dataclass(slots=True, kw_only=True)

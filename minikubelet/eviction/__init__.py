@@ -1,1 +1,2 @@
-"""pkg/kubelet/eviction: the eviction manager's types (the manager itself is not ported yet)."""
+"""pkg/kubelet/eviction: the eviction manager, its helpers and types (``api``: signals and
+thresholds)."""

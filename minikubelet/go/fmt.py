@@ -73,10 +73,13 @@ class Ptr:
 
 
 class Time:
-    """A ``time.Time`` field of a struct: fmt prints it with its ``String()`` method.
+    """A ``time.Time``: fmt prints it with its ``String()`` method.
 
     The port keeps times as seconds since the Unix epoch; ``None`` (or 0.0, where the port uses
-    it for "never set") is Go's zero time.
+    it for "never set") is Go's zero time. A [`Time`][minikubelet.go.clock.Time] of the runtime's
+    clock (``go.now()``) also has a monotonic reading, which Go prints after the date:
+    ``2021-07-15 00:00:13.1 +0000 UTC m=+13.100000000`` (seconds since the process started in Go,
+    since the run started here).
     """
 
     go_stringer = True
@@ -88,7 +91,26 @@ class Time:
     def __str__(self) -> str:
         from minikubelet.go.clock import time_string
 
-        return time_string(self.t if self.t else None)
+        text = time_string(self.t if self.t else None)
+        mono = getattr(self.t, "mono", None)
+        if mono is not None:
+            text += f" m={'-' if mono < 0 else '+'}{abs(mono):.9f}"
+        return text
+
+
+class Empty:
+    """Go's ``struct{}``, e.g. the values of a ``sets.String`` (a ``map[string]sets.Empty``,
+    which the port keeps as a ``set``): fmt prints ``{}``."""
+
+    __slots__ = ()
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        return []
+
+
+def string_set(values: Iterable[str]) -> dict[str, Empty]:
+    """A ``sets.String`` as fmt sees it: ``map[a:{} b:{}]``."""
+    return {v: Empty() for v in values}
 
 
 def is_stringer(value: Any) -> bool:

@@ -28,26 +28,21 @@ import asyncio
 import contextlib
 import contextvars
 import inspect
-import os
 import random
 import selectors
-import sys
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from types import FrameType
 from typing import Any, Literal, TypeVar
 
 from . import tracing
 from .alarm import UntilPassed, alarm_at
 from .clock import Clock, RealClock, Time, VirtualClock, format_time
 from .collector import collector_paced_for_a_run
-from .panic import WAIT_REASONS, BlockedGoroutine, DeadlockError
+from .panic import BlockedGoroutine, DeadlockError
+from .sites import blocked_at, caller_site
 
 R = TypeVar("R")
-
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
-_ASYNCIO_DIR = os.path.dirname(os.path.abspath(asyncio.__file__))
 
 
 @dataclass(eq=False)
@@ -65,62 +60,6 @@ class Goroutine:
 
     def __str__(self) -> str:
         return f'goroutine {self.id} "{self.name}"'
-
-
-def _site(frame: FrameType) -> str:
-    """`path:line in function` of a frame, the path relative to the working directory."""
-    path = frame.f_code.co_filename
-    with contextlib.suppress(ValueError):
-        rel = os.path.relpath(path)
-        if not rel.startswith(".."):
-            path = rel
-    return f"{path}:{frame.f_lineno} in {frame.f_code.co_name}"
-
-
-def _caller_site() -> str:
-    """The site of the first caller outside this package."""
-    f: FrameType | None = sys._getframe(1)
-    while f is not None and os.path.dirname(os.path.abspath(f.f_code.co_filename)) == _PKG_DIR:
-        f = f.f_back
-    return "?" if f is None else _site(f).rsplit(" in ", 1)[0]
-
-
-def _await_frames(task: asyncio.Task[Any]) -> list[FrameType]:
-    """The frames of a suspended task, outermost first, following the `await` chain."""
-    frames: list[FrameType] = []
-    obj: Any = task.get_coro()
-    while obj is not None:
-        frame = getattr(obj, "cr_frame", None) or getattr(obj, "gi_frame", None)
-        if frame is None:
-            break
-        frames.append(frame)
-        obj = getattr(obj, "cr_await", None) or getattr(obj, "gi_yieldfrom", None)
-    return frames
-
-
-def _blocked_at(task: asyncio.Task[Any]) -> tuple[str, str]:
-    """(wait reason, site) of a suspended task: why it waits and the line of its `await`."""
-    frames = _await_frames(task)
-    if not frames:
-        return ("not started", "?")
-    reason = None
-    for f in reversed(frames):
-        reason = WAIT_REASONS.get(f.f_code)
-        if reason is not None:
-            h = f.f_locals.get("self")
-            name = getattr(h, "name", None)
-            if isinstance(name, str) and name:
-                reason = f"{reason} on {name}"
-            break
-    if reason is None:
-        reason = f"await in {frames[-1].f_code.co_qualname}"
-    site = frames[-1]
-    for f in reversed(frames):
-        d = os.path.dirname(os.path.abspath(f.f_code.co_filename))
-        if d != _PKG_DIR and d != _ASYNCIO_DIR:
-            site = f
-            break
-    return (reason, _site(site))
 
 
 class _GoSelector(selectors.BaseSelector):
@@ -319,7 +258,7 @@ class Runtime:
         self._next_id += 1
         gname = name or getattr(fn, "__qualname__", None) or repr(fn)
         task = self.loop.create_task(coro, name=f"goroutine {gid} {gname}")
-        g = Goroutine(gid, gname, created_at or _caller_site(), task)
+        g = Goroutine(gid, gname, created_at or caller_site(), task)
         self._live[gid] = g
         self._by_task[task] = g
         task.add_done_callback(self._goroutine_done)
@@ -381,7 +320,7 @@ class Runtime:
     def _deadlock(self) -> DeadlockError:
         blocked = []
         for g in self._live.values():
-            reason, site = _blocked_at(g.task)
+            reason, site = blocked_at(g.task)
             blocked.append(BlockedGoroutine(g.id, g.name, reason, site, g.created_at))
         elapsed = self.clock.monotonic() - self._t0
         when = f"{elapsed:g}s into the run, {format_time(self.clock.now())}"
@@ -451,16 +390,26 @@ class Runtime:
         return exc
 
     def _shutdown(self) -> None:
-        """Stop timers, cancel every goroutine, and wait until all have finished."""
+        """Stop timers, cancel every goroutine, and wait until all have finished. One that
+        blocks again once cancelled deadlocks the stop (`DeadlockError`), raised after one more
+        round of cancels so that no task outlives the loop (ours: Go's process just ends)."""
         self._stopping = True
         for t in list(self._timers.values()):
             t.stop()
         loop = self.loop
+        stuck: DeadlockError | None = None
         while self._live:
             tasks = [g.task for g in self._live.values()]
             for t in tasks:
                 t.cancel()
-            loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+            try:
+                loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+            except DeadlockError as e:
+                if stuck is not None:
+                    break  # blocked once more: they catch their cancellation
+                stuck = e
+        if stuck is not None:
+            raise stuck
 
     def _close(self) -> None:
         loop = self.loop

@@ -15,7 +15,8 @@ from typing import Any
 from . import tracing
 from .chan import Chan, RecvChan
 from .clock import Time
-from .runtime import _caller_site, current_runtime
+from .runtime import current_runtime
+from .sites import caller_site
 
 
 class Timer:
@@ -37,7 +38,7 @@ class Timer:
         self.c: RecvChan[Time] = self._ch.recv_only()
         self._fn = fn
         self._args = args
-        self._site = _caller_site() if fn is not None else None
+        self._site = caller_site() if fn is not None else None
         self._handle: asyncio.TimerHandle | None = None
         self._key = 0
         self._arm(d)

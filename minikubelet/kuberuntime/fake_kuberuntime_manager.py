@@ -31,6 +31,7 @@ from minikubelet.lifecycle.handlers import new_handler_runner
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.sim.cri.fake_image_service import FakeImageService
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeName, FakeRuntimeService, PodLookup
+from minikubelet.sim.cri.fake_stats import SimulatedNode
 from minikubelet.sim.cri.scenario import Scenario, load_scenario_file, parse_scenario
 from minikubelet.types.types import HTTPResponse
 
@@ -99,6 +100,12 @@ class FakeRuntime:
     #: The back-off of image pulls.
     image_back_off: Backoff
     scenario: Scenario
+
+    def simulated_node(self, memory_capacity: int) -> SimulatedNode:
+        """What cAdvisor and the CRI would measure on this node: memory, disks, PIDs, from the
+        running containers and the scenario's usage (ours; see
+        [`minikubelet.sim.cri.fake_stats`][minikubelet.sim.cri.fake_stats])."""
+        return SimulatedNode(self.runtime_service, memory_capacity)
 
 
 def _load(scenario: Scenario | Mapping[str, Any] | str | Path | None) -> Scenario:

@@ -45,6 +45,7 @@ from minikubelet.container.sync_result import (
 )
 from minikubelet.go import Chan, Second, WaitGroup, after, go, now, recv, select
 from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.client_go.tools.record.event import EventTypeNormal, EventTypeWarning
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import status_message
@@ -287,7 +288,7 @@ class ContainerMethods:
                             RuntimeError(f"{ErrPostStartHook}: {handler_err}"),
                             "Failed to kill container",
                             pod=klog.kobj(pod),
-                            podUID=pod.metadata.uid,
+                            podUID=UID(pod.metadata.uid),
                             containerName=container.name,
                             containerID=str(kube_container_id),
                         )
@@ -441,7 +442,7 @@ class ContainerMethods:
         klog.v(3).info_s(
             "Running preStop hook",
             pod=klog.kobj(pod),
-            podUID=pod.metadata.uid,
+            podUID=UID(pod.metadata.uid),
             containerName=container_spec.name,
             containerID=str(container_id),
         )
@@ -464,7 +465,7 @@ class ContainerMethods:
                         err,
                         "PreStop hook failed",
                         pod=klog.kobj(pod),
-                        podUID=pod.metadata.uid,
+                        podUID=UID(pod.metadata.uid),
                         containerName=container_spec.name,
                         containerID=str(container_id),
                     )
@@ -488,7 +489,7 @@ class ContainerMethods:
                 klog.v(2).info_s(
                     "PreStop hook not completed in grace period",
                     pod=klog.kobj(pod),
-                    podUID=pod.metadata.uid,
+                    podUID=UID(pod.metadata.uid),
                     containerName=container_spec.name,
                     containerID=str(container_id),
                     gracePeriod=grace_period,
@@ -498,7 +499,7 @@ class ContainerMethods:
                 klog.v(3).info_s(
                     "PreStop hook completed",
                     pod=klog.kobj(pod),
-                    podUID=pod.metadata.uid,
+                    podUID=UID(pod.metadata.uid),
                     containerName=container_spec.name,
                     containerID=str(container_id),
                 )
@@ -615,7 +616,7 @@ class ContainerMethods:
             klog.v(3).info_s(
                 "Killing container with a grace period override",
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container_name,
                 containerID=str(container_id),
                 gracePeriod=grace_period,
@@ -625,7 +626,7 @@ class ContainerMethods:
         klog.v(2).info_s(
             "Killing container with a grace period override",
             pod=klog.kobj(pod),
-            podUID=pod.metadata.uid,
+            podUID=UID(pod.metadata.uid),
             containerName=container_name,
             containerID=str(container_id),
             gracePeriod=grace_period,
@@ -643,7 +644,7 @@ class ContainerMethods:
                 err,
                 "Container termination failed with gracePeriod",
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container_name,
                 containerID=str(container_id),
                 gracePeriod=grace_period,
@@ -652,7 +653,7 @@ class ContainerMethods:
             klog.v(3).info_s(
                 "Container exited normally",
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container_name,
                 containerID=str(container_id),
             )
@@ -692,7 +693,7 @@ class ContainerMethods:
                             err,
                             "Kill container failed",
                             pod=klog.ObjectRef(running_pod.name, running_pod.namespace),
-                            podUID=running_pod.id,
+                            podUID=UID(running_pod.id),
                             containerName=container.name,
                             containerID=container.id,
                         )
@@ -782,14 +783,8 @@ class ContainerMethods:
         """Run ``cmd`` in the container and wait for it: its stdout then stderr, and its error.
 
         Go: pkg/kubelet/kuberuntime/kuberuntime_container.go (*kubeGenericRuntimeManager).RunInContainer
-
-        The port's CRI calls raise where Go's return an error; a failed call comes back here
-        with no output, as in Go.
         """
-        try:
-            stdout, stderr, err = await self.runtime_service.exec_sync(id.id, cmd, timeout)
-        except Exception as call_err:
-            return b"", call_err
+        stdout, stderr, err = await self.runtime_service.exec_sync(id.id, cmd, timeout)
         # Go: return append(stdout, stderr...), err
         return stdout + stderr, err
 

@@ -71,6 +71,7 @@ from minikubelet.images.image_manager import new_image_manager
 from minikubelet.images.types import ErrImagePullBackOff, ImageManager
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.runtime import runtime as utilruntime
 from minikubelet.k8s_io.client_go.tools.record.event import (
     EventRecorder,
@@ -247,7 +248,7 @@ class KubeGenericRuntimeManager(
                     "Convert sandbox of pod failed",
                     runtimeName=self.runtime_name,
                     sandbox=s,
-                    podUID=pod_uid,
+                    podUID=UID(pod_uid),
                     err=err,
                 )
                 continue
@@ -276,7 +277,7 @@ class KubeGenericRuntimeManager(
                     "Convert container of pod failed",
                     runtimeName=self.runtime_name,
                     container=c,
-                    podUID=labelled_info.pod_uid,
+                    podUID=UID(labelled_info.pod_uid),
                     err=err,
                 )
                 continue
@@ -668,7 +669,7 @@ class KubeGenericRuntimeManager(
                     klog.v(4).info_s(
                         "Pod was deleted and sandbox failed to be created",
                         pod=klog.kobj(pod),
-                        podUID=pod.metadata.uid,
+                        podUID=UID(pod.metadata.uid),
                     )
                     return result
                 create_sandbox_result.fail(ErrCreatePodSandbox, msg)

@@ -19,6 +19,7 @@ from minikubelet.container.helpers import (
 )
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.api.core.v1.annotation_key_constants import SeccompProfileRuntimeDefault
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.helpers import (
@@ -231,7 +232,7 @@ class SandboxMethods:
         try:
             sandboxes = await self.runtime_service.list_pod_sandbox(filter)
         except Exception as err:
-            klog.error_s(err, "Failed to list sandboxes for pod", podUID=pod_uid)
+            klog.error_s(err, "Failed to list sandboxes for pod", podUID=UID(pod_uid))
             raise
 
         if len(sandboxes) == 0:

@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from minikubelet.container.runtime import CommandRunner, ContainerID, PodStatus
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.api.core.v1.generated_pb import handler_string
+from minikubelet.k8s_io.apimachinery.pkg.util.intstr import intstr
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.types.types import HTTPGetter, HTTPResponse
 from minikubelet.util import format
@@ -71,12 +73,16 @@ class HandlerRunner:
                 container_id, handler.exec.command, 0
             )
             if err is not None:
-                command = "[" + " ".join(handler.exec.command) + "]"
-                text = output.decode("utf-8", "replace")
-                msg = (
-                    f"Exec lifecycle hook ({command}) for Container {klog.quote(container.name)} "
-                    f"in Pod {klog.quote(format.pod(pod))} failed - error: {err}, "
-                    f"message: {klog.quote(text)}"
+                # Go's string(output) keeps bytes that are not UTF-8; %q writes them as \xff.
+                text = output.decode("utf-8", "surrogateescape")
+                msg = go_fmt.sprintf(
+                    "Exec lifecycle hook (%v) for Container %q in Pod %q failed - error: %v, "
+                    "message: %q",
+                    handler.exec.command,
+                    container.name,
+                    format.pod(pod),
+                    err,
+                    text,
                 )
                 klog.v(1).error_s(
                     err,
@@ -91,10 +97,14 @@ class HandlerRunner:
         if handler.http_get is not None:
             msg, err = await self.run_http_handler(pod, container, handler)
             if err is not None:
-                msg = (
-                    f"HTTP lifecycle hook ({handler.http_get.path}) for Container "
-                    f"{klog.quote(container.name)} in Pod {klog.quote(format.pod(pod))} failed "
-                    f"- error: {err}, message: {klog.quote(msg)}"
+                msg = go_fmt.sprintf(
+                    "HTTP lifecycle hook (%s) for Container %q in Pod %q failed - error: %v, "
+                    "message: %q",
+                    handler.http_get.path,
+                    container.name,
+                    format.pod(pod),
+                    err,
+                    msg,
                 )
                 klog.v(1).error_s(
                     err,
@@ -129,7 +139,9 @@ class HandlerRunner:
                 klog.error_s(status_err, "Unable to get pod info, event handlers may be invalid.")
                 return "", status_err
             if len(status.ips) == 0:
-                return "", RuntimeError(f"failed to find networking container: {status}")
+                return "", RuntimeError(
+                    go_fmt.sprintf("failed to find networking container: %v", go_fmt.Ptr(status))
+                )
             host = status.ips[0]
         # An empty port name means port 80; anything else is resolved against the container.
         port_ref = handler.http_get.port
@@ -175,9 +187,10 @@ def resolve_port(
     for port_spec in container.ports:
         if port_spec.name == port_name:
             return port_spec.container_port, None
-    # Go prints the IntOrString and the whole *v1.Container here; the port prints its name.
     return -1, RuntimeError(
-        f"couldn't find port: {{1 0 {port_name}}} in container {klog.quote(container.name)}"
+        go_fmt.sprintf(
+            "couldn't find port: %v in %v", intstr.from_string(port_name), go_fmt.Ptr(container)
+        )
     )
 
 
@@ -188,7 +201,8 @@ def get_http_resp_body(resp: HTTPResponse | None) -> str:
     """
     if resp is None:
         return ""
-    return resp.body[:maxRespBodyLength].decode("utf-8", "replace")
+    # Go's string(bytes) keeps bytes that are not UTF-8 (surrogateescape keeps them here).
+    return resp.body[:maxRespBodyLength].decode("utf-8", "surrogateescape")
 
 
 def _join_host_port(host: str, port: int) -> str:

@@ -34,6 +34,7 @@ from minikubelet.container.runtime import (
     State,
 )
 from minikubelet.go import Chan, Clock, Minute, go, select, send
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import NEVER_STOP, until
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
@@ -377,7 +378,7 @@ class GenericPLEG:
         # Go: if pod == nil {
         if pod is None:
             # Gone from the runtime: no container and no sandbox left, exited ones included.
-            klog.v(4).info_s("PLEG: Delete status for pod", podUID=pid)
+            klog.v(4).info_s("PLEG: Delete status for pod", podUID=UID(pid))
             self.cache.delete(pid)
             return None
         # Taken before the runtime call: the status is at least as new as this.
@@ -429,7 +430,7 @@ def generate_events(
 
     # Go: klog.V(4).InfoS("GenericPLEG"
     klog.v(4).info_s(
-        "GenericPLEG", podUID=pod_id, containerID=cid, oldState=old_state, newState=new_state
+        "GenericPLEG", podUID=UID(pod_id), containerID=cid, oldState=old_state, newState=new_state
     )
     # Go: switch newState {
     match new_state:

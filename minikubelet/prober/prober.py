@@ -67,8 +67,9 @@ Differences from Go:
 * ``prober``'s probers (``exec``, ``readinessHTTP``, ``livenessHTTP``, ``startupHTTP``, ``tcp``)
   are replaced by ``Prober.fake``; ``newExecInContainer`` and the ``execInContainer`` type,
   which adapt ``RunInContainer`` to an ``exec.Cmd``, are not ported.
-* An exec probe's command is not expanded with the container's environment
-  (``ExpandContainerCommandOnlyStatic``, not ported): nothing runs it.
+* An exec probe's command is expanded as in Go (``$(VAR)`` from the container's ``env`` values,
+  [`expand_container_command_only_static`][minikubelet.container.helpers.expand_container_command_only_static]),
+  and the expanded command is what the fake is asked about and what its messages show.
 * Errors are returned as Go returns them, as a last value (``Exception`` or None).
 """
 
@@ -80,12 +81,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from minikubelet.container.helpers import expand_container_command_only_static
 from minikubelet.container.ref import generate_container_ref
 from minikubelet.container.runtime import ContainerID
 from minikubelet.events import ContainerProbeWarning, ContainerUnhealthy
 from minikubelet.go import Second
 from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.api.core.v1 import Container, HTTPHeader, Pod, PodStatus, Probe
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import YAMLSyntaxError, yaml_to_json
 from minikubelet.k8s_io.client_go.tools.record.event import EventRecorder, EventTypeWarning
 from minikubelet.k8s_io.klog.v2 import klog
@@ -184,7 +187,7 @@ class Prober:
                 "Probe is nil",
                 probeType=probe_type,
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container.name,
             )
             return results.Result.SUCCESS, None
@@ -200,7 +203,7 @@ class Prober:
                         "Probe errored",
                         probeType=probe_type,
                         pod=klog.kobj(pod),
-                        podUID=pod.metadata.uid,
+                        podUID=UID(pod.metadata.uid),
                         containerName=container.name,
                     )
                 self.record_container_event(
@@ -217,7 +220,7 @@ class Prober:
                     "Probe failed",
                     probeType=probe_type,
                     pod=klog.kobj(pod),
-                    podUID=pod.metadata.uid,
+                    podUID=UID(pod.metadata.uid),
                     containerName=container.name,
                     probeResult=result,
                     output=output,
@@ -246,7 +249,7 @@ class Prober:
                 "Probe succeeded with a warning",
                 probeType=probe_type,
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container.name,
                 output=output,
             )
@@ -255,7 +258,7 @@ class Prober:
                 "Probe succeeded",
                 probeType=probe_type,
                 pod=klog.kobj(pod),
-                podUID=pod.metadata.uid,
+                podUID=UID(pod.metadata.uid),
                 containerName=container.name,
             )
         return results.Result.SUCCESS, None
@@ -307,8 +310,7 @@ class Prober:
                 containerName=container.name,
                 execCommand=p.exec.command,
             )
-            # Go expands $(VAR) references from the container's env first; nothing runs it here.
-            command = p.exec.command
+            command = expand_container_command_only_static(p.exec.command, container.env)
             # Go: pb.exec.Probe(pb.newExecInContainer(...)), CRI ExecSync with the timeout.
             return self.fake.probe(
                 f"exec {shlex.join(command)}", probe_type, pod, status, container, container_id

@@ -21,6 +21,7 @@ from typing import Any, TextIO
 from minikubelet import KUBERNETES_VERSION, __version__
 from minikubelet.base.i18n import in_language, language_of, os_error, text
 from minikubelet.sim.argparse_messages import speak
+from minikubelet.sim.cli_eviction import add_eviction_flags, configure_eviction
 from minikubelet.sim.cli_trace import add_trace_commands, trace_show
 
 # `--version` and `--help` import nothing more than the lines above: the port (and asyncio
@@ -190,6 +191,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
             "每个容器保留多少个已退出的实例（kubelet 的同名参数；至少保留 1 个）",
         ),
     )
+    add_eviction_flags(run, lang)
     run.add_argument(
         "--cgroup-driver",
         choices=["cgroupfs", "systemd"],
@@ -283,9 +285,7 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
     """What is wrong with the node's flags, if anything (ours: kubelet finds a bad node name
     only when the API server refuses its node)."""
     from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity, QuantityError
-    from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
-        dns1123_subdomain_problem,
-    )
+    from minikubelet.k8s_io.apimachinery.pkg.util.validation.validation import is_dns1123_subdomain
 
     if args.max_pods > 2**31 - 1:
         # The flag is an int32 in kubelet; these are pflag's words for a value that overflows it.
@@ -294,11 +294,19 @@ def _node_problem(args: argparse.Namespace, lang: str) -> str | None:
             f'invalid argument "{value}" for "--max-pods" flag: strconv.ParseInt: '
             f'parsing "{value}": value out of range'
         )
+    if args.eviction_max_pod_grace_period > 2**31 - 1 or args.eviction_max_pod_grace_period < -(
+        2**31
+    ):
+        value = args.eviction_max_pod_grace_period
+        return (
+            f'invalid argument "{value}" for "--eviction-max-pod-grace-period" flag: '
+            f'strconv.ParseInt: parsing "{value}": value out of range'
+        )
     if args.max_pods < 0:
         # kubelet's own words (pkg/kubelet/apis/config/validation), which a reader can grep.
         return f"invalid configuration: maxPods (--max-pods) {args.max_pods} must not be a negative number"
     name = args.hostname_override.strip().lower()  # as GetHostname will make it
-    if name and (reason := dns1123_subdomain_problem(name)):
+    if name and (reason := is_dns1123_subdomain(name)):
         return text(
             f"--hostname-override: {args.hostname_override!r} is not a valid node name: {reason}",
             f"--hostname-override：{args.hostname_override!r} 不是合法的节点名称：{reason.zh}",
@@ -373,9 +381,15 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         cgroup_driver=args.cgroup_driver,
         cgroups_per_qos=args.cgroups_per_qos == "true",
     )
+    try:
+        configure_eviction(kube_cfg, args)
+    except ValueError as err:
+        print(f"minikubelet: {in_language(err, lang)}", file=sys.stderr)
+        return 2
     reporter = PhaseReporter(out, lang)
 
     async def kubelet_main() -> None:
+        reporter.begin()
         # With a script, the pods come from a fake API server, which kubelet also writes to
         # (ours: the script's events are the rest of the cluster).
         kube_client = (
@@ -506,9 +520,9 @@ def parse_node_labels(values: list[str]) -> dict[str, str]:
     flag (valid label keys and values; cmd/kubelet/app, outside the Go files the port reads).
     Raises ValueError naming the pair.
     """
-    from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
-        label_value_problem,
-        qualified_name_problem,
+    from minikubelet.k8s_io.apimachinery.pkg.util.validation.validation import (
+        is_qualified_name,
+        is_valid_label_value,
     )
 
     labels: dict[str, str] = {}
@@ -524,7 +538,7 @@ def parse_node_labels(values: list[str]) -> dict[str, str]:
                 )
             labels[k.strip()] = v.strip()
     for k, v in labels.items():
-        if problem := qualified_name_problem(k) or label_value_problem(v):
+        if problem := is_qualified_name(k) or is_valid_label_value(v):
             raise ValueError(f"invalid node labels: {problem}")
     return labels
 

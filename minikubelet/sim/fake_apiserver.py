@@ -213,6 +213,15 @@ class FakeAPIServer:
             raise StatusError("NotFound", f'nodes "{name}" not found')
         return copy.deepcopy(node)
 
+    def update_node_status(self, node: Node) -> Node:
+        """Replace the stored node's status (kubelet patches it; the patch's result is the same)."""
+        stored = self.nodes.get(node.metadata.name)
+        if stored is None:
+            raise StatusError("NotFound", f'nodes "{node.metadata.name}" not found')
+        stored.status = copy.deepcopy(node.status)
+        stored.metadata.resource_version = self._next_version()
+        return copy.deepcopy(stored)
+
     # --- configMaps, secrets, tokens -----------------------------------------------------------
 
     def get_object(self, kind: str, namespace: str, name: str) -> dict[str, Any]:

@@ -23,8 +23,14 @@ class PhaseReporter:
         self.out = out
         self.lang = lang
         self.kubelet: Any = None
-        self.start: float | None = None
+        #: The run's clock (monotonic) when kubelet started: phase lines show time since then.
+        self.start = 0.0
         self.refused: set[str] = set()
+
+    def begin(self) -> None:
+        """Note the time the run starts, on the running runtime's clock. A virtual clock starts
+        at 0; the real one at the machine's monotonic reading, which means nothing to a reader."""
+        self.start = go.current_runtime().clock.monotonic()
 
     def on_log(self, msg: str, kv: dict[str, Any]) -> None:
         """A manifest error that kubelet logs (in English, with every relist) is told once, in
@@ -42,12 +48,10 @@ class PhaseReporter:
         )
 
     def on_status_change(self, pod: Pod, new: PodStatus, old: PodStatus | None) -> None:
-        if self.start is None:
-            self.start = go.current_runtime().clock.now() - go.current_runtime().clock.monotonic()
         before = old.phase if old is not None else None
         if new.phase == before:
             return
-        at = format_duration(go.current_runtime().clock.monotonic())
+        at = format_duration(go.current_runtime().clock.monotonic() - self.start)
         ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
         change = f"{before} → {new.phase}" if before else f"{new.phase}"
         detail = f" ({new.reason}: {new.message})" if new.reason else ""

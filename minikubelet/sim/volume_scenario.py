@@ -9,6 +9,7 @@ simulated plugins follow a script instead::
           data: {setUpTime: 3s}            # each SetUp of volume "data" takes 3 s
           cache: {fail: 2}                 # its first two SetUps fail, then it mounts
           logs: {fail: always, error: "mount failed: exit status 32"}
+          scratch: {tearDownFail: 3}       # it is busy: its first three TearDowns fail
 
 Per volume (by its name in ``spec.volumes``): ``setUpTime`` (a duration, default 0 s),
 ``fail`` (how many SetUps of it fail before one succeeds, or ``always``; default 0) and
@@ -17,6 +18,12 @@ attempt of the reconciler's ``MountVolume`` operation, so failures are retried w
 operation executor's back-off (0.5 s, 1 s, 2 s, … up to 2 min 2 s), each with its
 ``FailedMount`` event. An annotation that does not parse makes every SetUp of the pod's volumes
 fail with the parse error, which then shows as the event.
+
+After the pod stops, ``tearDownFail`` (a count, or ``always``; default 0) makes the first
+TearDowns of the volume fail with ``tearDownError`` (default ``device or resource busy``), as
+a volume still in use does: the reconciler's ``UnmountVolume`` is retried with the same
+back-off, and a deleted pod's object stays on the API server until its volumes are gone
+(``PodResourcesAreReclaimed``).
 """
 
 from __future__ import annotations
@@ -27,11 +34,11 @@ from typing import Any
 
 from minikubelet.go import sleep
 from minikubelet.k8s_io.api.core.v1 import Pod
-from minikubelet.sim.cri.scenario import _load_text
 from minikubelet.sim.cri.scenario_values import (
     ScenarioError,
     as_mapping,
     check_keys,
+    load_text,
     parse_duration,
     scenario_error,
 )
@@ -40,6 +47,8 @@ VolumesAnnotation = "minikubelet.dev/volumes"
 
 #: What a failed SetUp says when the script gives no ``error``.
 DEFAULT_MOUNT_ERROR = "mount failed: exit status 32"
+#: What a failed TearDown says when the script gives no ``tearDownError``.
+DEFAULT_TEAR_DOWN_ERROR = "device or resource busy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +59,9 @@ class VolumeScript:
     #: How many SetUps fail before one succeeds (``math.inf``: all of them).
     fail: float = 0
     error: str = DEFAULT_MOUNT_ERROR
+    #: How many TearDowns fail before one succeeds (``math.inf``: all of them).
+    tear_down_fail: float = 0
+    tear_down_error: str = DEFAULT_TEAR_DOWN_ERROR
 
 
 NO_SCRIPT = VolumeScript()
@@ -60,29 +72,38 @@ def parse_volume_scripts(value: Any, where: str) -> dict[str, VolumeScript]:
     for name, raw in as_mapping(value, where).items():
         at = f"{where}: {name}"
         m = as_mapping(raw, at)
-        check_keys(m, ("setUpTime", "fail", "error"), at)
-        fail_raw = m.get("fail", 0)
-        if fail_raw == "always":
-            fail: float = math.inf
-        elif isinstance(fail_raw, int) and not isinstance(fail_raw, bool) and fail_raw >= 0:
-            fail = fail_raw
-        else:
-            raise scenario_error(
-                f"{at}: fail",
-                f"expected a count (0, 1, 2 …) or always, got {fail_raw!r}",
-                f"应为次数（0、1、2 …）或 always，实际为 {fail_raw!r}",
-            )
-        error = m.get("error", DEFAULT_MOUNT_ERROR)
-        if not isinstance(error, str):
-            raise scenario_error(
-                f"{at}: error", f"expected a string, got {error!r}", f"应为字符串，实际为 {error!r}"
-            )
+        check_keys(m, ("setUpTime", "fail", "error", "tearDownFail", "tearDownError"), at)
         scripts[str(name)] = VolumeScript(
             set_up_time=parse_duration(m.get("setUpTime", 0), f"{at}: setUpTime"),
-            fail=fail,
-            error=error,
+            fail=_count(m.get("fail", 0), f"{at}: fail"),
+            error=_text(m.get("error", DEFAULT_MOUNT_ERROR), f"{at}: error"),
+            tear_down_fail=_count(m.get("tearDownFail", 0), f"{at}: tearDownFail"),
+            tear_down_error=_text(
+                m.get("tearDownError", DEFAULT_TEAR_DOWN_ERROR), f"{at}: tearDownError"
+            ),
         )
     return scripts
+
+
+def _count(value: Any, at: str) -> float:
+    """How many attempts fail: a count, or ``always`` (``math.inf``)."""
+    if value == "always":
+        return math.inf
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise scenario_error(
+        at,
+        f"expected a count (0, 1, 2 …) or always, got {value!r}",
+        f"应为次数（0、1、2 …）或 always，实际为 {value!r}",
+    )
+
+
+def _text(value: Any, at: str) -> str:
+    if not isinstance(value, str):
+        raise scenario_error(
+            at, f"expected a string, got {value!r}", f"应为字符串，实际为 {value!r}"
+        )
+    return value
 
 
 class VolumeScenario:
@@ -91,6 +112,10 @@ class VolumeScenario:
     def __init__(self) -> None:
         #: (pod UID, volume name) → SetUps tried so far.
         self.attempts: dict[tuple[str, str], int] = {}
+        #: (pod UID, volume name) → TearDowns tried so far.
+        self.tear_downs: dict[tuple[str, str], int] = {}
+        #: The pods whose volumes were set up, by UID: an unmounter knows only the UID.
+        self.pods: dict[str, Pod] = {}
 
     def script(self, pod: Pod, volume_name: str) -> VolumeScript:
         """The script of ``volume_name``; raises [`ScenarioError`][] on a bad annotation."""
@@ -98,7 +123,7 @@ class VolumeScenario:
         if text is None:
             return NO_SCRIPT
         where = f"pod {pod.metadata.namespace}/{pod.metadata.name}: annotation {VolumesAnnotation}"
-        return parse_volume_scripts(_load_text(text, where), where).get(volume_name, NO_SCRIPT)
+        return parse_volume_scripts(load_text(text, where), where).get(volume_name, NO_SCRIPT)
 
     def next_attempt_fails(self, pod: Pod, volume_name: str, script: VolumeScript) -> bool:
         """Count one more SetUp of the volume; whether the script makes it fail."""
@@ -113,11 +138,25 @@ class VolumeScenario:
         The plugins call this at the start of ``SetUp`` (their host's ``scenario``); raises
         what a failed mount raises.
         """
+        self.pods[pod.metadata.uid] = pod
         script = self.script(pod, volume_name)
         if script.set_up_time > 0:
             await sleep(script.set_up_time)
         if self.next_attempt_fails(pod, volume_name, script):
             raise MountError(script.error)
+
+    def tear_down(self, pod_uid: str, volume_name: str) -> None:
+        """One TearDown of a pod's volume as its script says: maybe fail (the plugins call this
+        at the start of ``TearDown``). A pod never set up here has no script."""
+        pod = self.pods.get(pod_uid)
+        if pod is None:
+            return
+        script = self.script(pod, volume_name)
+        key = (pod_uid, volume_name)
+        attempt = self.tear_downs.get(key, 0)
+        self.tear_downs[key] = attempt + 1
+        if attempt < script.tear_down_fail:
+            raise MountError(script.tear_down_error)
 
 
 __all__ = [
@@ -130,4 +169,4 @@ __all__ = [
 
 
 class MountError(Exception):
-    """A SetUp the scenario makes fail; its message is the script's ``error``."""
+    """A SetUp or TearDown the scenario makes fail; its message is the script's error."""

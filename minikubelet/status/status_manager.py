@@ -58,6 +58,7 @@ from minikubelet.k8s_io.api.core.v1 import (
 )
 from minikubelet.k8s_io.api.core.v1.zz_generated_deepcopy import deep_copy
 from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
+from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 from minikubelet.k8s_io.klog.v2 import klog
@@ -289,7 +290,7 @@ class StatusManager:
                     case 0, (sync_request, _):
                         klog.v(5).info_s(
                             "Status Manager: syncing pod with status from podStatusChannel",
-                            podUID=sync_request.pod_uid,
+                            podUID=UID(sync_request.pod_uid),
                             statusVersion=sync_request.status.version,
                             status=sync_request.status.status,
                         )
@@ -341,7 +342,9 @@ class StatusManager:
         """
         pod, ok = self.pod_manager.get_pod_by_uid(pod_uid)
         if not ok or pod is None:
-            klog.v(4).info_s("Pod has been deleted, no need to update readiness", podUID=pod_uid)
+            klog.v(4).info_s(
+                "Pod has been deleted, no need to update readiness", podUID=UID(pod_uid)
+            )
             return
 
         old_status = self.pod_statuses.get(pod.metadata.uid)
@@ -414,7 +417,7 @@ class StatusManager:
         """
         pod, ok = self.pod_manager.get_pod_by_uid(pod_uid)
         if not ok or pod is None:
-            klog.v(4).info_s("Pod has been deleted, no need to update startup", podUID=pod_uid)
+            klog.v(4).info_s("Pod has been deleted, no need to update startup", podUID=UID(pod_uid))
             return
 
         old_status = self.pod_statuses.get(pod.metadata.uid)
@@ -581,7 +584,7 @@ class StatusManager:
                 klog.v(5).info_s(
                     "Status Manager: adding pod with new status to podStatusChannel",
                     pod=klog.kobj(pod),
-                    podUID=pod.metadata.uid,
+                    podUID=UID(pod.metadata.uid),
                     statusVersion=new_status.version,
                     status=new_status.status,
                 )
@@ -614,7 +617,7 @@ class StatusManager:
         """
         for key in list(self.pod_statuses):  # a copy: we delete while iterating
             if key not in pod_uids:
-                klog.v(5).info_s("Removing pod from status map.", podUID=key)
+                klog.v(5).info_s("Removing pod from status map.", podUID=UID(key))
                 del self.pod_statuses[key]
                 self.generation += 1
                 self.changed_uids.append(key)
@@ -640,7 +643,7 @@ class StatusManager:
                 if mirror_uid == "":
                     klog.v(5).info_s(
                         "Static pod does not have a corresponding mirror pod; skipping",
-                        podUID=uid,
+                        podUID=UID(uid),
                         pod=klog.ObjectRef(status.pod_name, status.pod_namespace),
                     )
                     continue
@@ -653,7 +656,7 @@ class StatusManager:
                 updated_statuses.append(PodStatusSyncRequest(uid, status))
 
         for update in updated_statuses:
-            klog.v(5).info_s("Status Manager: syncPod in syncbatch", podUID=update.pod_uid)
+            klog.v(5).info_s("Status Manager: syncPod in syncbatch", podUID=UID(update.pod_uid))
             await self.sync_pod(update.pod_uid, update.status)
 
     async def sync_pod(self, uid: str, status: VersionedPodStatus) -> None:
@@ -663,7 +666,7 @@ class StatusManager:
         Go: pkg/kubelet/status/status_manager.go (*manager).syncPod
         """
         if not self.needs_update(uid, status):
-            klog.v(1).info_s("Status for pod is up-to-date; skipping", podUID=uid)
+            klog.v(1).info_s("Status for pod is up-to-date; skipping", podUID=UID(uid))
             return
 
         client = self.kube_client
@@ -674,14 +677,14 @@ class StatusManager:
             if is_not_found(err):
                 klog.v(3).info_s(
                     "Pod does not exist on the server",
-                    podUID=uid,
+                    podUID=UID(uid),
                     pod=klog.ObjectRef(status.pod_name, status.pod_namespace),
                 )
                 # RemoveOrphanedStatuses clears the status of a deleted pod.
                 return
             klog.info_s(
                 "Failed to get status for pod",
-                podUID=uid,
+                podUID=UID(uid),
                 pod=klog.ObjectRef(status.pod_name, status.pod_namespace),
                 error=err,
             )
@@ -693,7 +696,7 @@ class StatusManager:
                 "Pod was deleted and then recreated, skipping status update",
                 pod=klog.kobj(pod),
                 oldPodUID=uid,
-                podUID=translated_uid,
+                podUID=UID(translated_uid),
             )
             self.delete_pod_status(uid)
             return
@@ -771,7 +774,7 @@ class StatusManager:
         """
         pod, ok = self.pod_manager.get_pod_by_uid(uid)
         if not ok or pod is None:
-            klog.v(4).info_s("Pod has been deleted, no need to reconcile", podUID=uid)
+            klog.v(4).info_s("Pod has been deleted, no need to reconcile", podUID=UID(uid))
             return False
         # A static pod's status lives in its mirror pod.
         if is_static_pod(pod):

@@ -7,6 +7,8 @@ import pytest
 from minikubelet import go
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
+from minikubelet.k8s_io.klog.v2 import klog
+from minikubelet.k8s_io.utils.exec.exec import CodeExitError
 from minikubelet.sim.cri.fake_image_service import FakeImageService
 from minikubelet.sim.cri.fake_runtime import FakeRuntimeService
 from minikubelet.sim.cri.scenario import parse_scenario
@@ -358,10 +360,11 @@ def test_a_scripted_sandbox_dies_on_time_and_an_oom_kill_has_its_reason():
     assert second == runtimeapi.PodSandboxState_SANDBOX_READY
 
 
-def test_exec_sync_follows_the_hook_scripts_of_the_run():
+def test_exec_sync_follows_the_hook_scripts_of_the_run(capsys):
     """The exec that is the preStop handler's command (kubelet's annotation) follows preStop,
-    any other postStart; a non-zero exit comes back as the CRI client's error
-    (pkg/kubelet/cri/remote/remote_runtime.go L406-411, v1.21.4)."""
+    any other postStart; a non-zero exit comes back as the CRI client's error, and a failed
+    call as the call's error, logged (pkg/kubelet/cri/remote/remote_runtime.go L393-411,
+    v1.21.4)."""
     scenario = (
         'app: {postStart: {runFor: 3s, fail: exit, exitCode: 4, output: "no db"}, '
         'preStop: {runFor: 2s, output: "bye"}}'
@@ -382,19 +385,30 @@ def test_exec_sync_follows_the_hook_scripts_of_the_run():
         t1 = go.now()
         pre = await rs.exec_sync(cid, ["nginx", "-s", "quit"], 0)
         t2 = go.now()
-        with pytest.raises(CRIError, match="timeout 1s exceeded: context deadline exceeded"):
-            await rs.exec_sync(cid, ["sh", "-c", "migrate"], 1)
+        cut = await rs.exec_sync(cid, ["sh", "-c", "migrate"], 1)
         t3 = go.now()
         await rs.stop_container(cid, 0)
-        with pytest.raises(CRIError, match="container is in CONTAINER_EXITED state"):
-            await rs.exec_sync(cid, ["true"], 0)
-        return post, pre, (t1 - t0, t2 - t1, t3 - t2)
+        exited = await rs.exec_sync(cid, ["true"], 0)
+        return cid, post, pre, cut, exited, (t1 - t0, t2 - t1, t3 - t2)
 
-    post, pre, took = go.run(main)
+    exited_id, post, pre, cut, exited, took = go.run(main)
     assert post[:2] == (b"", b"no db")
+    assert isinstance(post[2], CodeExitError) and post[2].exit_status() == 4
     assert str(post[2]) == "command 'sh -c migrate' exited with 4: no db"
     assert pre == (b"bye", b"", None)
+    assert cut[:2] == (b"", b"") and isinstance(cut[2], CRIError)
+    assert "timeout 1s exceeded: context deadline exceeded" in str(cut[2])
+    assert exited[:2] == (b"", b"") and isinstance(exited[2], CRIError)
+    assert "container is in CONTAINER_EXITED state" in str(exited[2])
     assert took == (3.0, 2.0, 1.0)
+    # remote_runtime.go:394, once per failed call, at verbosity 0.
+    lines = [line for line in capsys.readouterr().err.splitlines() if "ExecSync" in line]
+    assert len(lines) == 2
+    assert lines[1].endswith(
+        '"ExecSync cmd from runtime service failed" err="rpc error: code = Unknown desc = '
+        'failed to exec in container: container is in CONTAINER_EXITED state" '
+        f"containerID={klog.quote(exited_id)} cmd=[true]"
+    )
 
 
 def test_http_get_is_answered_by_the_pod_at_the_ip():
@@ -423,12 +437,11 @@ def test_a_hook_that_fails_in_a_way_its_handler_cannot_says_so():
         cfg = sandbox_config(scenario="app: {postStart: {fail: refused}}")
         sb = await rs.run_pod_sandbox(cfg, "")
         cid = await start(rs, sb, cfg, "app")
-        with pytest.raises(CRIError) as info:
-            await rs.exec_sync(cid, ["true"], 0)
-        return info.value
+        return await rs.exec_sync(cid, ["true"], 0)
 
-    err = go.run(main)
-    assert err.code == "InvalidArgument"
+    stdout, stderr, err = go.run(main)
+    assert (stdout, stderr) == (b"", b"")
+    assert isinstance(err, CRIError) and err.code == "InvalidArgument"
     assert err.desc == (
         "pod default/web: annotation minikubelet.dev/scenario: container 'app': field postStart: "
         "field fail: refused is for an httpGet hook, and this is an exec hook (fail: exit)"

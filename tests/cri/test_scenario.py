@@ -206,7 +206,7 @@ def test_hook_scripts_in_a_lifetime():
         "pod default/p: annotation minikubelet.dev/scenario",
     )
     first, hang, slow = (containers["app"].lifetime(i) for i in range(3))
-    assert first.hook("postStart") == HookScript(fail="exit", exit_code=2, output="db not ready")
+    assert first.hook("postStart") == HookScript(fail="exit", exit_code=2, output=b"db not ready")
     assert hang.hook("postStart") == HookScript(run_for=None)
     assert slow.hook("postStart") == HookScript(run_for=150.0, fail="exit", exit_code=1)
     assert slow.hook("preStop") == HookScript(run_for=5.0)
@@ -254,9 +254,19 @@ def test_hook_scripts_in_a_lifetime():
             "字段 output：应为字符串，实际为 7",
         ),
         (
+            {"postStart": {"outputBase64": "not base64!"}},
+            "field postStart: field outputBase64: expected base64 text, got 'not base64!'",
+            "字段 outputBase64：应为 base64 文本",
+        ),
+        (
+            {"postStart": {"output": "x", "outputBase64": "eA=="}},
+            "field postStart: field outputBase64: give output or outputBase64, not both",
+            "字段 outputBase64：output 与 outputBase64 只能给出一个",
+        ),
+        (
             {"postStart": {"hang": "1m"}},
             "field postStart: unknown field 'hang' (expected one of runFor, fail, exitCode, "
-            "output)",
+            "output, outputBase64)",
             "未知字段 'hang'",
         ),
         (

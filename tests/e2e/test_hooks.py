@@ -34,7 +34,7 @@ def run() -> str:
 
 
 def _uid(out: str, pod: str) -> str:
-    m = re.search(rf'pod="default/{pod}-minikubelet" podUID="([0-9a-f]+)"', out)
+    m = re.search(rf'pod="default/{pod}-minikubelet" podUID=([0-9a-f]+)', out)
     assert m
     return m.group(1)
 

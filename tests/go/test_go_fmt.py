@@ -16,10 +16,14 @@ import pytest
 import yaml
 
 from minikubelet.config.manifest import pod_from_dict
-from minikubelet.container.runtime import ContainerID
+from minikubelet.container.runtime import ContainerID, ContainerStateExited, PodStatus, Status
 from minikubelet.go import fmt
+from minikubelet.go.clock import Time
+from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
+from minikubelet.lifecycle.handlers import resolve_port
 from minikubelet.pleg.pleg import ContainerStarted, PodLifecycleEvent
 from tools.oracle.compare import FMT_GOLDEN
 
@@ -142,3 +146,117 @@ def test_a_pleg_event_prints_as_a_pointer_to_its_struct():
     e = PodLifecycleEvent(id="uid-web", type=ContainerStarted, data="abc")
     line = klog_line(lambda: klog.info_s("SyncLoop (PLEG): event for pod", event=fmt.Ptr(e)))
     assert [line] == golden("klog-pleg-event")
+
+
+def test_a_port_a_hook_cannot_find_prints_the_int_or_string_and_the_container(container):
+    # lifecycle/handlers.go:105: fmt.Errorf("couldn't find port: %v in %v", portReference, container)
+    _, err = resolve_port("web", container)
+    assert [str(err)] == golden("resolve-port")
+
+
+def run_status() -> Status:
+    t0 = 1626307200.1
+    return Status(
+        id=ContainerID("containerd", "abc"),
+        name="app",
+        state=ContainerStateExited,
+        created_at=t0,
+        started_at=t0,
+        finished_at=1626307220.0,
+        exit_code=137,
+        image="busybox",
+        image_id="sha256:x",
+        hash=123,
+        restart_count=1,
+        reason="Error",
+        message="m",
+    )
+
+
+def test_a_container_status_prints_as_its_struct():
+    # kubelet_pods.go:979: statusStr += fmt.Sprintf("%+v ", *status)
+    assert [fmt.sprintf("%+v ", run_status())] == golden("status")
+
+
+def test_a_pod_without_ip_prints_the_runtime_status_as_go_does():
+    # lifecycle/handlers.go:117: fmt.Errorf("failed to find networking container: %v", status)
+    status = PodStatus(
+        id="uid-web",
+        name="web",
+        namespace="default",
+        container_statuses=[run_status()],
+        sandbox_statuses=[
+            runtimeapi.PodSandboxStatus(
+                id="sb1",
+                metadata=runtimeapi.PodSandboxMetadata(
+                    name="web", uid="uid-web", namespace="default", attempt=1
+                ),
+                state=runtimeapi.PodSandboxState_SANDBOX_READY,
+                created_at=1626307200000000000,
+                network=runtimeapi.PodSandboxNetworkStatus(ip=""),
+                linux=runtimeapi.LinuxPodSandboxStatus(
+                    namespaces=runtimeapi.Namespace(
+                        options=runtimeapi.NamespaceOption(network=runtimeapi.NamespaceMode_NODE)
+                    )
+                ),
+                labels={"io.kubernetes.pod.name": "web", "app": "web"},
+            )
+        ],
+    )
+    mine = fmt.sprintf("failed to find networking container: %v", fmt.Ptr(status))
+    assert [same(mine)] == golden("no-ip")
+
+
+def test_hook_output_that_is_not_utf8_is_escaped_as_go_escapes_it():
+    # lifecycle/handlers.go:66-67: the output is string(bytes); %q and klog write \xfe.
+    text = b"out\xfe\n".decode("utf-8", "surrogateescape")
+    assert [fmt.sprintf("message: %q", text)] == golden("hook-message")
+    err = RuntimeError(fmt.sprintf("command 'x' exited with 2: %s", b"\xff"))
+    line = klog_line(
+        lambda: klog.error_s(err, "Exec lifecycle hook for Container in Pod failed", message=text)
+    )
+    assert [line] == golden("klog-hook-output")
+
+
+def api_status() -> v1.PodStatus:
+    t0 = 1626307200.1
+    return v1.PodStatus(
+        phase=v1.PodRunning,
+        conditions=[
+            v1.PodCondition(type="Ready", status=v1.ConditionTrue, last_transition_time=t0)
+        ],
+        host_ip="10.0.0.1",
+        pod_ip="10.88.0.2",
+        pod_ips=[v1.PodIP(ip="10.88.0.2")],
+        start_time=t0,
+        container_statuses=[
+            v1.ContainerStatus(
+                name="app",
+                state=v1.ContainerState(running=v1.ContainerStateRunning(started_at=t0)),
+                ready=True,
+                image="busybox",
+                container_id="containerd://abc",
+                started=True,
+            )
+        ],
+        qos_class=v1.PodQOSBestEffort,
+    )
+
+
+def test_a_pod_status_value_prints_its_fields_and_a_pointer_its_string_method():
+    # status/status_manager.go:437 logs a v1.PodStatus value (%+v of the struct);
+    # kubelet_pods.go:1542 a *v1.PodStatus (its generated String()).
+    line = klog_line(lambda: klog.info_s("Ignoring same status for pod", status=api_status()))
+    assert [same(line)] == golden("klog-api-status")
+    line = klog_line(lambda: klog.info_s("x", apiStatus=fmt.Ptr(api_status())))
+    assert [line] == golden("klog-api-status-pointer")
+
+
+def test_a_time_read_from_the_clock_prints_its_monotonic_reading():
+    # Go's time.Time.String (src/time/format.go) adds " m=±<seconds>.<9 digits>" to a time
+    # that has a monotonic reading, as time.Now() gives: kubelet's back-off lines show it.
+    assert str(fmt.Time(Time(1626307211.7, 11.7))) == (
+        "2021-07-15 00:00:11.7 +0000 UTC m=+11.700000000"
+    )
+    assert str(fmt.Time(1626307211.7)) == "2021-07-15 00:00:11.7 +0000 UTC"
+    assert str(fmt.Time(None)) == "0001-01-01 00:00:00 +0000 UTC"

@@ -16,7 +16,7 @@ from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.expo
 from minikubelet.k8s_io.kubernetes.pkg.volume.hostpath.host_path import check_type_internal
 from minikubelet.sim.cli import main
 from minikubelet.sim.volume_fs import SimFS
-from minikubelet.sim.volume_scenario import ScenarioError, VolumeScenario
+from minikubelet.sim.volume_scenario import MountError, ScenarioError, VolumeScenario
 from minikubelet.volumemanager.volume_manager import (
     desiredStateOfWorldPopulatorLoopSleepPeriod,
     get_expected_volumes,
@@ -129,6 +129,31 @@ def test_a_bad_volumes_annotation_names_where():
     )
     with pytest.raises(ScenarioError, match=r"annotation minikubelet\.dev/volumes: data: fail"):
         VolumeScenario().script(p, "data")
+    p.metadata.annotations["minikubelet.dev/volumes"] = "data: {tearDownFail: -1}"
+    with pytest.raises(ScenarioError, match=r"volumes: data: tearDownFail: expected a count"):
+        VolumeScenario().script(p, "data")
+    p.metadata.annotations["minikubelet.dev/volumes"] = "data: {tearDownError: 5}"
+    with pytest.raises(ScenarioError, match=r"volumes: data: tearDownError: expected a string"):
+        VolumeScenario().script(p, "data")
+
+
+def test_a_scripted_tear_down_fails_as_many_times_as_it_says():
+    p = pod(
+        [{"name": "data", "emptyDir": {}}],
+        ["data"],
+        {"minikubelet.dev/volumes": 'data: {tearDownFail: 2, tearDownError: "busy"}'},
+    )
+    scenario = VolumeScenario()
+    scenario.tear_down(p.metadata.uid, "data")  # never set up here: no script
+    go.run(scenario.play, p, "data")
+    outcomes = []
+    for _ in range(4):
+        try:
+            scenario.tear_down(p.metadata.uid, "data")
+            outcomes.append("ok")
+        except MountError as err:
+            outcomes.append(str(err))
+    assert outcomes == ["busy", "busy", "ok", "ok"]
 
 
 def run(script: str, tmp_path, until: str, *flags: str) -> str:

@@ -1,9 +1,11 @@
-"""The port against real kubelet v1.21.4: every scenario's trace equals its golden trace.
+"""The port against real kubelet v1.21.4: every scenario's trace equals its golden trace, at
+both levels.
 
-The goldens (tests/oracle/golden/) are what the real kubelet code did on each scenario, written by
-``make oracle`` (tools/oracle/). Here only the port runs (Python). A difference that no rule of
+The goldens (tests/oracle/golden/ for the runtime level, tests/oracle/golden/kubelet/ for the
+Kubelet level) are what the real kubelet code did on each scenario, written by ``make oracle``
+(tools/oracle/). Here only the port runs (Python). A difference that no rule of
 tools.oracle.compare.RULES accepts fails with the diff; every rule must still be needed; and planted
-bugs in the port (MUTANTS) must make some scenario differ.
+bugs in the port (MUTANTS, KUBELET_MUTANTS) must make some scenario differ.
 """
 
 from __future__ import annotations
@@ -19,39 +21,59 @@ import pytest
 from tools.oracle import compare
 
 NAMES = compare.scenario_names()
+KUBELET_NAMES = compare.scenario_names("kubelet")
 
 
 @pytest.fixture(scope="module")
-def port_traces() -> dict[str, list[str]]:
-    """Each scenario's port trace, made once for the tests that need them all."""
-    return {name: compare.port(name) for name in NAMES}
+def port_traces() -> dict[tuple[str, str], list[str]]:
+    """Each scenario's port trace at each level, made once for the tests that need them all."""
+    return {
+        (level, name): compare.port_once(name, level)
+        for level in compare.LEVELS
+        for name in compare.scenario_names(level)
+    }
 
 
-def test_every_scenario_has_its_golden() -> None:
-    goldens = sorted(p.stem for p in compare.GOLDEN.glob("*.trace"))
-    assert goldens == NAMES, "run make oracle after adding or removing a scenario"
-    assert len(NAMES) >= 40
-    for name in NAMES:
-        head = (compare.GOLDEN / f"{name}.trace").read_text().splitlines()[0]
-        assert head == compare.HEADER, name
+@pytest.mark.parametrize("level", tuple(compare.LEVELS))
+def test_every_scenario_has_its_golden(level: str) -> None:
+    names = compare.scenario_names(level)
+    goldens = sorted(p.stem for p in compare.golden_dir(level).glob("*.trace"))
+    assert goldens == names, "run make oracle after adding or removing a scenario"
+    assert len(names) >= 40
+    for name in names:
+        head = (compare.golden_dir(level) / f"{name}.trace").read_text().splitlines()[0]
+        assert head == compare.header(level), name
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_the_port_does_what_kubelet_did(name: str, port_traces: dict[str, list[str]]) -> None:
-    d = compare.diff(name, port_traces[name])
+def test_the_port_does_what_kubelet_did(
+    name: str, port_traces: dict[tuple[str, str], list[str]]
+) -> None:
+    d = compare.diff(name, port_traces["runtime", name])
     assert not d, f"{name}: the port differs from kubelet v1.21.4:\n" + "\n".join(d[:80])
 
 
-def test_the_rules_are_few_and_each_still_needed(port_traces: dict[str, list[str]]) -> None:
+@pytest.mark.parametrize("name", KUBELET_NAMES)
+def test_the_ports_kubelet_does_what_kubelet_did(
+    name: str, port_traces: dict[tuple[str, str], list[str]]
+) -> None:
+    d = compare.diff(name, port_traces["kubelet", name], "kubelet")
+    assert not d, f"{name}: the port's Kubelet differs from kubelet v1.21.4:\n" + "\n".join(d[:80])
+
+
+def test_the_rules_are_few_and_each_still_needed(
+    port_traces: dict[tuple[str, str], list[str]],
+) -> None:
     """A rule that no scenario needs any more (its difference was fixed) must go."""
     assert len(compare.RULES) <= 8
     for rule in compare.RULES:
         assert rule.reason and ("issue #23" in rule.reason or rule.reason.startswith("harness:"))
+        assert rule.reason_zh
         others = tuple(r for r in compare.RULES if r is not rule)
         needed = any(
-            compare.apply_rules(compare.golden(n), others)
-            != compare.apply_rules(port_traces[n], others)
-            for n in NAMES
+            compare.apply_rules(compare.golden(n, level), others)
+            != compare.apply_rules(port_traces[level, n], others)
+            for level, n in port_traces
         )
         assert needed, f"rule {rule.name} accepts nothing any more: remove it"
 
@@ -165,3 +187,87 @@ def test_a_planted_bug_makes_a_scenario_differ(
     plant(mutant, monkeypatch)
     caught = next((n for n in NAMES if compare.diff(n)), None)
     assert caught is not None, f"no scenario catches the mutant: {mutant.name}"
+
+
+@dataclass(frozen=True)
+class KubeletMutant:
+    """A plausible bug above the runtime, and the Kubelet-level scenario that must catch it (named,
+    so that the check runs one scenario, not all)."""
+
+    mutant: Mutant
+    scenario: str
+
+
+KL = "minikubelet.kubelet"
+KUBELET_MUTANTS = [
+    KubeletMutant(
+        Mutant(
+            "admission admits everything",
+            KL,
+            "Kubelet.handle_pod_additions",
+            "await self.can_admit_pod(active_pods, pod)",
+            '(True, "", "")',
+        ),
+        "admission-outofcpu",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a static pod gets no mirror pod",
+            KL,
+            "Kubelet.sync_pod",
+            "if mirror_pod is None or deleted:",
+            "if deleted:",
+        ),
+        "static-pod-mirror",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a readiness result is read backwards",
+            KL,
+            "Kubelet.sync_loop_iteration",
+            "ready = update.result == Result.SUCCESS",
+            "ready = update.result != Result.SUCCESS",
+        ),
+        "readiness-probe",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a good sync is requeued after the back-off",
+            "minikubelet.pod_workers",
+            "PodWorkersImpl.wrap_up",
+            "jitter(self.resync_interval, workerResyncIntervalJitterFactor)",
+            "jitter(self.back_off_period, workerResyncIntervalJitterFactor)",
+        ),
+        "always-exit0",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a container without a readiness probe is never ready",
+            "minikubelet.prober.prober_manager",
+            "ProberManager.update_pod_status",
+            "ready = not exists",
+            "ready = exists",
+        ),
+        "never-exit0",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a startup result does not mark the container started",
+            KL,
+            "Kubelet.sync_loop_iteration",
+            "started = update.result == Result.SUCCESS",
+            "started = False",
+        ),
+        "startup-probe-then-liveness",
+    ),
+]
+
+
+@pytest.mark.parametrize("km", KUBELET_MUTANTS, ids=lambda k: k.mutant.name)
+def test_a_planted_bug_makes_a_kubelet_scenario_differ(
+    km: KubeletMutant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert km.scenario in KUBELET_NAMES
+    assert not compare.diff(km.scenario, level="kubelet"), "the scenario must match unplanted"
+    plant(km.mutant, monkeypatch)
+    assert compare.diff(km.scenario, level="kubelet"), f"{km.scenario} misses: {km.mutant.name}"

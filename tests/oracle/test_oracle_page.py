@@ -35,12 +35,27 @@ def test_only_the_rules_a_chapter_needs_are_listed() -> None:
 
 
 def test_a_chapter_without_scenarios_says_so() -> None:
-    en = oracle_directive("chapters/09-pleg.md", "en")
+    en = oracle_directive("chapters/01-big-picture.md", "en")
     assert en.startswith('!!! note "Not replayed through real kubelet yet"')
-    assert "尚未用真实 kubelet 重放" in oracle_directive("chapters/09-pleg.zh.md", "zh")
+    assert "尚未用真实 kubelet 重放" in oracle_directive("chapters/01-big-picture.zh.md", "zh")
+
+
+def test_a_chapter_counts_both_levels() -> None:
+    en = oracle_directive("chapters/04-handle-pod-additions.md", "en")
+    zh = oracle_directive("chapters/04-handle-pod-additions.zh.md", "zh")
+    admitted = len(
+        [n for n in scenario_names("kubelet") if n.startswith(("admission-", "static-pod-"))]
+    )
+    assert f"{admitted} at the Kubelet level" in en
+    assert f"Kubelet 层 {admitted} 个" in zh
+    assert "| `admission-outofcpu` | Kubelet level |" in en
+    assert "| `admission-outofcpu` | Kubelet 层 |" in zh
+    ch9 = oracle_directive("chapters/09-pleg.md", "en")
+    assert "runtime level" in ch9 or "Kubelet level" in ch9
 
 
 def test_off_a_chapter_every_scenario_is_listed() -> None:
     page = oracle_directive("oracle.md", "en")
-    assert all(f"| `{name}` |" in page for name in scenario_names())
+    assert all(f"| `{name}` | runtime level |" in page for name in scenario_names())
+    assert all(f"| `{name}` | Kubelet level |" in page for name in scenario_names("kubelet"))
     assert "](oracle.md)" in page

@@ -12,6 +12,7 @@ from minikubelet.container.runtime import parse_container_id
 from minikubelet.k8s_io.api.core.v1 import (
     Container,
     ContainerPort,
+    EnvVar,
     ExecAction,
     HTTPGetAction,
     HTTPHeader,
@@ -200,6 +201,23 @@ def test_exec_and_tcp_probes_say_what_kubelet_would_have_done():
     tcp = Probe(tcp_socket=TCPSocketAction(port="http"))
     _, _, events, _ = probe_once(tcp, scripts)
     assert events[0].message.startswith(f"Readiness probe failed: TCP dial {POD_IP}:8080: ")
+
+
+def test_an_exec_probe_runs_its_command_expanded_from_the_container_env():
+    # As prober.go's runProbe: ExpandContainerCommandOnlyStatic with the container's env.
+    scripts = "nginx: {readiness: {results: [fail]}}"
+    exec_probe = Probe(exec=ExecAction(command=["cat", "$(DIR)/healthy", "$$(DIR)", "$(NONE)"]))
+    c = Container(
+        name="nginx",
+        image="nginx:1.21",
+        env=[EnvVar(name="DIR", value="/tmp/app")],
+        readiness_probe=exec_probe,
+    )
+    result, _, events, _ = probe_once(exec_probe, scripts, container=c)
+    assert result == Result.FAILURE
+    assert events[0].message.startswith(
+        "Readiness probe failed: exec cat /tmp/app/healthy '$(DIR)' '$(NONE)': scripted failure"
+    )
 
 
 def test_probes_without_a_script_succeed_quietly():

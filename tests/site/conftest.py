@@ -8,17 +8,16 @@ them.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+
+from tools.site.serve import served
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,11 +33,6 @@ CHROMIUM_ARGS = [
 ]
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @dataclass
 class Server:
     root: Path
@@ -47,16 +41,8 @@ class Server:
 
 
 def serve(root: Path) -> Iterator[Server]:
-    handler = functools.partial(_Quiet, directory=str(root))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    host, port = httpd.server_address[:2]
-    try:
-        yield Server(root, f"http://{host}:{port}/", f"{host}:{port}")
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with served(root) as url:
+        yield Server(root, url, urlsplit(url).netloc)
 
 
 @pytest.fixture(scope="session")

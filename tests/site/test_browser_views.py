@@ -89,6 +89,8 @@ def test_chapter_pages_fit_the_screen_and_show_their_diagrams(page, site_server,
                 "id"
             )
             assert view.locator(".mkl-sbs__expand").is_visible(), "full screen hidden"
+            if view.get_attribute("data-mode") == "link-only":  # no switch: both panes show
+                assert visible_cells(view, "py") > 0, f"{view.get_attribute('id')}: no Python"
         diagrams = page.locator('img[src*="assets/diagrams/"]')
         assert diagrams.count() >= 1, f"{prefix}{chapter} shows no diagram"
         for i in range(diagrams.count()):

@@ -28,10 +28,10 @@ from tools.site.recipes import (
     run_session,
     spot_location,
 )
-from walkthrough.catalog import PACKAGE_DIR
+from walkthrough.catalog import PACKAGE_DIR, discover
 
 ROOT = PACKAGE_DIR.parent
-EXAMPLES = sorted(p.parent.name for p in PACKAGE_DIR.glob("ch*/example.py"))
+EXAMPLES = [c.slug for c in discover() if c.example is not None]
 PAGES = sorted(
     [p for p in (ROOT / "docs").rglob("*.md")]
     + [p for p in PACKAGE_DIR.rglob("README*.md")]

@@ -35,6 +35,13 @@ from minikubelet.sim.trace import recording
 from minikubelet.util.queue.work_queue import BasicWorkQueue
 from tests.config.helpers import manifest, pod
 from tests.config.test_file_source import watch_directory
+from tests.eviction.test_eviction_manager import (
+    HARD_1GI,
+    PodKiller,
+    make_manager,
+    memory_pods,
+    memory_summary,
+)
 from tests.kubelet.test_pod_workers import InstantCache
 from tests.kuberuntime.podutil import Node, container, make_pod
 from tests.kuberuntime.test_helpers_and_hooks import FailingRunner
@@ -257,6 +264,24 @@ def backoff_until_stopped(_: Path) -> None:
     go.run(main)
 
 
+def eviction_cleanup(_: Path) -> None:
+    """The eviction manager waits for its evicted pods: one cleaned up at the third poll, one
+    never (the 30 s timeout)."""
+    pods, stats = memory_pods()
+    polls = {"n": 0}
+
+    def cleaned_up_at_the_third_poll(_pod: object) -> bool:
+        polls["n"] += 1
+        return polls["n"] >= 3
+
+    async def main() -> None:
+        manager, *_ = make_manager([HARD_1GI], memory_summary("500Mi", stats), PodKiller())
+        await manager.wait_for_pods_cleanup(cleaned_up_at_the_third_poll, pods[:1])
+        await manager.wait_for_pods_cleanup(lambda _pod: False, pods[:1])
+
+    go.run(main)
+
+
 DRIVERS = [
     kubelet_run,
     file_watch,
@@ -268,6 +293,7 @@ DRIVERS = [
     full_container_deletor,
     probe_workers,
     backoff_until_stopped,
+    eviction_cleanup,
 ]
 
 

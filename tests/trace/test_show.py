@@ -193,9 +193,10 @@ def test_python_dash_m_minikubelet_runs_the_cli():
 
 
 def _corrupt_middle(text: str) -> str:
-    # At the start of a step's line (one a line): outside any string, whatever the steps say.
-    middle = text.index("\n", len(text) // 2) + 1
-    return text[:middle] + "}}garbage{{" + text[middle:]
+    # Between two elements of an array, past the middle: never inside a string, where the
+    # garbage would still be valid JSON.
+    at = text.index("},{", len(text) // 2) + 1
+    return text[:at] + "}}garbage{{" + text[at:]
 
 
 def _newer(text: str) -> str:

@@ -17,63 +17,16 @@ import pytest
 import yaml
 
 from minikubelet.kubelet import Kubelet
-from walkthrough.catalog import PACKAGE_DIR
+from minikubelet.sim.scripted_watch import load_script_file
+from walkthrough import vscode
+from walkthrough.catalog import PACKAGE_DIR, discover
 from walkthrough.examples import first_statement_line
+from walkthrough.vscode import LAUNCH_JSON, launch_json
 
 ROOT = PACKAGE_DIR.parent
-CHAPTERS = ["ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08", "ch09", "ch10", "ch11"]
-EXPECTED = {
-    "ch01": ["ADD       source=api", "UPDATE", "RECONCILE", "DELETE", "REMOVE"],
-    "ch02": ['"Skipping pod synchronization"', "is Pending → Running"],
-    "ch03": [
-        '"SyncLoop ADD" source="api" pods=[default/web]',
-        '"SyncLoop UPDATE"',
-        '"SyncLoop DELETE"',
-    ],
-    "ch04": ["default/late is Failed", "OutOfpods", "OutOfcpu"],
-    "ch05": [
-        "5s  UpdatePod  update web version=2  → worker busy: replaces the waiting sync",
-        "8s  UpdatePod  update web version=3  → worker busy: replaces the waiting update",
-        "21s  syncPod    update web version=3",
-    ],
-    "ch06": [
-        "node-agent (uid …fe7e) ok",
-        "web (uid …0001)        error: network is not ready: container runtime network not ready",
-        '11s  web (uid …0002)        error: pod "web_default" is pending termination',
-        "default/batch is Running → Failed at 20s (DeadlineExceeded",
-        "26s  web (uid …0002)        ok",
-    ],
-    "ch07": [
-        "3s  migrate-then-serve   start init container migrate",
-        "4s  migrate-then-serve   start init container migrate",
-        "7s  migrate-then-serve   start web",
-        "default/one-shot is Pending → Failed at 3s",
-        "40s  stuck                kill app; start app",
-    ],
-    "ch08": [
-        "3s  crasher/app          restart now; the next back-off is 10s",
-        "5s  crasher/app          in back-off (10s): not now, CrashLoopBackOff",
-        "19s  crasher/app          restart now; the next back-off is 20s",
-        "1.1s  flaky-registry/web   ErrImagePull (pull back-off 10s)",
-        "2s  flaky-registry/web   ImagePullBackOff (pull back-off 10s)",
-        "5m49s  crasher/app          restart now; the next back-off is 5m0s",
-        "default/flaky-registry is Pending → Running at 1m38s",
-    ],
-    "ch09": [
-        '"PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s"',
-        "Type:ContainerDied",
-    ],
-    "ch10": [
-        "default/job is Running → Failed",
-        '"SyncLoop (probe)" probe="liveness" status="unhealthy" pod="default/web"',
-        "default/web                              Running    ready 0/1  restarts 1",
-    ],
-    "ch11": [
-        '"SyncLoop DELETE" source="api" pods=[default/web]',
-        '"SyncLoop REMOVE" source="api" pods=[default/batch]',
-        "default/report is Running → Failed at 15s (DeadlineExceeded",
-    ],
-}
+#: The chapters that have an example, with the lines each prints (their chapter.yaml says).
+SHOWS = {c.slug: c.shows for c in discover() if c.example is not None}
+CHAPTERS = list(SHOWS)
 
 
 def example(chapter: str):
@@ -87,7 +40,7 @@ def test_each_example_runs_the_same_every_time(chapter: str, capsys) -> None:
         assert example(chapter).main(["--seed", "1", "--lang", "en"]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
-    for text in EXPECTED[chapter]:
+    for text in SHOWS[chapter]:
         assert text in outputs[0], text
 
 
@@ -131,6 +84,24 @@ def test_an_examples_help_speaks_chinese_to_a_chinese_reader(chapter: str, capsy
     assert "seed of every" not in out and "show this help" not in out
 
 
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_an_examples_pods_are_a_file_it_loads(chapter: str) -> None:
+    # The API server's script is a file (walkthrough/chNN/pods/, or examples/api/ when the page
+    # runs the same one), never YAML inside the example.
+    module = example(chapter)
+    assert isinstance(module.SCRIPT, Path) and module.SCRIPT.is_file()
+    assert "type: ADDED" not in Path(module.__file__).read_text()
+    assert load_script_file(str(module.SCRIPT))
+
+
+def test_each_pod_script_names_itself_in_its_command_line() -> None:
+    scripts = sorted(PACKAGE_DIR.glob("ch[0-9][0-9]/pods/*.yaml"))
+    assert len(scripts) >= 10
+    for script in scripts:
+        relative = script.relative_to(ROOT).as_posix()
+        assert f"minikubelet run --api-script {relative}\n" in script.read_text(), relative
+
+
 def test_the_first_statement_skips_the_docstring() -> None:
     line = first_statement_line(Kubelet.sync_loop_iteration)
     text = Path(inspect.getsourcefile(Kubelet.sync_loop_iteration) or "").read_text()
@@ -139,9 +110,10 @@ def test_the_first_statement_skips_the_docstring() -> None:
 
 def test_vscode_has_one_configuration_per_chapter() -> None:
     raw = (ROOT / ".vscode" / "launch.json").read_text()
+    assert raw == launch_json(discover()), "stale: run python -m walkthrough.vscode"
     config = json.loads(re.sub(r"^\s*//.*$", "", raw, flags=re.MULTILINE))
     configurations = [c for c in config["configurations"] if "program" in c]
-    assert len(configurations) == len(CHAPTERS)
+    assert len(configurations) == len(CHAPTERS) >= 11
     checks = [c for c in config["configurations"] if c.get("module") == "walkthrough"]
     assert [c["args"] for c in checks] == [["check"]] and checks[0]["subProcess"] is True
     for chapter, c in zip(CHAPTERS, configurations, strict=True):
@@ -149,6 +121,17 @@ def test_vscode_has_one_configuration_per_chapter() -> None:
         assert c["program"] == f"${{workspaceFolder}}/walkthrough/{chapter}/example.py"
         assert (ROOT / "walkthrough" / chapter / "example.py").is_file()
         assert c["name"].startswith(chapter)
+
+
+def test_the_launch_check_fails_on_a_stale_file(tmp_path, monkeypatch, capsys) -> None:
+    stale = tmp_path / "launch.json"
+    stale.write_text(LAUNCH_JSON.read_text().replace("ch02", "ch22"))
+    monkeypatch.setattr(vscode, "LAUNCH_JSON", stale)
+    assert vscode.main(["--check"]) == 1
+    assert "run python -m walkthrough.vscode" in capsys.readouterr().err
+    assert vscode.main([]) == 0
+    assert stale.read_text() == LAUNCH_JSON.read_text()
+    assert vscode.main(["--check"]) == 0
 
 
 def _line_of(fn, predicate) -> int:
@@ -298,14 +281,16 @@ def test_the_debugging_page_names_every_spot(page: str) -> None:
             assert f"| `{spot.name}` |" in table, (page, spot.name)
 
 
-def test_breakpoints_into_a_closed_pipe_say_nothing() -> None:
-    # `--breakpoints | head -1` is how a reader takes the first spot: no BrokenPipeError.
+@pytest.mark.parametrize(("args", "first"), [("--breakpoints", "# "), ("", "I0715 ")])
+def test_an_example_into_a_closed_pipe_says_nothing(args: str, first: str) -> None:
+    # `--breakpoints | head -1` is how a reader takes the first spot, `example.py | head` a
+    # look at the start of a run: no BrokenPipeError, no traceback.
     done = subprocess.run(
-        f"{sys.executable} walkthrough/ch03/example.py --breakpoints --lang en | head -1",
+        f"{sys.executable} walkthrough/ch03/example.py {args} --lang en | head -1",
         shell=True,
         capture_output=True,
         text=True,
         cwd=ROOT,
         check=False,
     )
-    assert done.stdout.startswith("# ") and done.stderr == ""
+    assert done.stdout.startswith(first) and done.stderr == ""

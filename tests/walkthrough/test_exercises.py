@@ -11,7 +11,7 @@ import re
 import pytest
 
 from walkthrough.catalog import MIN_MUTANTS, PACKAGE_DIR, Exercise, discover
-from walkthrough.derive import learner_text, placed_regions, reference_text
+from walkthrough.derive import answer_hint, learner_text, placed_regions, reference_text
 from walkthrough.vet import spoilers, vet
 
 CHAPTERS = discover()
@@ -71,12 +71,47 @@ def test_texts_exist_in_both_languages(exercise: Exercise) -> None:
     for text in (
         exercise.title,
         exercise.task,
-        *exercise.hints[:-1],
+        *exercise.hints,
         *(r.todo for r in exercise.regions),
     ):
         assert text["en"] and not CJK.search(text["en"]) and CJK.search(text["zh"])
-    last = exercise.hints[-1]  # code alone reads the same in both languages
-    assert last["en"] and (CJK.search(last["zh"]) or last["zh"] == last["en"])
+    assert CJK.search(answer_hint(exercise, "zh"))
+
+
+def solved_by_the_last_hint(exercise: Exercise, lang: str) -> str:
+    """The learner's file with each TODO and its stub replaced by the last hint's code for it."""
+    codes: dict[int, list[str]] = {}
+    for line in answer_hint(exercise, lang).splitlines()[1:]:
+        head = re.match(r"^TODO (\d+)[:：]$", line)
+        if head:
+            number = int(head.group(1))
+            codes[number] = []
+        else:
+            codes[number].append(line.removeprefix("    "))
+    lines = learner_text(exercise, EXERCISES, lang).splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        todo = re.match(r"^(\s*)# TODO (\d+)[:：]", lines[i])
+        if todo is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        indent, number = todo.group(1), int(todo.group(2))
+        i += 1
+        while lines[i].startswith(indent + "#   "):  # the TODO's wrapped lines
+            i += 1
+        i += len(exercise.regions[number - 1].stub.splitlines())
+        out += [indent + line if line else "" for line in codes.pop(number)]
+    assert not codes, f"the last hint has code for TODOs the file lacks: {sorted(codes)}"
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=by_key)
+def test_the_last_hint_is_the_ports_current_code_for_each_todo(exercise: Exercise) -> None:
+    """Typing the last hint's code in place of every TODO gives the reference, the port's code."""
+    for lang in ("en", "zh"):
+        assert solved_by_the_last_hint(exercise, lang) == reference_text(exercise, EXERCISES, lang)
 
 
 def test_a_hint_that_shows_the_answer_early_is_caught() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from tests.walkthrough.conftest import edit, solve
 from walkthrough.__main__ import ROOT_ENV, main
-from walkthrough.catalog import PACKAGE_DIR, CatalogError, discover, find
+from walkthrough.catalog import PACKAGE_DIR, CatalogError, all_exercises, discover, find
 from walkthrough.expect import Unmet, expect, expect_equal
 from walkthrough.progress import Progress
 from walkthrough.runner import Workspace, cmd_reset
@@ -56,7 +56,8 @@ def test_list_shows_every_chapter_and_exercise_done_or_not(workspace: Workspace)
     code, out = run(workspace, "list", "--lang", "en")
     assert code == 0
     for chapter in workspace.chapters():
-        assert f"{chapter.slug}  {chapter.title['en']}" in out
+        # A chapter without exercises (yet) has nothing to list.
+        assert (f"{chapter.slug}  {chapter.title['en']}" in out) == bool(chapter.exercises)
         for exercise in chapter.exercises:
             assert f"· {exercise.name}" in out
     assert f"(0 of {total} done)" in out and "Next: ch01/merge-set" in out
@@ -72,6 +73,9 @@ def test_list_json_is_the_catalog_the_site_reads(workspace: Workspace) -> None:
     assert code == 0 and data["version"] == 1
     first = data["chapters"][0]
     assert first["chapter"] == "ch01" and first["title"]["zh"]
+    assert first["example"].endswith("ch01/example.py") and first["part"] is None
+    (ch12,) = [c for c in data["chapters"] if c["chapter"] == "ch12"]  # no example, no exercise
+    assert ch12["example"] is None and ch12["exercises"] == [] and ch12["title"]["zh"]
     exercise = first["exercises"][0]
     assert exercise["key"] == "ch01/merge-set" and exercise["done"] is False
     assert exercise["check"] == "python -m walkthrough check merge-set"
@@ -389,6 +393,19 @@ def test_broken_exercise_files_are_reported(workspace: Workspace) -> None:
     assert code == 2 and "broken exercise files" in out and "pleg-events" in out
 
 
+def test_the_chapters_are_read_again_when_a_file_changes(workspace: Workspace) -> None:
+    first = discover(workspace.root)
+    assert discover(workspace.root)[0] is first[0], "unchanged files are not read twice"
+    spec = workspace.root / "ch02" / "exercises" / "pleg-events" / "exercise.yaml"
+    spec.write_text(spec.read_text() + "# a comment changes nothing the catalogue holds\n")
+    again = discover(workspace.root)
+    assert again[0] is not first[0]
+    fresh = {e.key: e.title for e in all_exercises(again)}
+    assert fresh == {e.key: e.title for e in all_exercises(first)}, "what a fresh read gives"
+    (workspace.root / "ch02" / "chapter.yaml").unlink()
+    assert 2 not in {c.number for c in discover(workspace.root)}
+
+
 def test_an_anchor_the_port_lost_is_reported(workspace: Workspace) -> None:
     spec = workspace.root / "ch02" / "exercises" / "pleg-events" / "exercise.yaml"
     spec.write_text(
@@ -405,10 +422,14 @@ def test_an_anchor_the_port_lost_is_reported(workspace: Workspace) -> None:
 
 def test_hint_gives_one_more_hint_each_time_then_points_at_the_port(workspace: Workspace) -> None:
     exercise = find(workspace.chapters(), "sort-and-admit")
-    n = len(exercise.hints)
+    n = exercise.hint_count
+    assert n == len(exercise.hints) + 1  # the hints in words, then the port's code
     outs = [run(workspace, "hint", "sort-and-admit", "--lang", "en")[1] for _ in range(n + 1)]
     assert f"Hint 1 of {n}:" in outs[0] and "Run it again for hint 2" in outs[0]
+    assert "The port's own code" not in "".join(outs[: n - 1])
     assert f"Hint {n} of {n}:" in outs[n - 1] and "That was the last hint" in outs[n - 1]
+    assert "The port's own code, TODO by TODO:" in outs[n - 1]
+    assert "      pods = sort_pods_by_creation_time(pods)" in outs[n - 1]
     assert "minikubelet/kubelet.py:" in outs[n - 1]
     assert f"Hint {n} of {n}:" in outs[n]
     code, out = run(workspace, "hint", "sort-and-admit", "--all", "--lang", "zh")

@@ -1,7 +1,9 @@
 """The oracle's command line (ours): write the goldens from the built Go oracle, or diff the port.
 
-    python -m tools.oracle goldens BIN   # run BIN on every scenario, write tests/oracle/golden/
-    python -m tools.oracle diff [NAME…]  # the port against the goldens, with the accepted rules
+    python -m tools.oracle goldens BIN   # run BIN on every scenario at both levels, write
+                                         # tests/oracle/golden/ and tests/oracle/golden/kubelet/
+    python -m tools.oracle diff [--level runtime|kubelet] [NAME…]
+                                         # the port against the goldens, with the accepted rules
 
 ``make oracle`` builds BIN (tools/oracle/build.sh) and runs ``goldens``.
 """
@@ -17,37 +19,46 @@ import tempfile
 from pathlib import Path
 
 from tools.oracle import compare
-from tools.oracle.norm import norm
+from tools.oracle.norm import norm, norm_kubelet
 
 
 def goldens(binary: str) -> int:
-    """Run the Go oracle on every scenario; replace the goldens only when all of them ran."""
-    names = compare.scenario_names()
+    """Run the Go oracle on every scenario at both levels; replace the goldens only when all of
+    them ran."""
     tmp = Path(tempfile.mkdtemp(prefix="golden.", dir=compare.GOLDEN.parent))
+    written = {}
     try:
-        for name in names:
-            run = subprocess.run(
-                [binary, str(compare.SCENARIOS / f"{name}.yaml")],
-                capture_output=True,
-                text=True,
-                timeout=120,
-                env={**os.environ, "ORACLE_MODE": "runtime"},
-            )
-            if run.returncode != 0:
-                err = run.stderr.strip().splitlines()[-1:] or ["(no output)"]
-                print(
-                    f"oracle: scenario {name} failed (rc={run.returncode}): {err[0]}",
-                    file=sys.stderr,
+        for level in compare.LEVELS:
+            names = compare.scenario_names(level)
+            out = tmp if level == "runtime" else tmp / level
+            out.mkdir(exist_ok=True)
+            for name in names:
+                run = subprocess.run(
+                    [binary, str(compare.SCENARIOS / f"{name}.yaml")],
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                    env={**os.environ, "ORACLE_MODE": level},
                 )
-                return 1
-            lines = norm(run.stdout.splitlines())
-            (tmp / f"{name}.trace").write_text(compare.HEADER + "\n" + "\n".join(lines) + "\n")
+                if run.returncode != 0:
+                    err = run.stderr.strip().splitlines()[-1:] or ["(no output)"]
+                    print(
+                        f"oracle: scenario {name} ({level} level) failed "
+                        f"(rc={run.returncode}): {err[0]}",
+                        file=sys.stderr,
+                    )
+                    return 1
+                lines = (norm if level == "runtime" else norm_kubelet)(run.stdout.splitlines())
+                text = compare.header(level) + "\n" + "\n".join(lines) + "\n"
+                (out / f"{name}.trace").write_text(text)
+            written[level] = len(names)
         if compare.GOLDEN.exists():
             shutil.rmtree(compare.GOLDEN)
         tmp.rename(compare.GOLDEN)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"oracle: wrote {len(names)} goldens to {compare.GOLDEN}")
+    counts = ", ".join(f"{n} at the {level} level" for level, n in written.items())
+    print(f"oracle: wrote goldens to {compare.GOLDEN}: {counts}")
     return fmt_golden(Path(binary).with_name("fmtcheck"))
 
 
@@ -63,11 +74,11 @@ def fmt_golden(binary: Path) -> int:
     return 0
 
 
-def diff(names: list[str]) -> int:
+def diff(names: list[str], level: str = "runtime") -> int:
     """Print each scenario's verdict, and the differences the rules do not accept."""
     bad = 0
-    for name in names or compare.scenario_names():
-        d = compare.diff(name)
+    for name in names or compare.scenario_names(level):
+        d = compare.diff(name, level=level)
         print(f"{name}: {'matches' if not d else f'{len(d)} differing lines'}")
         if d:
             bad += 1
@@ -81,11 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     g = sub.add_parser("goldens", help="run the built Go oracle on every scenario")
     g.add_argument("binary")
     d = sub.add_parser("diff", help="compare the port with the goldens")
+    d.add_argument("--level", choices=tuple(compare.LEVELS), default="runtime")
     d.add_argument("names", nargs="*")
     a = p.parse_args(argv)
     if a.cmd == "goldens":
         return goldens(a.binary)
-    return diff(a.names)
+    return diff(a.names, a.level)
 
 
 if __name__ == "__main__":

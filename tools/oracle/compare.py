@@ -1,9 +1,12 @@
 """The port against real kubelet: each scenario's port trace is diffed with its golden trace.
 
-A golden (tests/oracle/golden/NAME.trace) is what kubelet v1.21.4 did on the scenario
-(tests/oracle/scenarios/NAME.yaml), written by ``make oracle``. The port's trace is made here, in
-Python only (tools.oracle.port_trace). Before the diff, each rule of RULES rewrites both traces the
-same way: a rule is one accepted difference, with its reason. Ours; no Kubernetes code.
+Two levels. The runtime level (a scenario's ``steps``): tests/oracle/golden/NAME.trace is what
+kubelet v1.21.4's GetPodStatus → computePodActions → SyncPod did (tools.oracle.port_trace makes the
+port's). The Kubelet level (a scenario's ``kubelet`` steps): tests/oracle/golden/kubelet/NAME.trace
+is what a real ``*Kubelet`` did through its syncLoopIteration (tools.oracle.kubelet_trace makes the
+port's). Both goldens are written by ``make oracle``; the port's traces are made here, in Python
+only. Before the diff, each rule of RULES rewrites both traces the same way: a rule is one accepted
+difference, with its reason. Ours; no Kubernetes code.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import yaml
 
-from tools.oracle.norm import norm
+from tools.oracle import kubelet_trace
+from tools.oracle.norm import norm, norm_kubelet
 from tools.oracle.port_trace import trace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,15 +31,32 @@ GOLDEN = ROOT / "tests" / "oracle" / "golden"
 #: What kubelet's own types print through fmt and klog (tools/oracle/go/hack/fmtcheck).
 FMT_GOLDEN = ROOT / "tests" / "oracle" / "fmt.golden"
 KUBEEDGE_COMMIT = "f5a90933b2b4a16a7cc0d63bf426d0c04846b1ef"
-HEADER = (
-    f"## kubelet v1.21.4 (vendored by kubeedge/kubeedge {KUBEEDGE_COMMIT[:12]}), runtime level;"
-    " written by make oracle"
-)
+#: The two levels, and the key of a scenario file that holds each one's steps.
+LEVELS = {"runtime": "steps", "kubelet": "kubelet"}
 
 
-def scenario_names() -> list[str]:
-    """Every scenario, by file name."""
-    return sorted(p.stem for p in SCENARIOS.glob("*.yaml"))
+def header(level: str = "runtime") -> str:
+    """The first line of every golden of a level."""
+    return (
+        f"## kubelet v1.21.4 (vendored by kubeedge/kubeedge {KUBEEDGE_COMMIT[:12]}), {level} level;"
+        " written by make oracle"
+    )
+
+
+HEADER = header("runtime")
+
+
+def golden_dir(level: str = "runtime") -> Path:
+    """Where a level's goldens are."""
+    return GOLDEN if level == "runtime" else GOLDEN / level
+
+
+def scenario_names(level: str = "runtime") -> list[str]:
+    """Every scenario that has steps at that level, by file name."""
+    key = LEVELS[level]
+    return sorted(
+        p.stem for p in SCENARIOS.glob("*.yaml") if key in (yaml.safe_load(p.read_text()) or {})
+    )
 
 
 @dataclass(frozen=True)
@@ -67,6 +89,22 @@ def _config_without(*paths: str) -> Callable[[list[str]], list[str]]:
     return apply
 
 
+def _without_pod_dirs(lines: list[str]) -> list[str]:
+    return [line for line in lines if not _POD_DIRS.match(line)]
+
+
+_POD_DIRS = re.compile(
+    r'^klog: (I "Cleaned up orphaned pod volumes dir"|E "Failed cleaning up orphaned pod directories")'
+)
+
+
+def _without_cri_client_lines(lines: list[str]) -> list[str]:
+    return [line for line in lines if not _CRI_CLIENT.match(line)]
+
+
+_CRI_CLIENT = re.compile(r'^klog: E "\w+ cmd from runtime service failed"')
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "container-config-json",
@@ -78,6 +116,26 @@ RULES: tuple[Rule, ...] = (
             "linux/resources/cpu_period", "linux/resources/cpu_quota", "linux/cgroup_parent"
         ),
     ),
+    Rule(
+        "pod-dirs",
+        "issue #23 (found by the oracle, Kubelet level): the port keeps no pod directories on "
+        "disk, so HandlePodCleanups does not port cleanupOrphanedPodDirs (kubelet_volumes.go); "
+        "real kubelet removes a gone pod's volumes directory at housekeeping and logs it",
+        "issue #23（由对照在 Kubelet 这一层发现）：移植版不在磁盘上保存 Pod 目录，所以 "
+        "HandlePodCleanups 没有移植 cleanupOrphanedPodDirs（kubelet_volumes.go）；真实的 kubelet "
+        "在 housekeeping 时删除已消失 Pod 的卷目录并记录日志",
+        _without_pod_dirs,
+    ),
+    Rule(
+        "cri-client-lines",
+        "harness: the Go driver hands kubelet its fake CRI directly, not through kubelet's gRPC "
+        "client (remote_runtime.go), so the client's line for a failed ExecSync is not printed; "
+        "the port's fake answers through the ported client, which prints it as kubelet does",
+        "harness：Go 驱动把假 CRI 直接交给 kubelet，没有经过 kubelet 的 gRPC 客户端"
+        "（remote_runtime.go），所以客户端为失败的 ExecSync 打印的那一行不会出现；移植版的假运行时"
+        "通过移植的客户端作答，像 kubelet 一样打印这一行",
+        _without_cri_client_lines,
+    ),
 )
 
 
@@ -88,26 +146,41 @@ def apply_rules(lines: list[str], rules: tuple[Rule, ...] = RULES) -> list[str]:
     return lines
 
 
-def golden(name: str) -> list[str]:
+def golden(name: str, level: str = "runtime") -> list[str]:
     """The golden trace of a scenario, without its header line."""
-    text = (GOLDEN / f"{name}.trace").read_text()
+    text = (golden_dir(level) / f"{name}.trace").read_text()
     return [line for line in text.splitlines() if not line.startswith("## ")]
 
 
-def port(name: str) -> list[str]:
+def port(name: str, level: str = "runtime") -> list[str]:
     """The port's trace of a scenario, normalised as the goldens are."""
-    return norm(trace(str(SCENARIOS / f"{name}.yaml")))
+    path = str(SCENARIOS / f"{name}.yaml")
+    if level == "kubelet":
+        return norm_kubelet(kubelet_trace.trace(path))
+    return norm(trace(path))
 
 
-def diff(name: str, port_lines: list[str] | None = None) -> list[str]:
+@cache
+def _port_once(name: str, level: str) -> tuple[str, ...]:
+    return tuple(port(name, level))
+
+
+def port_once(name: str, level: str = "runtime") -> list[str]:
+    """The port's trace, made once per process (the tests and the site both need every one);
+    [`port`][] makes a fresh one, as a planted bug needs."""
+    return list(_port_once(name, level))
+
+
+def diff(name: str, port_lines: list[str] | None = None, level: str = "runtime") -> list[str]:
     """The unified diff (golden first) that the rules leave, empty when the port matches."""
-    mine = port(name) if port_lines is None else port_lines
+    mine = port(name, level) if port_lines is None else port_lines
+    where = "golden" if level == "runtime" else f"golden/{level}"
     return list(
         difflib.unified_diff(
-            apply_rules(golden(name)),
+            apply_rules(golden(name, level)),
             apply_rules(mine),
-            f"golden/{name}.trace (kubelet)",
-            f"{name} (port)",
+            f"{where}/{name}.trace (kubelet)",
+            f"{name} (port, {level} level)",
             lineterm="",
             n=2,
         )
@@ -123,23 +196,25 @@ class Verdict:
     chapters: tuple[int, ...]
     differing: int
     rules: tuple[str, ...]
+    level: str = "runtime"
 
 
-def verdict(name: str) -> Verdict:
-    """Run the port on the scenario and judge it against its golden."""
+def verdict(name: str, level: str = "runtime") -> Verdict:
+    """Run the port on the scenario and judge it against its golden at that level."""
     meta = yaml.safe_load((SCENARIOS / f"{name}.yaml").read_text())
-    mine, theirs = port(name), golden(name)
+    mine, theirs = port_once(name, level), golden(name, level)
     needed = tuple(
         r.name
         for r in RULES
         if apply_rules(theirs, tuple(o for o in RULES if o is not r))
         != apply_rules(mine, tuple(o for o in RULES if o is not r))
     )
-    left = diff(name, mine)
+    left = diff(name, mine, level)
     return Verdict(
         name,
         dict(meta.get("title") or {}),
         tuple(meta.get("chapters") or ()),
         sum(1 for line in left[2:] if line[:1] in "+-"),
         needed,
+        level,
     )

@@ -33,3 +33,28 @@ def norm(lines: list[str]) -> list[str]:
         (run if k is not None else out).append(line)
     out.extend(sorted(run))
     return out
+
+
+#: Lines of the Kubelet level that concurrent goroutines write in no fixed order (the container
+#: kills of one KillPod): a run of such lines is sorted, by kind and then text.
+CONCURRENT_KUBELET = (
+    *CONCURRENT,
+    re.compile(r'^klog: I "Killing container with a grace period'),
+)
+
+
+def norm_kubelet(lines: list[str]) -> list[str]:
+    """A Kubelet-level trace with concurrent runs sorted and pull durations replaced."""
+    out: list[str] = []
+    run: list[tuple[int, str]] = []
+    for line in lines:
+        line = _PULLED.sub(r"\1<d>", line.rstrip("\n"))
+        k = next((i for i, r in enumerate(CONCURRENT_KUBELET) if r.match(line)), None)
+        if k is None:
+            out.extend(text for _, text in sorted(run))
+            run = []
+            out.append(line)
+        else:
+            run.append((k, line))
+    out.extend(text for _, text in sorted(run))
+    return out

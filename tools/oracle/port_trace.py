@@ -24,7 +24,9 @@ from minikubelet.config.manifest import pod_from_dict
 from minikubelet.container.container_gc import GCPolicy
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
 from minikubelet.container.runtime import ContainerID
+from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
 from minikubelet.go.duration import format_duration, parse_duration
+from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.fake_kuberuntime_manager import (
@@ -254,125 +256,198 @@ def _pod_cgroup_parent(pod) -> str:
 
 
 def _run(sc: dict, path: str, lines: list[str], klog_out: io.StringIO) -> None:
-    pods = [pod_from_dict(sc["pod"], source=path)]
-    by_uid = {pods[0].metadata.uid: pods[0]}
-    log = CallLog()
-    uid = pods[0].metadata.uid
-    states = FakePodStateProvider(existing_pods={uid}, running_pods={uid})
-    fake = new_fake_runtime(
-        pod_state_provider=states,
-        scenario=Scenario(present_images=list(sc.get("presentImages") or [])),
-        seed=1,
-        pod_lookup=by_uid.get,
-    )
-    instrument(fake.runtime_service, fake.image_service, log)
-    m = fake.manager
-    # As the Go driver's helper: the pod's cgroup under kubelet's default tree (cgroupfs).
-    m.runtime_helper.pod_cgroup_parent = _pod_cgroup_parent
-    state = {"step": 0, "events": 0}
+    """Play the scenario's steps on a fresh fake runtime, appending the trace to ``lines``."""
+    driver = _Driver(sc, path, lines, klog_out)
+    go.run(driver.run, seed=1)
 
-    def out(s: str) -> None:
-        lines.append(log.scrub(s))
 
-    def flush(prefix: str) -> None:
-        for line in log.take():
-            out(f"{prefix}: {line}")
-        for line in log.take_configs():
-            out(f"config: {line}")
-        text = klog_out.getvalue()
-        klog_out.seek(0)
-        klog_out.truncate()
+class _Driver:
+    """One scenario run: the pod, the fake runtime and manager, and a method per kind of step."""
+
+    def __init__(self, sc: dict, path: str, lines: list[str], klog_out: io.StringIO) -> None:
+        self.sc, self.path, self.lines, self.klog_out = sc, path, lines, klog_out
+        self.pod = pod_from_dict(sc["pod"], source=path)
+        self.by_uid = {self.pod.metadata.uid: self.pod}
+        self.log = CallLog()
+        uid = self.pod.metadata.uid
+        self.states = FakePodStateProvider(existing_pods={uid}, running_pods={uid})
+        self.recorder = Recorder()
+        self.fake = new_fake_runtime(
+            pod_state_provider=self.states,
+            scenario=Scenario(present_images=list(sc.get("presentImages") or [])),
+            seed=1,
+            recorder=self.recorder,
+            pod_lookup=self.by_uid.get,
+        )
+        instrument(self.fake.runtime_service, self.fake.image_service, self.log)
+        self.m = self.fake.manager
+        # As the Go driver's helper: the pod's cgroup under kubelet's default tree (cgroupfs).
+        assert isinstance(self.m.runtime_helper, FakeRuntimeHelper)
+        self.m.runtime_helper.pod_cgroup_parent = _pod_cgroup_parent
+        self.step = 0
+        self.events_seen = 0
+
+    # -- output ------------------------------------------------------------------------------
+
+    def out(self, s: str) -> None:
+        self.lines.append(self.log.scrub(s))
+
+    def flush(self, prefix: str) -> None:
+        """The CRI calls, sandbox configs and log lines since the last flush."""
+        for line in self.log.take():
+            self.out(f"{prefix}: {line}")
+        for line in self.log.take_configs():
+            self.out(f"config: {line}")
+        text = self.klog_out.getvalue()
+        self.klog_out.seek(0)
+        self.klog_out.truncate()
         for line in text.splitlines():
             _, sep, rest = line.partition("] ")
-            out(f"klog: {line[:1]} {rest}" if sep else f"klog: {line}")
+            self.out(f"klog: {line[:1]} {rest}" if sep else f"klog: {line}")
 
-    def when() -> str:
-        return "+" + format_duration(float(go.now()) - go.VIRTUAL_EPOCH)
+    def new_events(self) -> None:
+        """The events recorded since the last call."""
+        for ev in self.recorder.events[self.events_seen :]:
+            self.out(f"event: {ev.type} {ev.reason} {ev.message}")
+        self.events_seen = len(self.recorder.events)
 
-    async def kill(arg) -> None:
-        pod = pods[0]
-        state["step"] += 1
-        out(f"# step {state['step']} killPod at {when()}")
-        md = pod.metadata
-        st = await m.get_pod_status(md.uid, md.name, md.namespace)
-        flush("status-call")
+    def begin(self, what: str, detail: str = "") -> None:
+        """The header line of the next step."""
+        self.step += 1
+        since = float(go.now()) - go.VIRTUAL_EPOCH
+        tail = f": {detail}" if detail else ""
+        self.out(f"# step {self.step} {what} at +{format_duration(since)}{tail}")
+
+    # -- steps -------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        back_off = new_back_off(backOffPeriod, MaxContainerBackOff)
+        for step in self.sc["steps"]:
+            if step == "sync":
+                await self.sync(back_off)
+                continue
+            (kind,) = step if isinstance(step, dict) and len(step) == 1 else (None,)
+            if kind == "update":
+                self.update(step["update"])
+            elif kind == "crashSandbox":
+                self.crash_sandbox()
+            elif kind == "killPod":
+                await self.kill(step["killPod"])
+            elif kind == "probe":
+                await self.probe(step["probe"])
+            elif kind == "gc":
+                await self.gc(step["gc"] or {})
+            elif kind == "wait":
+                await go.sleep(dur(step["wait"]))
+            elif kind == "run":
+                total, every = dur(step["run"]["for"]), dur(step["run"]["every"])
+                end = float(go.now()) + total
+                while float(go.now()) < end:
+                    await self.sync(back_off)
+                    await go.sleep(every)
+            else:
+                raise SystemExit(f"unknown step {step!r}")
+
+    def update(self, manifest: dict) -> None:
+        self.begin("update")
+        self.pod = pod_from_dict(manifest, source=self.path)
+        self.by_uid[self.pod.metadata.uid] = self.pod
+
+    def crash_sandbox(self) -> None:
+        rs = self.fake.runtime_service
+        sb = rs._sandboxes_by_pod.get(self.pod.metadata.uid, [""])[-1]
+        if sb:
+            rs.crash_sandbox(sb)
+        self.begin("crashSandbox", sb)
+
+    async def kill(self, arg) -> None:
+        self.begin("killPod")
+        md = self.pod.metadata
+        st = await self.m.get_pod_status(md.uid, md.name, md.namespace)
+        self.flush("status-call")
         grace = arg.get("grace") if isinstance(arg, dict) else None
-        err = await m.kill_pod(pod, convert_pod_status_to_running_pod("fake", st), grace)
-        flush("call")
-        evs = fake.recorder.events[state["events"] :]
-        state["events"] = len(fake.recorder.events)
-        for e in evs:
-            out(f"event: {e.type} {e.reason} {e.message}")
+        err = await self.m.kill_pod(self.pod, convert_pod_status_to_running_pod("fake", st), grace)
+        self.flush("call")
+        self.new_events()
         if err is not None:
-            out(f"kill-error: {err}")
+            self.out(f"kill-error: {err}")
 
-    async def gc(arg: dict) -> None:
-        state["step"] += 1
+    async def gc(self, arg: dict) -> None:
         deleted, terminated = bool(arg.get("deleted", False)), bool(arg.get("terminated", False))
-        out(
-            f"# step {state['step']} gc at {when()}: deleted={str(deleted).lower()} "
-            f"terminated={str(terminated).lower()}"
-        )
-        uid = pods[0].metadata.uid
-        states.existing_pods = set() if deleted else {uid}
-        states.running_pods = set() if terminated else {uid}
+        self.begin("gc", f"deleted={str(deleted).lower()} terminated={str(terminated).lower()}")
+        uid = self.pod.metadata.uid
+        self.states.existing_pods = set() if deleted else {uid}
+        self.states.running_pods = set() if terminated else {uid}
         policy = GCPolicy(
             min_age=dur(arg.get("minAge", 0)),
             max_per_pod_container=int(arg.get("maxPerPodContainer", 1)),
             max_containers=int(arg.get("maxContainers", -1)),
         )
-        err = await m.garbage_collect(
+        err = await self.m.garbage_collect(
             policy,
             bool(arg.get("allSourcesReady", True)),
             bool(arg.get("evictNonDeletedPods", False)),
         )
-        flush("call")
-        evs = fake.recorder.events[state["events"] :]
-        state["events"] = len(fake.recorder.events)
-        for e in evs:
-            out(f"event: {e.type} {e.reason} {e.message}")
+        self.flush("call")
+        self.new_events()
         if err is not None:
-            out(f"gc-error: {err}")
+            self.out(f"gc-error: {err}")
 
-    async def probe(arg: dict) -> None:
-        pod = pods[0]
-        state["step"] += 1
+    async def probe(self, arg: dict) -> None:
         kind, name, result = arg["kind"], arg["container"], arg["result"]
-        out(f"# step {state['step']} probe at {when()}: {kind} {name} {result}")
-        rs = fake.runtime_service
+        self.begin("probe", f"{kind} {name} {result}")
         mine = [
             c
-            for c in rs.containers.values()
-            if c.pod_uid == pod.metadata.uid and c.config.metadata.name == name
+            for c in self.fake.runtime_service.containers.values()
+            if c.pod_uid == self.pod.metadata.uid
+            and c.config.metadata is not None
+            and c.config.metadata.name == name
         ]
         cid = max(mine, key=lambda c: c.created_at).id if mine else ""
-        manager = m.liveness_manager if kind == "liveness" else m.startup_manager
+        manager = self.m.liveness_manager if kind == "liveness" else self.m.startup_manager
         r = Result.SUCCESS if result == "success" else Result.FAILURE
-        await manager.set(ContainerID(m.runtime_name, cid), r, pod)
+        await manager.set(ContainerID(self.m.runtime_name, cid), r, self.pod)
 
-    async def sync(back_off) -> None:
-        pod = pods[0]
-        state["step"] += 1
-        t = float(go.now()) - go.VIRTUAL_EPOCH
-        out(f"# step {state['step']} sync at +{format_duration(t)}")
-        md = pod.metadata
+    async def sync(self, back_off) -> None:
+        self.begin("sync")
+        md = self.pod.metadata
         try:
-            st = await m.get_pod_status(md.uid, md.name, md.namespace)
-        except Exception as e:
-            flush("status-call")
-            out(f"status-error: {e}")
+            st = await self.m.get_pod_status(md.uid, md.name, md.namespace)
+        except Exception as exc:
+            self.flush("status-call")
+            self.out(f"status-error: {exc}")
             return
-        flush("status-call")
+        self.flush("status-call")
+        self.pod_status(st)
+        self.actions(st)
+        self.flush("actions-call")
+        res = await self.m.sync_pod(self.pod, st, [], back_off)
+        self.flush("call")
+        self.new_events()
+        for r in res.sync_results:
+            err = "nil" if r.error is None else str(r.error)
+            self.out(
+                f"result: {r.action} target={r.target} error={err} message={json.dumps(r.message)}"
+            )
+        failed = res.error()
+        if failed is not None:
+            self.out(f"sync-error: {failed}")
+
+    def pod_status(self, st) -> None:
+        """The sandboxes and containers of the status the runtime reported."""
         for s in st.sandbox_statuses:
             ip = s.network.ip if s.network is not None else ""
             attempt = s.metadata.attempt if s.metadata is not None else 0
-            out(f"sandbox: {s.id} state={s.state.name} attempt={attempt} ip={ip}")
+            self.out(f"sandbox: {s.id} state={s.state.name} attempt={attempt} ip={ip}")
         for c in st.container_statuses:
-            out(
+            self.out(
                 f"container: {c.name} {c.id.id} state={c.state.value} exit={c.exit_code} "
                 f"restarts={c.restart_count} reason={c.reason} hash={c.hash:x}"
             )
-        a = m.compute_pod_actions(pod, st)
+
+    def actions(self, st) -> None:
+        """What computePodActions decided, as the Go driver prints it (JSON)."""
+        a = self.m.compute_pod_actions(self.pod, st)
         kill = sorted(
             (
                 {"id": cid.id, "name": k.name, "message": k.message, "reason": str(k.reason)}
@@ -391,56 +466,7 @@ def _run(sc: dict, path: str, lines: list[str], klog_out: io.StringIO) -> None:
             "ContainersToKill": kill,
             "EphemeralContainersToStart": list(a.ephemeral_containers_to_start),
         }
-        out("actions: " + json.dumps(actions, separators=(",", ":")))
-        flush("actions-call")
-        res = await m.sync_pod(pod, st, [], back_off)
-        flush("call")
-        evs = fake.recorder.events[state["events"] :]
-        state["events"] = len(fake.recorder.events)
-        for e in evs:
-            out(f"event: {e.type} {e.reason} {e.message}")
-        for r in res.sync_results:
-            err = "nil" if r.error is None else str(r.error)
-            out(f"result: {r.action} target={r.target} error={err} message={json.dumps(r.message)}")
-        e = res.error()
-        if e is not None:
-            out(f"sync-error: {e}")
-
-    async def run() -> None:
-        back_off = new_back_off(backOffPeriod, MaxContainerBackOff)
-        for step in sc["steps"]:
-            if step == "sync":
-                await sync(back_off)
-            elif isinstance(step, dict) and set(step) == {"update"}:
-                state["step"] += 1
-                out(f"# step {state['step']} update at {when()}")
-                pods[0] = pod_from_dict(step["update"], source=path)
-                by_uid[pods[0].metadata.uid] = pods[0]
-            elif isinstance(step, dict) and set(step) == {"crashSandbox"}:
-                state["step"] += 1
-                rs = fake.runtime_service
-                sb = rs._sandboxes_by_pod.get(pods[0].metadata.uid, [""])[-1]
-                if sb:
-                    rs.crash_sandbox(sb)
-                out(f"# step {state['step']} crashSandbox at {when()}: {sb}")
-            elif isinstance(step, dict) and set(step) == {"killPod"}:
-                await kill(step["killPod"])
-            elif isinstance(step, dict) and set(step) == {"probe"}:
-                await probe(step["probe"])
-            elif isinstance(step, dict) and set(step) == {"gc"}:
-                await gc(step["gc"] or {})
-            elif isinstance(step, dict) and set(step) == {"wait"}:
-                await go.sleep(dur(step["wait"]))
-            elif isinstance(step, dict) and set(step) == {"run"}:
-                total, every = dur(step["run"]["for"]), dur(step["run"]["every"])
-                end = float(go.now()) + total
-                while float(go.now()) < end:
-                    await sync(back_off)
-                    await go.sleep(every)
-            else:
-                raise SystemExit(f"unknown step {step!r}")
-
-    go.run(run, seed=1)
+        self.out("actions: " + json.dumps(actions, separators=(",", ":")))
 
 
 if __name__ == "__main__":

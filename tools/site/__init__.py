@@ -127,8 +127,12 @@ grep=None, channels=None, limit=400)``
     ``within`` (a Go symbol or Python qualname anywhere on the step's stack), ``focus`` (the
     function the step happens in), ``start``/``end`` (virtual time, ``"6.3s"``), ``grep`` (a
     regular expression the kept log messages match), ``channels`` (the channels the state panel
-    shows, by their Go name), ``limit`` (steps).  The player's data is embedded in the page (at
-    most 200 KB: narrow the options when the build says so), so the player makes no request.
+    shows, by their Go name), ``limit`` (steps).  The player's data (at most 200 KB: narrow the
+    options when the build says so) is a script beside the page, ``trace-<id>.js``, which the
+    player loads when it comes near the screen: a chapter's first load does not carry it.
+
+``book()``
+    The links to the PDF of each language (`tools.site.book`, ``make pdf``), on the home pages.
 
 Environment
 ===========
@@ -136,4 +140,7 @@ Environment
 ``K8S_SRC`` / ``K8S_SRC_VERSION``: where the Go source is (see `tools.xref`).  Without one the
 build is link-only.  ``MINIKUBELET_REQUIRE_SOURCE=1`` makes a link-only build an error (the
 deploy workflow sets it).
+``MINIKUBELET_REPOSITORY`` (``https://github.com/OWNER/NAME``) and ``MINIKUBELET_BRANCH``:
+where each page's "edit this page" link goes (`tools.site.edit_link`; the clone's GitHub
+``origin`` without them).
 """

@@ -81,7 +81,9 @@ def find(sources: Path = SOURCES, output: Path = OUTPUT) -> tuple[list[Diagram],
     for name, have in sorted(langs.items()):
         for lang in LANGUAGES:
             if lang not in have:
-                problems.append(f"{sources / f'{name}.{lang}.dot'}: missing (every diagram has both)")
+                problems.append(
+                    f"{sources / f'{name}.{lang}.dot'}: missing (every diagram has both)"
+                )
     return diagrams, problems
 
 
@@ -178,11 +180,9 @@ def stale(diagrams: list[Diagram], output: Path = OUTPUT, root: Path = ROOT) -> 
                 f"{svg}: out of date, {src} changed since it was rendered; run "
                 "'python -m tools.site.diagrams'"
             )
-    for svg in sorted(output.glob("*.svg")) if output.is_dir() else []:
-        if svg.name not in wanted:
-            problems.append(
-                f"{_rel(svg, root)}: no source in docs/diagrams/; delete it"
-            )
+    for orphan in sorted(output.glob("*.svg")) if output.is_dir() else []:
+        if orphan.name not in wanted:
+            problems.append(f"{_rel(orphan, root)}: no source in docs/diagrams/; delete it")
     return problems
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\{\{\s*(?P<call>[A-Za-z_]\w*\s*\(.*\))\s*\}\}\s*$")
@@ -69,7 +69,7 @@ def find(markdown: str) -> Iterator[Directive]:
             yield parse(text, number)
 
 
-def expand(markdown: str, handlers: dict[str, Callable[[Directive], str]]) -> str:
+def expand(markdown: str, handlers: Mapping[str, Callable[[Directive], str]]) -> str:
     """Replace each directive line by what its handler returns (indented like the directive).
 
     Unknown directive names are errors: a typo must not leave ``{{ … }}`` on the page.
@@ -84,8 +84,6 @@ def expand(markdown: str, handlers: dict[str, Callable[[Directive], str]]) -> st
             out = handler(d)
         except DirectiveError as exc:
             raise DirectiveError(f"line {d.line}: {d.name}: {exc}") from None
-        block = "".join(
-            (d.indent + row if row.strip() else row) + "\n" for row in out.splitlines()
-        )
+        block = "".join((d.indent + row if row.strip() else row) + "\n" for row in out.splitlines())
         lines[d.line - 1] = block  # one line replaced by a block: later numbers stay valid
     return "".join(lines)

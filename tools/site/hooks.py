@@ -2,16 +2,21 @@
 
 What they do, per build (mkdocs-static-i18n builds once per language, in one process):
 
+- ``on_startup`` and ``on_config``: under ``mkdocs serve``, answer on its address with a page
+  that says the site is being built until the first build is done (`tools.site.building`).
+
 - ``on_config``: index the port with `tools.xref` (once per version of the port and source:
   the second language reuses it), fail when ``MINIKUBELET_REQUIRE_SOURCE=1`` and there is no
-  Go source, and add the side-by-side CSS and JS (served from the site, never from another
-  host).
+  Go source, add the side-by-side CSS and JS (served from the site, never from another
+  host), and point the pages' "edit this page" links at the repository
+  (`tools.site.edit_link`).
 - ``on_files``: add those assets (``tools/site/assets``) to the site as ``assets/minikubelet/``.
 - ``on_page_markdown``: expand the directives (see `tools.site`).
 - ``on_page_content``: put the rendered side-by-side views in place; on Chinese pages, give the
   headings' permalinks a Chinese title (Python-Markdown's ``toc`` has one setting for all).
-- ``on_post_page``: put the side-by-side views in (after search indexed the page), make the
-  language links relative, point a Chinese page's search at the Chinese index (``zh/search/``).
+- ``on_post_page``: put the side-by-side views in (after search indexed the page), write the
+  trace players' data beside the page (`tools.site.trace`), make the language links
+  relative, point a Chinese page's search at the Chinese index (``zh/search/``).
 - ``on_post_template``: keep each language's 404 page (both builds write ``404.html`` at the
   site's root, the Chinese one last).
 - ``on_post_build`` (last of all, after mkdocs-static-i18n has written the combined search
@@ -47,10 +52,13 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
+from tools.site.book import links_directive as book_links  # noqa: E402
 from tools.site.breakpoints import pdb_directive  # noqa: E402
+from tools.site.building import BuildingPage  # noqa: E402
 from tools.site.kubelet_logs import kubelet_logs_table  # noqa: E402
 from tools.site.recipes import spots_table  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
+from tools.site.edit_link import REPOSITORY_ENV, edit_uri  # noqa: E402
 from tools.site.exercises import exercises_directive  # noqa: E402
 from tools.site.oracle import oracle_directive  # noqa: E402
 from tools.site.render import render  # noqa: E402
@@ -64,6 +72,7 @@ from tools.site.sidebyside import (  # noqa: E402
 )
 from tools.site.trace import Traces  # noqa: E402
 from tools.xref import LOCK_PATH, build_index  # noqa: E402
+from tools.xref.index import Index  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.minikubelet")
 
@@ -85,13 +94,16 @@ REFERENCE_PAGE = "reference.md"
 class _State:
     """What the hooks keep between events and between the builds of one process."""
 
-    index = None
+    index: Index | None = None
     index_key: tuple | None = None
     runner: Runner | None = None
     traces: Traces | None = None
     pending: ClassVar[dict[str, dict[str, tuple]]] = {}  # page URL → slot id → (mapping, doc)
     views: ClassVar[dict[str, dict[str, str]]] = {}  # page URL → placeholder → the view's HTML
     not_found: ClassVar[dict[str, str]] = {}  # language → its 404 page
+    beside: ClassVar[dict[str, dict[str, bytes]]] = {}  # page URL → file name → its content
+    serving = False  # mkdocs serve (not build)
+    waiting: BuildingPage | None = None  # the address's page during serve's first build
 
 
 state = _State()
@@ -113,14 +125,23 @@ def get_index():
     if state.index is None or state.index_key != key:
         index = build_index(ROOT, offline=True, require_source=_truthy(REQUIRE_SOURCE))
         state.index, state.index_key = index, key
-        if index.mode == "source":
+        if index.source is not None:
             log.info(f"minikubelet: Go source: {index.source.describe()}")
         else:
             log.info("minikubelet: no Go source, link-only build: " + " ".join(index.notes))
     return state.index
 
 
+def on_startup(command: str, dirty: bool) -> None:
+    state.serving = command == "serve"
+
+
 def on_config(config):
+    if state.serving and state.waiting is None:
+        state.waiting = BuildingPage()  # once: the first build only
+        host, port = config.dev_addr
+        if state.waiting.start(host, port):
+            log.info(f"minikubelet: http://{host}:{port}/ says the site is being built, meanwhile")
     index = get_index()
     if _truthy(REQUIRE_SOURCE) and index.mode != "source":
         raise PluginError(
@@ -130,6 +151,13 @@ def on_config(config):
         )
     for problem in index.errors:
         log.warning(f"minikubelet: xref: {problem}")
+    if not config.edit_uri:
+        config.edit_uri = edit_uri(ROOT)
+        if config.edit_uri is None and state.runner is None:  # said once, not per language
+            log.info(
+                f"minikubelet: no edit links: set {REPOSITORY_ENV}=https://github.com/OWNER/NAME "
+                "(or clone from GitHub, whose origin is used)"
+            )
     for path in CSS:
         if path not in config.extra_css:
             config.extra_css.append(path)
@@ -166,8 +194,12 @@ def _reference_url(files: Files, lang: str) -> str | None:
 
 
 def on_page_markdown(markdown: str, page, config, files: Files) -> str:
+    if state.waiting is not None:
+        state.waiting.page_done()
     lang = _language(page, config)
     src = page.file.src_uri
+    runner, traces = state.runner, state.traces
+    assert runner is not None and traces is not None  # on_config made them
     slots: dict[str, tuple] = {}
     counter = 0
 
@@ -191,14 +223,16 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         unknown = set(d.kwargs) - {"grep", "head", "tail"}
         if unknown:
             raise DirectiveError(f"run: unknown options {sorted(unknown)}")
-        return run_directive(state.runner, d.args[0], lang=lang, **d.kwargs)
+        return run_directive(runner, d.args[0], lang=lang, **d.kwargs)
 
     # Numbered in page order (directives are expanded from the last one up).
     trace_lines = [t.line for t in find(markdown) if t.name == "trace"]
 
     def trace(d: Directive) -> str:
         number = trace_lines.index(d.line) + 1
-        return state.traces.directive(d, number=number, lang=lang, index=get_index())
+        html, name, script = traces.directive(d, number=number, lang=lang, index=get_index())
+        state.beside.setdefault(page.file.url, {})[name] = script
+        return html
 
     def pdb(d: Directive) -> str:
         unknown = set(d.kwargs) - {"then", "args"}
@@ -215,6 +249,11 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         if d.args or d.kwargs:
             raise DirectiveError("spots() takes no arguments")
         return spots_table(lang)
+
+    def book(d: Directive) -> str:
+        if d.args or d.kwargs:
+            raise DirectiveError("book() takes no arguments")
+        return book_links(lang, page.url)
 
     def exercises(d: Directive) -> str:
         if d.kwargs or len(d.args) > 1:
@@ -235,6 +274,7 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         "kubelet_logs": kubelet_logs,
         "exercises": exercises,
         "trace": trace,
+        "book": book,
     }
     try:
         out = expand(markdown, handlers)
@@ -293,6 +333,10 @@ def on_post_page(output: str, page, config) -> str:
     fetches ``<base>/search/…``)."""
     for placeholder, view in state.views.pop(page.file.url, {}).items():
         output = output.replace(placeholder, view, 1)
+    for name, content in state.beside.pop(page.file.url, {}).items():
+        target = Path(page.file.abs_dest_path).parent / name  # a trace player's data
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
     output = _relative_alternates(output, page.url, config)
     lang = _language(page, config)
     if lang == DEFAULT_LANGUAGE:
@@ -366,6 +410,8 @@ def _no_sitemap_without_a_site_url(site: Path) -> None:
 def on_post_build(config) -> None:
     site = Path(config.site_dir).resolve()
     i18n = config.plugins.get("i18n")
+    if state.waiting is not None and (i18n is None or not i18n.building):
+        state.waiting.stop()  # the first build is done: mkdocs serve binds the address now
     if i18n is not None and not i18n.building and (site / "search" / "search_index.json").exists():
         # the outer build's last event: every language is built and the index is combined
         counts = split_index(site, DEFAULT_LANGUAGE)

@@ -54,6 +54,19 @@ ENTRIES = [
     Entry("Killing container with a grace period", "11-end-of-a-pod.md",
           "a container is stopped: SIGTERM, then SIGKILL after the grace period",
           "停止一个容器：先 SIGTERM，宽限期过后 SIGKILL"),
+    Entry("start failed in pod", "08-start-container.md",
+          "a container did not start: the line holds the whole container spec "
+          "(`&Container{Name:…}`), then the reason and the message",
+          "一个容器没能启动：这一行先是整个容器定义（`&Container{Name:…}`），然后是原因和消息"),
+    Entry("Exec lifecycle hook", "08-start-container.md",
+          "a postStart or preStop exec hook failed: its command, the error, its output",
+          "postStart 或 preStop 的 exec 钩子失败：命令、错误和它的输出"),
+    Entry("ExecSync cmd from runtime service failed", "11-end-of-a-pod.md",
+          "the runtime refused to run a hook's command (the container no longer runs, say)",
+          "运行时拒绝执行钩子的命令（例如容器已经不在运行）"),
+    Entry("Probe failed", "10-status-and-probes.md",
+          "a probe failed: `probeType=\"Liveness\"` (or Readiness, Startup) and its output",
+          "一次探测失败：`probeType=\"Liveness\"`（或 Readiness、Startup）以及它的输出"),
 ]  # fmt: skip
 
 
@@ -78,11 +91,13 @@ def _how(call: ast.Call) -> str:
     name = call.func.attr if isinstance(call.func, ast.Attribute) else ""
     if name == "eventf" or name == "event":
         return "event"
+    if name == "handle_error":  # utilruntime.HandleError: an error line of its own
+        return "error"
     if name in LOG_CALLS:
         inner = call.func.value if isinstance(call.func, ast.Attribute) else None
         if isinstance(inner, ast.Call) and getattr(inner.func, "attr", "") == "v" and inner.args:
             level = inner.args[0]
-            if isinstance(level, ast.Constant):
+            if isinstance(level, ast.Constant) and isinstance(level.value, int):
                 return f"-v {level.value}"
         return "-v 0" if name.startswith("info") else "error"
     return "message"
@@ -119,7 +134,8 @@ def find_site(root: Path, needle: str) -> Site:
                     go_path, go_symbol = _go_line(fn)
                     site = Site(path.relative_to(root).as_posix(), call.lineno, how, go_path,
                                 go_symbol)  # fmt: skip
-                    rank = {"message": 2, "event": 1}.get(how, 0)
+                    # An error line (always printed) before a -v line, a log line before the rest.
+                    rank = {"error": -1, "message": 2, "event": 1}.get(how, 0)
                     found.append((rank, site))
     if not found:
         raise DirectiveError(f"kubelet_logs: no call in the port writes {needle!r}")

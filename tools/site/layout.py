@@ -117,7 +117,9 @@ def problems(mods: list[Module], notes: dict[str, dict[str, str]]) -> list[str]:
         if m.path.startswith(OURS) and m.go_files:
             out.append(f"{m.path}: is in a package of our own but ports {', '.join(m.go_files)}")
         if len(packages) > 1:
-            out.append(f"{m.path}: ports files of several Go packages: {', '.join(sorted(packages))}")
+            out.append(
+                f"{m.path}: ports files of several Go packages: {', '.join(sorted(packages))}"
+            )
         if m.lines > MAX_LINES and len(m.go_files) != 1:
             out.append(f"{m.path}: {m.lines} lines without being the port of one Go file")
         if m.ours and m.name not in notes:
@@ -176,8 +178,12 @@ def pages(root: Path = ROOT) -> dict[Path, tuple[str, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.site.layout", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if a page's table is not current")
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.site.layout", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="fail if a page's table is not current"
+    )
     args = parser.parse_args(argv)
     try:
         result = pages()

@@ -147,19 +147,20 @@ def _session_block(
 
 def spots_table(lang: str) -> str:
     """Every chapter example's spots, where they are now and what to type there."""
-    from walkthrough.catalog import PACKAGE_DIR
+    from walkthrough.catalog import PACKAGE_DIR, discover
 
     rows = []
-    for example in sorted(PACKAGE_DIR.glob("ch*/example.py")):
-        chapter = example.parent.name
-        module = importlib.import_module(f"walkthrough.{chapter}.example")
+    for chapter in discover():
+        if chapter.example is None:
+            continue
+        module = importlib.import_module(f"walkthrough.{chapter.slug}.example")
         for spot in module.SPOTS:
             file, line = spot.location()
             relative = Path(file).resolve().relative_to(PACKAGE_DIR.parent.resolve()).as_posix()
             qualname = spot.target.partition(":")[2]
             rows.append(
                 (
-                    int(chapter.removeprefix("ch")),
+                    chapter.number,
                     spot.name,
                     f"`{qualname}`<br>`{relative}:{line}`",
                     spot.zh if lang == "zh" else spot.en,

@@ -15,7 +15,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def _autoescape(name: str | None) -> bool:
-    return bool(name) and name.endswith(".html.j2")
+    return name is not None and name.endswith(".html.j2")
 
 
 @cache

@@ -23,7 +23,9 @@ from pathlib import Path
 
 REFERENCE = "reference/"
 LANGUAGES = {"en": ["en"], "zh": ["en", "zh"]}  # lunr languages of each index
-IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*")
+IDENTIFIER = re.compile(
+    r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*"
+)
 PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 TAG = re.compile(r"<[^>]+>")
 SENTENCE = re.compile(r"^(.*?[.!?。！？])(?:\s|<|$)", re.S)
@@ -47,7 +49,7 @@ def joined_forms(html: str) -> list[str]:
 
 def with_joined_forms(html: str) -> str:
     forms = joined_forms(html)
-    return f'{html}<span hidden> {" ".join(forms)}</span>' if forms else html
+    return f"{html}<span hidden> {' '.join(forms)}</span>" if forms else html
 
 
 def first_sentence(html: str, limit: int = 200) -> str:
@@ -98,7 +100,9 @@ def split_index(site: Path, default: str = "en") -> dict[str, int]:
         folder = site / "search" if lang == default else site / lang / "search"
         folder.mkdir(parents=True, exist_ok=True)
         config = {**data["config"], "lang": LANGUAGES[lang]}
-        text = json.dumps({"config": config, "docs": entries}, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(
+            {"config": config, "docs": entries}, ensure_ascii=False, separators=(",", ":")
+        )
         (folder / "search_index.json").write_text(text, encoding="utf-8")
         counts[lang] = len(entries)
     return counts

@@ -109,7 +109,7 @@ class View:
 
 def css_class(ttype: _TokenType) -> str:
     """Pygments' short CSS class for a token type (``Token.Keyword`` → ``k``)."""
-    while ttype not in STANDARD_TYPES:
+    while ttype not in STANDARD_TYPES and ttype.parent is not None:
         ttype = ttype.parent
     return STANDARD_TYPES[ttype]
 
@@ -193,14 +193,14 @@ def _split_indent(tokens: list[Token]) -> tuple[list[Token], str]:
 def _member_blocks(index: Index, mapping: Mapping) -> list[Block]:
     """Mappings nested in this one on both sides (an interface's methods in the Protocol that
     ports it), as blocks: a type's view links its members' lines too."""
-    if not mapping.resolved:
+    if not mapping.resolved or mapping.go_start is None or mapping.go_end is None:
         return []
     out = []
     for m in index.mappings:
+        if m is mapping or not m.resolved or m.go_start is None or m.go_end is None:
+            continue
         if (
-            m is not mapping
-            and m.resolved
-            and m.py_file == mapping.py_file
+            m.py_file == mapping.py_file
             and mapping.py_start < m.py_start <= m.py_end <= mapping.py_end
             and m.go_path == mapping.go_path
             and mapping.go_start < m.go_start <= m.go_end <= mapping.go_end

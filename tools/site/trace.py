@@ -4,10 +4,12 @@
 end="5s", limit=400, channels=[…], grep="SyncLoop") }}`` records the command
 (`tools.trace.record`, once per version of the port), keeps the steps the options ask for
 (`tools.trace.player.Options`), and puts a player on the page.  Its data (`tools.trace.player`,
-in the page's language) is embedded in the page as a ``<script type="application/json">``: no
-request, so the player works offline and from a saved page, and a deep link opens its step at
-once.  The build fails when the data passes 200 KB.  Under each player, the two commands that
-show the same run in a terminal (``--trace`` then ``minikubelet trace show``, `terminal`).
+in the page's language) is a script of its own beside the page, ``trace-<id>.js``, which the
+player loads when it first comes near the screen, is used, or a deep link names it: a chapter's
+first load does not carry its traces (``bench/bench_page_weight.py``).  A script, not a
+``fetch``: it loads from the site's own folder, offline and from ``file://`` too.  The build
+fails when the data passes 200 KB.  Under each player, the two commands that show the same run
+in a terminal (``--trace`` then ``minikubelet trace show``, `terminal`).
 """
 
 from __future__ import annotations
@@ -128,8 +130,11 @@ class Traces:
             raise TraceError(done.stderr.strip() or f"{command!r} failed")
         return json.loads(done.stdout)
 
-    def directive(self, d: Directive, *, number: int, lang: str, index: Index) -> str:
-        """The HTML of one player (``number``: its place on the page)."""
+    def directive(
+        self, d: Directive, *, number: int, lang: str, index: Index
+    ) -> tuple[str, str, bytes]:
+        """One player (``number``: its place on the page): its HTML, and the name and content
+        of its data's script, which goes beside the page."""
         if len(d.args) != 1 or not isinstance(d.args[0], str):
             raise DirectiveError('trace("minikubelet run …", id=…, kinds=[…], within=[…], …)')
         opts = options(d)
@@ -146,17 +151,29 @@ class Traces:
                 f"the player's data is {len(data):,} bytes (at most {MAX_BYTES:,}): "
                 "narrow it with kinds=, within=, start=/end= or limit="
             )
+        script = data_script(trace_id, data)
         html = render(
             "trace.html.j2",
             terminal=terminal(trace["command"], d),
             id=trace_id,
             lang=lang,
-            # Inside a <script>, "</" would end it: JSON's \u003c is the same text.
-            data=data.decode().replace("<", "\\u003c"),
+            src=script_name(trace_id),
             command=trace["command"],
             steps=len(player["steps"]),
             total=player["total"],
             mode=player["mode"],
         )
         # Python-Markdown ends a raw HTML block at a blank line: there must be none.
-        return "\n" + re.sub(r"\n\s*\n", "\n", html) + "\n"
+        return "\n" + re.sub(r"\n\s*\n", "\n", html) + "\n", script_name(trace_id), script
+
+
+def script_name(trace_id: str) -> str:
+    """The file, beside the page, of the player ``trace_id``'s data."""
+    return f"trace-{trace_id}.js"
+
+
+def data_script(trace_id: str, data: bytes) -> bytes:
+    """The player's data as a script that hands it to the player (assets/trace.js)."""
+    # JSON is a JavaScript expression; \u2028 and \u2029 are escaped for older engines.
+    text = data.decode().replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return f"window.mklTrace({json.dumps(trace_id)},{text});\n".encode()

@@ -150,6 +150,8 @@ class _Functions:
         }
         if where is not None:
             m = where.mapping
+            # The resolver indexes resolved mappings only: their Go lines are known.
+            assert m.go_start is not None and m.go_end is not None
             go_lines = self.resolver.go_lines(m.go_path)
             item["go"] = {
                 "path": m.go_path,
@@ -187,11 +189,11 @@ def _def_around(tree: ast.Module | None, line: int) -> tuple[int, int] | None:
 
 def _select_lines(
     go: dict[str, Any], blocks: list[Any], py_line: int
-) -> tuple[list[Any] | None, list[int] | None]:
+) -> tuple[list[Any] | None, list[int | None] | None]:
     """Go and Python lines of each case of the select at ``py_line``: the Python line is that of
-    the anchor below the select with the same Go case text."""
+    the anchor below the select with the same Go case text (None when there is none)."""
 
-    def py_of(text: str | None, lines: list[int] | None) -> list[int] | None:
+    def py_of(text: str | None, lines: list[int] | None) -> list[int | None] | None:
         if text is None or lines is None:
             return None
         below = [

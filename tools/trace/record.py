@@ -32,8 +32,8 @@ def _entry(argv: list[str]) -> Callable[[], Any]:
         from minikubelet.sim import cli
 
         return lambda: cli.main(argv[1:], out=io.StringIO())
-    if len(argv) >= 2 and argv[0] == "python" and EXAMPLE.match(argv[1]):
-        module = importlib.import_module(f"walkthrough.{EXAMPLE.match(argv[1]).group(1)}.example")
+    if len(argv) >= 2 and argv[0] == "python" and (example := EXAMPLE.match(argv[1])):
+        module = importlib.import_module(f"walkthrough.{example.group(1)}.example")
         return lambda: module.main(argv[2:])
     raise TraceError(
         "only 'minikubelet …' and 'python walkthrough/chNN/example.py …' can be traced, "

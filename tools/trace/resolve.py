@@ -127,6 +127,8 @@ class Resolver:
         if w is None:
             return None
         m, b = w.mapping, w.block
+        # Only resolved mappings are indexed (__init__): their Go lines are known.
+        assert m.go_start is not None and m.go_end is not None
         start, end = (b.go_start, b.go_end) if b is not None else (m.go_start, m.go_end)
         line, how = None, "function"
         if b is not None:
@@ -187,7 +189,7 @@ class Resolver:
         """The ``select {`` line that opens the select whose cases were found (the last one
         above its first case), or the only one of the function."""
         lines = self.go_lines(m.go_path)
-        if lines is None:
+        if lines is None or m.go_start is None or m.go_end is None:
             return None
         opens = [
             n
@@ -300,10 +302,11 @@ def resolve(trace: dict[str, Any], index: Index | None = None, root: Path | None
             focus_step.setdefault(focus, step)
     read_from: set[str] = set()
     for i, location in enumerate(trace["locations"]):
-        if places[i] is None:
+        place = places[i]
+        if place is None:
             continue
         location["go"] = resolver.locate(location, focus_step.get(i, {}))
-        if places[i].mapping.read_from:
-            read_from.add(places[i].mapping.read_from)
+        if place.mapping.read_from:
+            read_from.add(place.mapping.read_from)
     trace["xref"] = {"tag": TAG, "mode": index.mode, "read_from": sorted(read_from)}
     return trace

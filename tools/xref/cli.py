@@ -7,12 +7,16 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from .index import Index, build_index
 from .paths import COMMIT, LOCK_PATH, PACKAGE, REPO_ROOT, TAG
 from .problems import ERROR
 from .progress import Progress
+
+if TYPE_CHECKING:
+    from .download import FetchResult
 
 EPILOG = f"""\
 environment:
@@ -152,7 +156,7 @@ def cmd_fetch(args, progress) -> int:
     from .cache import default_cache_dir
     from .lock import LockError, load_lock
     from .py_index import index_package
-    from .source import CacheSource, SourceError, fetch_into, open_explicit
+    from .source import CacheSource, fetch_into
 
     root = Path(args.root)
     py = index_package(root / args.package, root)
@@ -167,26 +171,15 @@ def cmd_fetch(args, progress) -> int:
         return 0
     src = args.src or os.environ.get("K8S_SRC")
     if src:
-        version = args.source_version or os.environ.get("K8S_SRC_VERSION")
-        try:
-            source = open_explicit(src, version, lock=lock, need=need)
-        except SourceError as exc:
-            _say(f"xref fetch: {exc}")
-            return 1
-        lacking = sorted(set(need) - set(source.read_many(need)))
-        print(f"xref fetch: K8S_SRC is set, nothing to fetch: {source.describe()}")
-        if source.warning:
-            print(f"xref fetch: warning: {source.warning}")
-        for rel in lacking:
-            print(f"xref fetch: {rel}: not in K8S_SRC")
-        return 1 if lacking else 0
+        return _check_k8s_src(src, args, lock, need)
     expected = lock.expected_hashes(TAG) if lock else {}
     known = lock.known_blobs() if lock else {}
     cache = CacheSource(args.cache_dir or default_cache_dir(root), expected=expected, known=known)
     todo = set(need) if args.force else cache.missing(need)
     for note in cache.notes:
         print(f"xref fetch: {note}")
-    res, unwritable = None, []
+    res: FetchResult | None = None
+    unwritable: list[str] = []
     if todo and args.offline:
         print(f"xref fetch: --offline: {len(todo)} files not fetched")
     elif todo:
@@ -198,11 +191,57 @@ def cmd_fetch(args, progress) -> int:
             archive_url=args.archive_url,
             progress=progress,
         )
+    out = _fetch_outcome(need, cache, res, unwritable, known, expected)
+    offline = bool(out["network_error"]) and not out["refused"]
+    if args.json:
+        print(json.dumps(out, indent=1))
+    elif offline and args.offline_ok:
+        url, _, why = out["network_error"].partition(": ")
+        host = urlsplit(url).netloc or url
+        print(
+            f"xref fetch: offline (cannot reach {host}: {why or 'no answer'}): the site shows "
+            "the Go as links to GitHub; set K8S_SRC=/path/to/kubernetes to read a local copy"
+        )
+    else:
+        _print_fetched(out, need, known, cache.dir, downloaded=res is not None)
+    if offline and args.offline_ok:
+        return 0
+    return 1 if out["missing"] or out["absent_at_tag"] else 0
+
+
+def _check_k8s_src(src: str, args, lock, need: set[str]) -> int:
+    """``fetch`` with ``K8S_SRC`` set: nothing to download; say what the source lacks."""
+    from .source import SourceError, open_explicit
+
+    version = args.source_version or os.environ.get("K8S_SRC_VERSION")
+    try:
+        source = open_explicit(src, version, lock=lock, need=need)
+    except SourceError as exc:
+        _say(f"xref fetch: {exc}")
+        return 1
+    lacking = sorted(set(need) - set(source.read_many(need)))
+    print(f"xref fetch: K8S_SRC is set, nothing to fetch: {source.describe()}")
+    if source.warning:
+        print(f"xref fetch: warning: {source.warning}")
+    for rel in lacking:
+        print(f"xref fetch: {rel}: not in K8S_SRC")
+    return 1 if lacking else 0
+
+
+def _fetch_outcome(
+    need: set[str],
+    cache,
+    res: FetchResult | None,
+    unwritable: list[str],
+    known: dict,
+    expected: dict,
+) -> dict[str, Any]:
+    """What ``fetch`` did, as ``--json`` prints it."""
     missing = sorted(cache.missing(need))
     absent = sorted(set(need) & cache.absent())
     # Present and checked by a git blob id the lock records, or present with none to check by.
     unverified = sorted(set(need) - set(missing) - set(absent) - set(known))
-    out = {
+    return {
         "cache": str(cache.dir),
         "commit": COMMIT,
         "needed": len(need),
@@ -217,44 +256,37 @@ def cmd_fetch(args, progress) -> int:
         "absent_at_tag": absent,
         "unverified": unverified,
     }
-    offline = bool(out["network_error"]) and not out["refused"]
-    if args.json:
-        print(json.dumps(out, indent=1))
-    elif offline and args.offline_ok:
-        url, _, why = out["network_error"].partition(": ")
-        host = urlsplit(url).netloc or url
+
+
+def _print_fetched(
+    out: dict[str, Any], need: set[str], known: dict, cache_dir: Path, *, downloaded: bool
+) -> None:
+    """``fetch``'s report in lines: how many files are verified, then each one that is not."""
+    missing, absent, unverified = out["missing"], out["absent_at_tag"], out["unverified"]
+    ok = len(need) - len(missing) - len(absent) - len(unverified)
+    releases = "/".join(sorted({known[p][1] for p in set(need) & set(known)}))
+    by = f" by the lock's git blob ids ({releases})" if releases else ""
+    got = f"; {len(out['fetched'])} downloaded at commit {COMMIT[:12]}" if downloaded else ""
+    print(f"xref fetch: {ok}/{len(need)} Go files of {TAG} verified{by} in {cache_dir}{got}")
+    if unverified:
+        names = ", ".join(unverified[:3]) + (", …" if len(unverified) > 3 else "")
         print(
-            f"xref fetch: offline (cannot reach {host}: {why or 'no answer'}): the site shows "
-            "the Go as links to GitHub; set K8S_SRC=/path/to/kubernetes to read a local copy"
+            f"xref fetch: {len(unverified)} unverified (the lock has no git blob id for "
+            f"them): {names}"
         )
-    else:
-        ok = len(need) - len(missing) - len(absent) - len(unverified)
-        releases = "/".join(sorted({known[p][1] for p in set(need) & set(known)}))
-        by = f" by the lock's git blob ids ({releases})" if releases else ""
-        got = f"; {len(out['fetched'])} downloaded at commit {COMMIT[:12]}" if res else ""
-        print(f"xref fetch: {ok}/{len(need)} Go files of {TAG} verified{by} in {cache.dir}{got}")
-        if unverified:
-            names = ", ".join(unverified[:3]) + (", …" if len(unverified) > 3 else "")
-            print(
-                f"xref fetch: {len(unverified)} unverified (the lock has no git blob id for "
-                f"them): {names}"
-            )
-        for rel in absent:
-            print(f"xref fetch: {rel}: not found at {TAG} (404): a mapping names a missing file")
-        for rel, why in out["refused"].items():
-            print(f"xref fetch: {rel}: refused: {why}")
-        for name, why in out["rejected"]:
-            print(f"xref fetch: archive member skipped: {name!r}: {why}")
-        for line in unwritable:
-            print(f"xref fetch: {line}")
-        if out["network_error"]:
-            print(
-                f"xref fetch: download failed: {out['network_error']}. Builds fall back to "
-                "link-only mode (permalinks from the lock); set K8S_SRC to read a local copy"
-            )
-    if offline and args.offline_ok:
-        return 0
-    return 1 if missing or absent else 0
+    for rel in absent:
+        print(f"xref fetch: {rel}: not found at {TAG} (404): a mapping names a missing file")
+    for rel, why in out["refused"].items():
+        print(f"xref fetch: {rel}: refused: {why}")
+    for name, why in out["rejected"]:
+        print(f"xref fetch: archive member skipped: {name!r}: {why}")
+    for line in out["unwritable"]:
+        print(f"xref fetch: {line}")
+    if out["network_error"]:
+        print(
+            f"xref fetch: download failed: {out['network_error']}. Builds fall back to "
+            "link-only mode (permalinks from the lock); set K8S_SRC to read a local copy"
+        )
 
 
 def cmd_index(args, progress) -> int:
@@ -273,7 +305,7 @@ def cmd_index(args, progress) -> int:
         symbols = sum(len(f.record[2]) for f in files)
         cases = sum(len(f.record[3]) for f in files)
         with_errors = [f.path for f in files if f.record[4]]
-        out = {
+        out: dict[str, Any] = {
             "root": str(tree.root),
             "files": len(tree),
             "symbols": symbols,
@@ -347,12 +379,12 @@ def cmd_report(args, progress) -> int:
 
 def cmd_lock(args, progress) -> int:
     from .lock import write_lock
-    from .resolve import make_lock
+    from .resolve import SourceLookup, make_lock
     from .source import UNKNOWN
 
     index = _build(args, progress, strict_fidelity=False, check_lock=False)
     _say(*index.notes)
-    if index.mode != "source":
+    if index.source is None or not isinstance(index.lookup, SourceLookup):
         print("lock: needs the Go source (K8S_SRC, the cache, or a download); none found")
         return 1
     if index.errors and not args.force:

@@ -190,10 +190,10 @@ class Matcher:
         `tokens` are (word, line) pairs; a None word breaks the text (a marked quotation).
         """
         for i in range(len(tokens) - MIN_WORDS + 1):
-            window = tokens[i : i + MIN_WORDS]
-            if any(w is None for w, _ in window):
+            words = [w for w, _ in tokens[i : i + MIN_WORDS] if w is not None]
+            if len(words) < MIN_WORDS:
                 continue
-            for n, h, path in self.long.get(_h(w for w, _ in window)[:_KEY_HEX], ()):
+            for n, h, path in self.long.get(_h(words)[:_KEY_HEX], ()):
                 span = tokens[i : i + n]
                 if len(span) == n and all(w is not None for w, _ in span):
                     if unit_hash([w for w, _ in span if w is not None]) == h:

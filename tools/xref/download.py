@@ -182,9 +182,8 @@ class _DeadlineHTTPS(urllib.request.HTTPSHandler):
         self.deadline = deadline
 
     def https_open(self, req):
-        return self.do_open(
-            self.deadline.connection(http.client.HTTPSConnection), req, context=self._context
-        )
+        # With the system's default TLS context, as a plain HTTPSHandler() uses.
+        return self.do_open(self.deadline.connection(http.client.HTTPSConnection), req)
 
 
 def open_url(url: str, timeout: float, deadline: Deadline):
@@ -304,7 +303,9 @@ def download_raw(
     return res
 
 
-def _fetch_each(paths, base_url, ids, timeout, limits, deadline, res, task) -> None:
+def _fetch_each(
+    paths, base_url, ids: tuple[dict[str, str], Known], timeout, limits, deadline, res, task
+) -> None:
     for rel in paths:
         url = f"{base_url.rstrip('/')}/{rel}"
         if not safe_rel(rel):
@@ -445,7 +446,8 @@ def safe_extract(
     rejected: list[tuple[str, str]] = []
     seen: set[str] = set()
     try:
-        with tarfile.open(fileobj=stream, mode="r|", tarinfo=_HeaderInfo) as tf:
+        # typeshed's file object for tarfile also writes and seeks; mode r| only reads.
+        with tarfile.open(fileobj=stream, mode="r|", tarinfo=_HeaderInfo) as tf:  # type: ignore[call-overload]
             for member in tf:
                 name = member.name
                 if "\0" in name or getattr(member, "nul_in_header", False):
@@ -503,7 +505,9 @@ def download_archive(
         deadline.cancel()
 
 
-def _archive_into(res, wanted, url, commit, ids, timeout, limits, deadline, progress):
+def _archive_into(
+    res, wanted, url, commit, ids: tuple[dict[str, str], Known], timeout, limits, deadline, progress
+):
     try:
         resp = open_url(url, timeout, deadline)
     except urllib.error.HTTPError as exc:

@@ -291,10 +291,12 @@ def fields(text: str, first_line: int) -> list[GoStmt]:
     if struct is None or struct.type != "struct_type":
         return []
     body = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
+    if body is None:
+        return []
     lines = src.split(b"\n")
     shift = first_line - 2  # row 1 of `src` is `first_line`
     out: list[GoStmt] = []
-    for decl in body.named_children if body is not None else ():
+    for decl in body.named_children:
         if decl.type != "field_declaration":
             continue
         names = [n.text.decode() for n in decl.children_by_field_name("name")]

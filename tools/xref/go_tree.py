@@ -84,7 +84,7 @@ def _digest(path: str, size: int) -> str:
 
 def _parse_batch(batch: list[tuple[str, str, str]]) -> list[tuple[str, str, bytes | None]]:
     """Worker: read, hash and (unless the hash is the cached one) parse each file."""
-    out = []
+    out: list[tuple[str, str, bytes | None]] = []
     for rel, path, old_sha in batch:
         try:
             data = _read(path)
@@ -191,7 +191,7 @@ def index_tree(
     found = scan(root)
     snap = Snapshot.load(cache_dir, key)
     old = snap.entries
-    stats = {"files": len(found), "stat_hits": 0, "hash_hits": 0, "parsed": 0}
+    stats: dict[str, float] = {"files": len(found), "stat_hits": 0, "hash_hits": 0, "parsed": 0}
     files: dict[str, GoFile] = {}
     todo: list[tuple[str, str, str]] = []  # (rel, path, sha of the cached record or "")
     sizes: dict[str, int] = {}

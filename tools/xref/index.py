@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .cache import default_cache_dir
 from .comments import GoUnits, check_comments_in, go_units
@@ -38,7 +39,7 @@ class Index:
     fidelity: list[Fidelity]
     problems: list[Problem]
     lock: Lock | None
-    lookup: object = None
+    lookup: SourceLookup | LockLookup | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -114,43 +115,23 @@ def build_index(
     py = index_package(package_dir, root)
     timings = {"python": time.perf_counter() - t0}
     problems: list[Problem] = list(py.problems)
-    lock_name = "lock"
-    lock = None
-    if lock_path is not None:
-        lock_path = Path(lock_path)
-        try:
-            lock_name = lock_path.resolve().relative_to(root.resolve()).as_posix()
-        except ValueError:
-            lock_name = lock_path.as_posix()
-        try:
-            lock = load_lock(lock_path)
-        except LockError as exc:
-            problems.append(Problem(ERROR, "lock-unreadable", lock_name, 0, str(exc)))
+    lock, lock_name = _read_lock(lock_path, root, problems)
     need = py.go_paths() | (lock.paths() if lock else set())
-    try:
-        got = acquire(
-            need,
-            src=src,
-            version=source_version,
-            cache_dir=cache_dir,
-            offline=offline,
-            via=via,
-            base_url=base_url,
-            archive_url=archive_url,
-            lock=lock,
-            progress=progress,
-        )
-    except SourceError as exc:
-        got = Acquired(None, [str(exc)])
-        problems.append(Problem(ERROR, "source", "K8S_SRC", 0, str(exc)))
-    if got.fetch is not None:
-        for rel, why in sorted(got.fetch.refused.items()):
-            problems.append(Problem(ERROR, "download-refused", rel, 0, f"download refused: {why}"))
-        for name, why in got.fetch.rejected:
-            problems.append(
-                Problem(WARNING, "archive-member-rejected", name, 0, f"not extracted: {why}")
-            )
+    got = _acquire(
+        need,
+        problems,
+        src=src,
+        version=source_version,
+        cache_dir=cache_dir,
+        offline=offline,
+        via=via,
+        base_url=base_url,
+        archive_url=archive_url,
+        lock=lock,
+        progress=progress,
+    )
     timings["source"] = time.perf_counter() - t0 - sum(timings.values())
+    lookup: SourceLookup | LockLookup
     if got.source is not None:
         data = got.source.read_many(need)
         gofiles = index_blobs(data, key=got.source.key, cache_dir=cache_dir, notes=got.notes)
@@ -170,18 +151,8 @@ def build_index(
     timings["go"] = time.perf_counter() - t0 - sum(timings.values())
     mappings, fidelity, found = resolve(py, lookup, strict_fidelity=strict_fidelity)
     problems.extend(found)
-    if mode == "source" and check_lock and lock is not None:
-        problems.extend(drift(lock, lookup, mappings, lock_name))
-    elif mode == "source" and check_lock and lock is None and lock_path is not None:
-        problems.append(
-            Problem(
-                ERROR,
-                "lock-missing",
-                lock_name,
-                0,
-                "there is no lock file: run 'python -m tools.xref lock' and commit it",
-            )
-        )
+    if isinstance(lookup, SourceLookup) and check_lock:
+        problems.extend(_lock_against_source(lock, lock_name, lock_path, lookup, mappings))
     if check_comments:
         skip = Path(got.source.where) if got.source is not None else None
         problems.extend(_copied_comments(root, lookup, lock, lock_name, skip))
@@ -191,6 +162,66 @@ def build_index(
     return Index(
         TAG, mode, got.source, got.notes, py, mappings, fidelity, problems, lock, lookup, timings
     )
+
+
+def _read_lock(
+    lock_path: Path | str | None, root: Path, problems: list[Problem]
+) -> tuple[Lock | None, str]:
+    """The lock (None when there is none or it is unreadable: a problem), and its name as
+    problems cite it (relative to `root` when inside it)."""
+    if lock_path is None:
+        return None, "lock"
+    lock_path = Path(lock_path)
+    try:
+        lock_name = lock_path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        lock_name = lock_path.as_posix()
+    try:
+        return load_lock(lock_path), lock_name
+    except LockError as exc:
+        problems.append(Problem(ERROR, "lock-unreadable", lock_name, 0, str(exc)))
+        return None, lock_name
+
+
+def _acquire(need: set[str], problems: list[Problem], **how: Any) -> Acquired:
+    """The Go files `need`s, as `acquire` gets them (`how`: its options); what it could not
+    get, or refused, becomes problems."""
+    try:
+        got = acquire(need, **how)
+    except SourceError as exc:
+        got = Acquired(None, [str(exc)])
+        problems.append(Problem(ERROR, "source", "K8S_SRC", 0, str(exc)))
+    if got.fetch is not None:
+        for rel, why in sorted(got.fetch.refused.items()):
+            problems.append(Problem(ERROR, "download-refused", rel, 0, f"download refused: {why}"))
+        for name, why in got.fetch.rejected:
+            problems.append(
+                Problem(WARNING, "archive-member-rejected", name, 0, f"not extracted: {why}")
+            )
+    return got
+
+
+def _lock_against_source(
+    lock: Lock | None,
+    lock_name: str,
+    lock_path: Path | str | None,
+    lookup: SourceLookup,
+    mappings: list[Mapping],
+) -> list[Problem]:
+    """With the source at hand: how the lock drifted from it, or that there is no lock."""
+    if lock is not None:
+        return drift(lock, lookup, mappings, lock_name)
+    if lock_path is None:
+        return []
+    return [
+        Problem(
+            ERROR,
+            "lock-missing",
+            lock_name,
+            0,
+            "there is no lock file: run 'python -m tools.xref lock' and commit it",
+        )
+    ]
 
 
 def _copied_comments(

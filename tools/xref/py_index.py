@@ -7,9 +7,11 @@ See the convention in ``tools/xref/__init__.py``.  This module only reads and ch
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .go_index import (
     KIND_FUNC,
@@ -250,7 +252,7 @@ def _names_statement(comment, lines: list[bytes]) -> bool:
     m = _ANCHOR.match(comment.text.decode("utf-8", "replace")) or _OMITTED.match(
         comment.text.decode("utf-8", "replace")
     )
-    return bool(m) and not _CASE_LIKE.match(m.group("text").strip())
+    return m is not None and not _CASE_LIKE.match(m.group("text").strip())
 
 
 def _comments_above(lines: list[bytes], row: int) -> int:
@@ -286,7 +288,7 @@ def _class_fields(node, lines: list[bytes]) -> list[PyField]:
     its ``__init__`` assigns to ``self`` in its own body (not in a nested block); the first
     statement of each name."""
     body = node.child_by_field_name("body")
-    found: list[tuple[str, object]] = []
+    found: list[tuple[str, Any]] = []
     for statement in body.named_children if body is not None else ():
         name = _assigned(statement, "identifier")
         if name is not None and statement.named_children[0].child_by_field_name("type"):
@@ -345,8 +347,14 @@ def _block_span(
     return start + 1, end
 
 
+_Report = Callable[[int, str, str], None]
+
+
 def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
-    """The annotations of one Python file."""
+    """The annotations of one Python file.
+
+    One pass after the other: the module docstring's Go files, the defs whose docstrings map
+    Go symbols, then each ``# Go:`` comment placed in the innermost mapped function."""
     parser, query, ts = _python()
     src = path.read_bytes()
     tree = parser.parse(src)
@@ -358,7 +366,23 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
 
     if root.has_error:
         problem(root.start_point[0] + 1, "python-syntax", "tree-sitter-python found syntax errors")
+    go_files = _module_go_files(root, problem)
+    captures = ts.QueryCursor(query).captures(root)
+    lines = src.split(b"\n")
+    defs = _mapped_defs(captures.get("def", []), rel, lines, problem)
+    comments = sorted(captures.get("comment", []), key=lambda n: n.start_byte)
+    statement_anchors = [c.start_byte for c in comments if _names_statement(c, lines)]
+    for c in comments:
+        anchor = _read_anchor(c, lines, problem)
+        if anchor is not None:
+            _place_anchor(anchor, c, root, lines, defs, statement_anchors, problem)
+    for _, d in defs:
+        d.anchors.sort(key=lambda a: a.line)
+    return PyModule(rel, go_files, [d for _, d in defs]), problems
 
+
+def _module_go_files(root: Any, problem: _Report) -> list[tuple[int, str]]:
+    """The module docstring's ``Go: <path>`` lines: (line, path)."""
     go_files: list[tuple[int, str]] = []
     for line, rest in _go_lines(_docstring(root)):
         parts = rest.split()
@@ -371,11 +395,16 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
             )
             continue
         go_files.append((line, parts[0]))
+    return go_files
 
-    captures = ts.QueryCursor(query).captures(root)
-    lines = src.split(b"\n")
-    defs: list[tuple[object, PyDef]] = []
-    for node in sorted(captures.get("def", []), key=lambda n: n.start_byte):
+
+def _mapped_defs(
+    nodes: list[Any], rel: str, lines: list[bytes], problem: _Report
+) -> list[tuple[Any, PyDef]]:
+    """Each function or class whose docstring has ``Go: <path> <symbol>`` lines, in file
+    order, with its node (a class with its fields)."""
+    defs: list[tuple[Any, PyDef]] = []
+    for node in sorted(nodes, key=lambda n: n.start_byte):
         body = node.child_by_field_name("body")
         mappings: list[PyMapping] = []
         for line, rest in _go_lines(_docstring(body) if body is not None else None):
@@ -392,86 +421,110 @@ def index_file(path: Path, rel: str) -> tuple[PyModule, list[Problem]]:
                 continue
             mappings.append(PyMapping(line, go_path, symbol, kind))
         if mappings:
-            kind = "class" if node.type == "class_definition" else "function"
+            def_kind = "class" if node.type == "class_definition" else "function"
             start, end = node.start_point[0] + 1, _end_line(node)
-            d = PyDef(rel, _qualname(node), kind, start, end, mappings)
-            if kind == "class":
+            d = PyDef(rel, _qualname(node), def_kind, start, end, mappings)
+            if def_kind == "class":
                 d.fields = _class_fields(node, lines)
             defs.append((node, d))
+    return defs
 
-    comments = sorted(captures.get("comment", []), key=lambda n: n.start_byte)
-    statement_anchors = [c.start_byte for c in comments if _names_statement(c, lines)]
-    for c in comments:
-        text = c.text.decode("utf-8", "replace")
-        omitted = _OMITTED.match(text)
-        anchor = None if omitted else _ANCHOR.match(text)
-        if not (omitted or anchor):
-            continue
-        body = (omitted or anchor).group("text").strip()
-        line = c.start_point[0] + 1
-        own_line = not lines[c.start_point[0]][: c.start_point[1]].strip()
-        is_case = bool(_CASE_LIKE.match(body))
-        if anchor and not is_case and not own_line:
-            continue  # prose in a trailing comment, such as '# Go: panic'
-        if not own_line:
-            problem(line, "malformed-anchor", "a Go block anchor must be a comment on its own line")
-            continue
-        if omitted:
-            m = (_OMIT_SPLIT if is_case else _OMIT_STATEMENT_SPLIT).match(body)
-            if (
-                not m
-                or not (m.group("case") or "").strip()
-                or not (m.group("reason") or "").strip()
-            ):
-                what = "<case header>:" if is_case else "<statement>"
-                problem(
-                    line,
-                    "malformed-anchor",
-                    f"omission '{body}' needs a reason: '# Go omitted: {what} -- <reason>'",
-                )
-                continue
-            case, reason = normalize_case(m.group("case")), m.group("reason").strip()
-        else:
-            case, reason = normalize_case(body), ""
-        if is_case and not _CASE.match(case):
+
+@dataclass
+class _Anchor:
+    """A ``# Go:`` or ``# Go omitted:`` comment on its own line, read."""
+
+    line: int
+    case: str  # the case header or statement text, normalised
+    reason: str  # an omission's reason ("" for an anchor)
+    is_case: bool  # names a select/switch case (else a statement)
+    omitted: bool
+
+
+def _read_anchor(c: Any, lines: list[bytes], problem: _Report) -> _Anchor | None:
+    """The anchor comment `c` holds, or None when it is prose (or malformed: reported)."""
+    text = c.text.decode("utf-8", "replace")
+    omitted = _OMITTED.match(text)
+    anchor = None if omitted else _ANCHOR.match(text)
+    match = omitted or anchor
+    if match is None:
+        return None
+    body = match.group("text").strip()
+    line = c.start_point[0] + 1
+    own_line = not lines[c.start_point[0]][: c.start_point[1]].strip()
+    is_case = bool(_CASE_LIKE.match(body))
+    if anchor and not is_case and not own_line:
+        return None  # prose in a trailing comment, such as '# Go: panic'
+    if not own_line:
+        problem(line, "malformed-anchor", "a Go block anchor must be a comment on its own line")
+        return None
+    if omitted:
+        m = (_OMIT_SPLIT if is_case else _OMIT_STATEMENT_SPLIT).match(body)
+        if (
+            m is None
+            or not (m.group("case") or "").strip()
+            or not (m.group("reason") or "").strip()
+        ):
+            what = "<case header>:" if is_case else "<statement>"
             problem(
                 line,
                 "malformed-anchor",
-                f"'{case}' is not a Go case header: a block anchor names a select/switch case "
-                "exactly as in the Go source, e.g. '# Go: case u, open := <-configCh:' or "
-                "'# Go: default:'",
+                f"omission '{body}' needs a reason: '# Go omitted: {what} -- <reason>'",
             )
-            continue
-        owner = None  # the innermost mapped function around the comment
-        for node, d in defs:
-            if (
-                d.kind == "function"
-                and node.start_byte <= c.start_byte < node.end_byte
-                and (owner is None or node.start_byte > owner[0].start_byte)
-            ):
-                owner = (node, d)
-        if owner is None:
-            if is_case or omitted:
-                problem(
-                    line,
-                    "orphan-anchor",
-                    f"block anchor '{case}' is not inside a function whose docstring has a "
-                    "'Go: <path> <symbol>' line",
-                )
-            continue  # a '# Go:' remark outside any mapped function is prose
-        if omitted:
-            start = end = line
-            kind = "omitted" if is_case else "omitted-statement"
-        elif is_case:
-            start, end = line, _covered(root, lines, line, owner[1].end)
-            kind = "anchor"
-        else:
-            start, end = _block_span(root, lines, c, owner[1].end, statement_anchors)
-            kind = "statement"
-        owner[1].anchors.append(PyAnchor(kind, case, line, start, end, reason))
-    for _, d in defs:
-        d.anchors.sort(key=lambda a: a.line)
-    return PyModule(rel, go_files, [d for _, d in defs]), problems
+            return None
+        case, reason = normalize_case(m.group("case")), m.group("reason").strip()
+    else:
+        case, reason = normalize_case(body), ""
+    if is_case and not _CASE.match(case):
+        problem(
+            line,
+            "malformed-anchor",
+            f"'{case}' is not a Go case header: a block anchor names a select/switch case "
+            "exactly as in the Go source, e.g. '# Go: case u, open := <-configCh:' or "
+            "'# Go: default:'",
+        )
+        return None
+    return _Anchor(line, case, reason, is_case, bool(omitted))
+
+
+def _place_anchor(
+    a: _Anchor,
+    c: Any,
+    root: Any,
+    lines: list[bytes],
+    defs: list[tuple[Any, PyDef]],
+    statement_anchors: list[int],
+    problem: _Report,
+) -> None:
+    """Give anchor `a` (comment `c`) to the innermost mapped function around it, with the
+    Python lines it covers; outside any, a case or omission is an error, a remark is prose."""
+    owner = None
+    for node, d in defs:
+        if (
+            d.kind == "function"
+            and node.start_byte <= c.start_byte < node.end_byte
+            and (owner is None or node.start_byte > owner[0].start_byte)
+        ):
+            owner = (node, d)
+    if owner is None:
+        if a.is_case or a.omitted:
+            problem(
+                a.line,
+                "orphan-anchor",
+                f"block anchor '{a.case}' is not inside a function whose docstring has a "
+                "'Go: <path> <symbol>' line",
+            )
+        return  # a '# Go:' remark outside any mapped function is prose
+    if a.omitted:
+        start = end = a.line
+        kind = "omitted" if a.is_case else "omitted-statement"
+    elif a.is_case:
+        start, end = a.line, _covered(root, lines, a.line, owner[1].end)
+        kind = "anchor"
+    else:
+        start, end = _block_span(root, lines, c, owner[1].end, statement_anchors)
+        kind = "statement"
+    owner[1].anchors.append(PyAnchor(kind, a.case, a.line, start, end, a.reason))
 
 
 def index_package(package_dir: Path, root: Path | None = None) -> PyIndex:

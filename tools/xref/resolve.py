@@ -9,6 +9,7 @@ also compared with what the source says (drift).
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .comments import go_units
@@ -81,7 +82,9 @@ class SourceLookup:
         key = (path, name)
         if key not in self._statements:
             facts = self.symbol(path, name)
-            self._statements[key] = statements(facts.text, facts.start) if facts else []
+            self._statements[key] = (
+                statements(facts.text, facts.start) if facts and facts.text else []
+            )
         return self._statements[key]
 
     def fields(self, path: str, name: str) -> list[GoStmt]:
@@ -358,29 +361,55 @@ def _extend_runs(stmts: list[GoStmt], placed: dict[int, Block], path: str, tag: 
 def resolve(
     py: PyIndex, lookup, *, strict_fidelity: bool = True, tag: str = TAG
 ) -> tuple[list[Mapping], list[Fidelity], list[Problem]]:
-    """Resolve every annotation of `py` with `lookup` (a `SourceLookup` or a `LockLookup`)."""
-    problems: list[Problem] = []
+    """Resolve every annotation of `py` with `lookup` (a `SourceLookup` or a `LockLookup`).
+
+    One pass after the other: the modules' Go files, the defs' mappings, the block anchors
+    inside the defs, the statement runs, fidelity, and tree-sitter's syntax warnings."""
+    problems = _check_module_files(py, lookup)
+    mapped = _resolve_mappings(py, lookup, tag, problems)
+    taken, taken_stmts, omissions = _place_anchors(mapped, lookup, tag, problems)
+    if not lookup.exact_statements:  # from the source: statements know their siblings
+        for key, placed in taken_stmts.items():
+            if placed:
+                _extend_runs(lookup.statements(*key), placed, key[0], mapped.funcs[key].read_from)
+    fidelity = _fidelity(mapped, taken, omissions, strict_fidelity, problems)
+    problems += _go_syntax_warnings(py, lookup, mapped.mappings)
+    return mapped.mappings, fidelity, problems
+
+
+def _check_module_files(py: PyIndex, lookup) -> list[Problem]:
+    """Each module docstring's ``Go: <path>`` names a file `lookup` has."""
+    return [
+        Problem(
+            ERROR,
+            "unresolved-file",
+            module.file,
+            line,
+            f"looked for Go file {path} in {lookup.where}: not found",
+        )
+        for module in py.modules
+        for line, path in module.go_files
+        if not lookup.has_file(path)
+    ]
+
+
+@dataclass
+class _Mapped:
+    """What resolving the defs' ``Go:`` lines found."""
+
+    mappings: list[Mapping] = field(default_factory=list)
+    #: Each mapped Go function or method, by (path, symbol).
+    funcs: dict[tuple[str, str], GoFacts] = field(default_factory=dict)
+    #: Where the port maps each of them (file, docstring line).
+    mapped_at: dict[tuple[str, str], list[tuple[str, int]]] = field(default_factory=dict)
+    #: Each def with the Go functions its mappings resolved to.
+    def_funcs: list[tuple[PyDef, list[tuple[Mapping, GoFacts]]]] = field(default_factory=list)
+
+
+def _resolve_mappings(py: PyIndex, lookup, tag: str, problems: list[Problem]) -> _Mapped:
+    """Resolve each def's ``Go: <path> <symbol>`` lines to Go facts, link a struct's fields."""
     where = lookup.where
-
-    def add(severity: str, code: str, file: str, line: int, message: str) -> None:
-        problems.append(Problem(severity, code, file, line, message))
-
-    for module in py.modules:  # module docstrings: ``Go: <path>``
-        for line, path in module.go_files:
-            if not lookup.has_file(path):
-                add(
-                    ERROR,
-                    "unresolved-file",
-                    module.file,
-                    line,
-                    f"looked for Go file {path} in {where}: not found",
-                )
-
-    mappings: list[Mapping] = []
-    funcs: dict[tuple[str, str], GoFacts] = {}
-    mapped_at: dict[tuple[str, str], list[tuple[str, int]]] = {}
-    omissions: dict[tuple[str, str], list[FidelityOmission]] = {}
-    def_funcs: list[tuple[PyDef, list[tuple[Mapping, GoFacts]]]] = []
+    found = _Mapped()
     for d in py.defs:
         resolved_funcs = []
         for m in d.mappings:
@@ -398,25 +427,29 @@ def resolve(
                 file_permalink=permalink(m.go_path, tag=tag),
             )
             out.permalink = out.file_permalink
-            mappings.append(out)
+            found.mappings.append(out)
             if not lookup.has_file(m.go_path):
-                add(
-                    ERROR,
-                    "unresolved-file",
-                    d.file,
-                    m.line,
-                    f"looked for {m.symbol} in Go file {m.go_path} in {where}: file not found",
+                problems.append(
+                    Problem(
+                        ERROR,
+                        "unresolved-file",
+                        d.file,
+                        m.line,
+                        f"looked for {m.symbol} in Go file {m.go_path} in {where}: file not found",
+                    )
                 )
                 continue
             facts = lookup.symbol(m.go_path, m.symbol)
             if facts is None:
                 hint = _missing_symbol_hint(m.symbol, lookup.names(m.go_path))
-                add(
-                    ERROR,
-                    "unresolved-symbol",
-                    d.file,
-                    m.line,
-                    f"looked for {m.symbol} in {m.go_path} ({where}): not found{hint}",
+                problems.append(
+                    Problem(
+                        ERROR,
+                        "unresolved-symbol",
+                        d.file,
+                        m.line,
+                        f"looked for {m.symbol} in {m.go_path} ({where}): not found{hint}",
+                    )
                 )
                 continue
             out.resolved = True
@@ -429,23 +462,37 @@ def resolve(
             out.go_text = facts.text
             if facts.kind in FUNCTION_KINDS:
                 key = (m.go_path, facts.symbol)
-                funcs[key] = facts
-                mapped_at.setdefault(key, []).append((d.file, m.line))
+                found.funcs[key] = facts
+                found.mapped_at.setdefault(key, []).append((d.file, m.line))
                 resolved_funcs.append((out, facts))
             elif facts.kind == KIND_TYPE and d.fields:
                 _link_fields(out, d, lookup.fields(m.go_path, facts.symbol), tag)
-        def_funcs.append((d, resolved_funcs))
+        found.def_funcs.append((d, resolved_funcs))
+    return found
 
-    # Block anchors, in order of occurrence, against the cases of the enclosing def's function(s)
-    taken: dict[tuple[str, str], dict[int, tuple]] = {k: {} for k in funcs}
-    taken_stmts: dict[tuple[str, str], dict[int, Block]] = {k: {} for k in funcs}
-    for d, resolved_funcs in def_funcs:
+
+#: The case anchors placed so far, by Go function: case index → (anchor, def).
+_TakenCases = dict[tuple[str, str], dict[int, tuple]]
+#: The statement anchors placed so far, by Go function: statement index → block.
+_TakenStatements = dict[tuple[str, str], dict[int, Block]]
+_Omissions = dict[tuple[str, str], list[FidelityOmission]]
+
+
+def _place_anchors(
+    mapped: _Mapped, lookup, tag: str, problems: list[Problem]
+) -> tuple[_TakenCases, _TakenStatements, _Omissions]:
+    """Block anchors, in order of occurrence, against the cases and statements of the
+    enclosing def's function(s)."""
+    taken: _TakenCases = {k: {} for k in mapped.funcs}
+    taken_stmts: _TakenStatements = {k: {} for k in mapped.funcs}
+    omissions: _Omissions = {}
+    for d, resolved_funcs in mapped.def_funcs:
         if not d.anchors:
             continue
         if not resolved_funcs:
             if all(m.go_kind not in FUNCTION_KINDS for m in d.mappings):
-                for a in d.anchors:
-                    add(
+                problems += [
+                    Problem(
                         ERROR,
                         "anchor-without-function",
                         d.file,
@@ -453,83 +500,95 @@ def resolve(
                         f"block anchor '{a.case}' is in {d.qualname}, which maps no Go "
                         "function or method",
                     )
+                    for a in d.anchors
+                ]
             continue  # its mapping did not resolve: already reported
         for a in d.anchors:
             if a.kind in ("statement", "omitted-statement"):
                 problem = _place_statement(
                     a, d, resolved_funcs, lookup, taken_stmts, omissions, tag
                 )
-                if problem is not None:
-                    problems.append(problem)
-                continue
-            placed = False
-            seen = 0
-            for out, facts in resolved_funcs:
-                key = (out.go_path, facts.symbol)
-                for i, c in enumerate(facts.cases):
-                    if c.header != a.case:
-                        continue
-                    seen += 1
-                    if i in taken[key]:
-                        continue
-                    taken[key][i] = (a, d)
-                    status = "omitted" if a.kind == "omitted" else "ported"
-                    link = permalink(out.go_path, c.start, c.end, tag=out.read_from or tag)
-                    out.blocks.append(
-                        Block(a.case, status, a.line, a.start, a.end, c.start, c.end, c.kind,
-                              link, a.reason)
-                    )  # fmt: skip
-                    placed = True
-                    break
-                if placed:
-                    break
-            if placed:
-                continue
-            targets = ", ".join(
-                f"{f.symbol} ({_lines(o.go_path, f.start, f.end)})" for o, f in resolved_funcs
-            )
-            if seen:
-                add(
-                    ERROR,
-                    "extra-anchor",
-                    d.file,
-                    a.line,
-                    f"'{a.case}' occurs {seen} time(s) in {targets} and every occurrence "
-                    "already has an anchor or omission",
-                )
             else:
-                known = [f"{c.header} (L{c.start})" for _, f in resolved_funcs for c in f.cases]
-                listing = "; ".join(known) if known else "none, it has no select/switch"
-                add(
-                    ERROR,
-                    "unresolved-anchor",
-                    d.file,
-                    a.line,
-                    f"looked for '{a.case}' among the select/switch cases of {targets}: "
-                    f"not found. Cases there: {listing}",
-                )
+                problem = _place_case(a, d, resolved_funcs, taken, tag)
+            if problem is not None:
+                problems.append(problem)
+    return taken, taken_stmts, omissions
 
-    if not lookup.exact_statements:  # from the source: statements know their siblings
-        for key, placed in taken_stmts.items():
-            if placed:
-                _extend_runs(lookup.statements(*key), placed, key[0], funcs[key].read_from)
 
+def _place_case(
+    a, d: PyDef, resolved_funcs: list[tuple[Mapping, GoFacts]], taken: _TakenCases, tag: str
+) -> Problem | None:
+    """Resolve one case anchor (``# Go: case …:``, ``# Go omitted: case …: -- <reason>``) to
+    the first case of the enclosing def's Go function(s) with its text that no earlier anchor
+    took."""
+    seen = 0
+    for out, facts in resolved_funcs:
+        key = (out.go_path, facts.symbol)
+        for i, c in enumerate(facts.cases):
+            if c.header != a.case:
+                continue
+            seen += 1
+            if i in taken[key]:
+                continue
+            taken[key][i] = (a, d)
+            status = "omitted" if a.kind == "omitted" else "ported"
+            link = permalink(out.go_path, c.start, c.end, tag=out.read_from or tag)
+            out.blocks.append(
+                Block(a.case, status, a.line, a.start, a.end, c.start, c.end, c.kind,
+                      link, a.reason)
+            )  # fmt: skip
+            return None
+    targets = ", ".join(
+        f"{f.symbol} ({_lines(o.go_path, f.start, f.end)})" for o, f in resolved_funcs
+    )
+    if seen:
+        return Problem(
+            ERROR,
+            "extra-anchor",
+            d.file,
+            a.line,
+            f"'{a.case}' occurs {seen} time(s) in {targets} and every occurrence "
+            "already has an anchor or omission",
+        )
+    known = [f"{c.header} (L{c.start})" for _, f in resolved_funcs for c in f.cases]
+    listing = "; ".join(known) if known else "none, it has no select/switch"
+    return Problem(
+        ERROR,
+        "unresolved-anchor",
+        d.file,
+        a.line,
+        f"looked for '{a.case}' among the select/switch cases of {targets}: "
+        f"not found. Cases there: {listing}",
+    )
+
+
+def _fidelity(
+    mapped: _Mapped,
+    taken: _TakenCases,
+    omissions: _Omissions,
+    strict_fidelity: bool,
+    problems: list[Problem],
+) -> list[Fidelity]:
+    """For each mapped Go function, in file and line order, each case's status: ported,
+    omitted, or missing (an error, a warning when not `strict_fidelity`)."""
     fidelity: list[Fidelity] = []
-    for key, facts in sorted(funcs.items(), key=lambda kv: (kv[0][0], kv[1].start)):
+    for key, facts in sorted(mapped.funcs.items(), key=lambda kv: (kv[0][0], kv[1].start)):
         cases = []
         for i, c in enumerate(facts.cases):
             got = taken[key].get(i)
             if got is None:
                 cases.append(FidelityCase(c.header, c.kind, c.start, c.end, "missing"))
-                py_file, py_line = mapped_at[key][0]
-                add(
-                    ERROR if strict_fidelity else WARNING,
-                    "missing-case",
-                    py_file,
-                    py_line,
-                    f"{facts.symbol}: '{c.header}' ({key[0]}:{c.start}) is neither "
-                    f"ported ('# Go: {c.header}') nor omitted ('# Go omitted: "
-                    f"{c.header} -- <reason>')",
+                py_file, py_line = mapped.mapped_at[key][0]
+                problems.append(
+                    Problem(
+                        ERROR if strict_fidelity else WARNING,
+                        "missing-case",
+                        py_file,
+                        py_line,
+                        f"{facts.symbol}: '{c.header}' ({key[0]}:{c.start}) is neither "
+                        f"ported ('# Go: {c.header}') nor omitted ('# Go omitted: "
+                        f"{c.header} -- <reason>')",
+                    )
                 )
             else:
                 a, d = got
@@ -543,25 +602,32 @@ def resolve(
                 facts.symbol,
                 facts.start,
                 facts.end,
-                mapped_at[key],
+                mapped.mapped_at[key],
                 cases,
                 omissions.get(key, []),
             )
         )
+    return fidelity
 
+
+def _go_syntax_warnings(py: PyIndex, lookup, mappings: list[Mapping]) -> list[Problem]:
+    """A warning for each Go file tree-sitter-go parsed only by recovering from errors."""
+    warnings = []
     for path in sorted({m.go_path for m in mappings} | py.go_paths()):
         errs = lookup.errors(path)
         if errs:
             line, col, what = errs[0]
-            add(
-                WARNING,
-                "go-syntax",
-                path,
-                line,
-                f"tree-sitter-go recovered from {len(errs)} syntax error(s) in {path}, "
-                f"first: {what} at {line}:{col}; symbols after it may be missing",
+            warnings.append(
+                Problem(
+                    WARNING,
+                    "go-syntax",
+                    path,
+                    line,
+                    f"tree-sitter-go recovered from {len(errs)} syntax error(s) in {path}, "
+                    f"first: {what} at {line}:{col}; symbols after it may be missing",
+                )
             )
-    return mappings, fidelity, problems
+    return warnings
 
 
 def make_lock(py: PyIndex, lookup: SourceLookup, mappings: list[Mapping], tag: str = TAG) -> Lock:
@@ -574,6 +640,7 @@ def make_lock(py: PyIndex, lookup: SourceLookup, mappings: list[Mapping], tag: s
         if not m.resolved:
             continue
         f = lookup.symbol(m.go_path, m.go_symbol)
+        assert f is not None  # resolved against this lookup
         key = (m.go_path, m.go_symbol)
         old = lock.symbols[key].blocks if key in lock.symbols else ()
         lock.symbols[key] = LockSymbol(
@@ -595,117 +662,180 @@ def _stmt_blocks(m: Mapping, also: tuple[GoStmt, ...] = ()) -> tuple[GoStmt, ...
 
 
 def drift(lock: Lock, lookup: SourceLookup, mappings: list[Mapping], lock_name: str) -> list:
-    """Differences between the lock and the source (errors), and what the lock lacks."""
+    """Differences between the lock and the source (errors), and what the lock lacks.
+
+    One pass after the other: the lock's files, its symbols, the anchored statements, the
+    mappings the lock lacks or no longer needs, and a note when older entries still agree."""
+
+    def err(code: str, message: str, severity: str = ERROR) -> Problem:
+        return Problem(severity, code, lock_name, 0, message)
+
+    out = _drift_files(lock, lookup, err)
+    agree, symbol_problems = _drift_symbols(lock, lookup, err)
+    out += symbol_problems
+    out += _drift_blocks(lock, lookup, mappings, err)
+    out += _lock_coverage(lock, mappings, err)
+    version = lookup.version
+    older = sorted({s.read_from for s in lock.symbols.values() if s.read_from != version})
+    if agree and older and not any(p.severity == ERROR for p in out):
+        out.append(
+            err(
+                "read-from",
+                f"{agree} lock entries read from {', '.join(older)} agree with "
+                f"{version}; 'python -m tools.xref lock' would record read_from {version}",
+                NOTE,
+            )
+        )
+    return out
+
+
+_Err = Callable[..., Problem]
+
+
+def _drift_files(lock: Lock, lookup: SourceLookup, err: _Err) -> list[Problem]:
+    """Each file of the lock against the source: there, same text, same comment hashes."""
     out: list[Problem] = []
     version = lookup.version
-
-    def err(code: str, message: str, severity: str = ERROR) -> None:
-        out.append(Problem(severity, code, lock_name, 0, message))
-
     for path, f in sorted(lock.files.items()):
         if not lookup.has_file(path):
-            err("drift-file", f"{path} (read from {f.read_from}) is missing from {lookup.where}")
+            out.append(
+                err(
+                    "drift-file", f"{path} (read from {f.read_from}) is missing from {lookup.where}"
+                )
+            )
             continue
         now = lookup.file_fact(path)
         if f.comments is None:
-            err(
-                "lock-stale",
-                f"{path}: the lock has no current hashes of its comments: run "
-                "'python -m tools.xref lock'",
+            out.append(
+                err(
+                    "lock-stale",
+                    f"{path}: the lock has no current hashes of its comments: run "
+                    "'python -m tools.xref lock'",
+                )
             )
         elif now.sha256 == f.sha256 and now.comments != f.comments:
-            err(
-                "drift-comments",
-                f"{path}: same text, other hashes of its comments than the lock's (the way "
-                "comments are hashed changed): run 'python -m tools.xref lock'",
+            out.append(
+                err(
+                    "drift-comments",
+                    f"{path}: same text, other hashes of its comments than the lock's (the way "
+                    "comments are hashed changed): run 'python -m tools.xref lock'",
+                )
             )
         if now.sha256 != f.sha256:
             if f.read_from == version:
-                err(
-                    "drift-file",
-                    f"{path} differs from the lock (both {version}): sha256 "
-                    f"{now.sha256[:12]}… ≠ {f.sha256[:12]}…",
+                out.append(
+                    err(
+                        "drift-file",
+                        f"{path} differs from the lock (both {version}): sha256 "
+                        f"{now.sha256[:12]}… ≠ {f.sha256[:12]}…",
+                    )
                 )
             else:
-                err(
-                    "file-differs",
-                    f"{path} at {version} differs from the text the lock read "
-                    f"from {f.read_from}; its symbols are checked one by one",
-                    NOTE,
+                out.append(
+                    err(
+                        "file-differs",
+                        f"{path} at {version} differs from the text the lock read "
+                        f"from {f.read_from}; its symbols are checked one by one",
+                        NOTE,
+                    )
                 )
+    return out
+
+
+def _drift_symbols(lock: Lock, lookup: SourceLookup, err: _Err) -> tuple[int, list[Problem]]:
+    """Each symbol of the lock against the source: same lines, text and cases. Returns how
+    many agree, and the differences."""
+    out: list[Problem] = []
+    version = lookup.version
     agree = 0
     for (path, name), s in sorted(lock.symbols.items()):
         where = f"{name} in {path}"
         if not lookup.has_file(path):
-            err("drift-symbol", f"{where}: file missing from {lookup.where}")
+            out.append(err("drift-symbol", f"{where}: file missing from {lookup.where}"))
             continue
         now = lookup.symbol(path, name)
         if now is None:
             hint = _missing_symbol_hint(name, lookup.names(path))
-            err(
-                "drift-symbol",
-                f"{where} (lock: lines {s.start}-{s.end}, read from "
-                f"{s.read_from}) is not in {version}: renamed or removed{hint}",
+            out.append(
+                err(
+                    "drift-symbol",
+                    f"{where} (lock: lines {s.start}-{s.end}, read from "
+                    f"{s.read_from}) is not in {version}: renamed or removed{hint}",
+                )
             )
             continue
-        bad = False
+        before = len(out)
         if (now.start, now.end) != (s.start, s.end):
-            err(
-                "drift-lines",
-                f"{where}: lines {now.start}-{now.end} in {version}, lock says "
-                f"{s.start}-{s.end} (read from {s.read_from})",
+            out.append(
+                err(
+                    "drift-lines",
+                    f"{where}: lines {now.start}-{now.end} in {version}, lock says "
+                    f"{s.start}-{s.end} (read from {s.read_from})",
+                )
             )
-            bad = True
         elif now.sha256 != s.sha256:
-            err(
-                "drift-text",
-                f"{where}: same lines, different text in {version} than in "
-                f"{s.read_from} (sha256 {now.sha256[:12]}… ≠ {s.sha256[:12]}…)",
+            out.append(
+                err(
+                    "drift-text",
+                    f"{where}: same lines, different text in {version} than in "
+                    f"{s.read_from} (sha256 {now.sha256[:12]}… ≠ {s.sha256[:12]}…)",
+                )
             )
-            bad = True
         if tuple(now.cases) != tuple(s.cases):
-            err(
-                "drift-cases",
-                f"{where}: select/switch cases differ between {version} and "
-                f"the lock ({len(now.cases)} vs {len(s.cases)} cases)",
+            out.append(
+                err(
+                    "drift-cases",
+                    f"{where}: select/switch cases differ between {version} and "
+                    f"the lock ({len(now.cases)} vs {len(s.cases)} cases)",
+                )
             )
-            bad = True
-        agree += not bad
+        agree += len(out) == before
+    return agree, out
+
+
+def _drift_blocks(
+    lock: Lock, lookup: SourceLookup, mappings: list[Mapping], err: _Err
+) -> list[Problem]:
+    """The statements the port anchors and the fields it links, where the lock says."""
+    out: list[Problem] = []
     anchored: dict[tuple[str, str], set[GoStmt]] = {}
     for m in mappings:
         if m.resolved:
             anchored.setdefault((m.go_path, m.go_symbol), set()).update(_stmt_blocks(m))
-    for key, now in sorted(anchored.items()):
+    for key, blocks in sorted(anchored.items()):
         s = lock.symbols.get(key)
-        if s is not None and now != set(s.blocks):
-            moved = sorted(f"'{b.text}' L{b.start}" for b in now - set(s.blocks))
+        if s is not None and blocks != set(s.blocks):
+            moved = sorted(f"'{b.text}' L{b.start}" for b in blocks - set(s.blocks))
             what = "fields the port links" if s.kind == KIND_TYPE else "statements the port anchors"
-            err(
-                "drift-blocks",
-                f"{key[1]} in {key[0]}: the {what} are not where the lock "
-                f"says in {version} ({', '.join(moved) or 'fewer anchors'}): run "
-                "'python -m tools.xref lock'",
+            out.append(
+                err(
+                    "drift-blocks",
+                    f"{key[1]} in {key[0]}: the {what} are not where the lock "
+                    f"says in {lookup.version} ({', '.join(moved) or 'fewer anchors'}): run "
+                    "'python -m tools.xref lock'",
+                )
             )
+    return out
+
+
+def _lock_coverage(lock: Lock, mappings: list[Mapping], err: _Err) -> list[Problem]:
+    """Mapped symbols the lock lacks (errors), and lock entries nothing maps (warnings)."""
     mapped = {(m.go_path, m.go_symbol) for m in mappings if m.resolved}
-    for path, name in sorted(mapped - set(lock.symbols)):
+    missing = [
         err(
             "lock-stale",
             f"{name} in {path} is mapped by the port but not in the lock: run "
             "'python -m tools.xref lock'",
         )
-    for path, name in sorted(set(lock.symbols) - {(m.go_path, m.go_symbol) for m in mappings}):
+        for path, name in sorted(mapped - set(lock.symbols))
+    ]
+    unused = [
         err(
             "lock-unused",
             f"{name} in {path} is in the lock but no longer mapped: run "
             "'python -m tools.xref lock'",
             WARNING,
         )
-    older = sorted({s.read_from for s in lock.symbols.values() if s.read_from != version})
-    if agree and older and not any(p.severity == ERROR for p in out):
-        err(
-            "read-from",
-            f"{agree} lock entries read from {', '.join(older)} agree with "
-            f"{version}; 'python -m tools.xref lock' would record read_from {version}",
-            NOTE,
-        )
-    return out
+        for path, name in sorted(set(lock.symbols) - {(m.go_path, m.go_symbol) for m in mappings})
+    ]
+    return missing + unused

@@ -30,6 +30,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .cache import clear_way, write_file
 from .download import DEFAULT_TIMEOUT, FetchResult, download_archive, download_raw, safe_rel
@@ -314,7 +315,7 @@ def fetch_into(
     base_url = base_url or os.environ.get("XREF_RAW_BASE") or RAW_BASE
     archive_url = archive_url or os.environ.get("XREF_ARCHIVE_URL") or ARCHIVE_URL
     timeout = timeout or float(os.environ.get("XREF_TIMEOUT", DEFAULT_TIMEOUT))
-    options = {
+    options: dict[str, Any] = {
         "expected": cache.expected,
         "known": cache.known,
         "timeout": timeout,
@@ -430,20 +431,19 @@ def acquire(
             notes.append(f"archive member skipped: {name!r} ({why})")
         missing = cache.missing(need)
     have = set(need) - missing - cache.absent()
-    network_down = result is not None and result.network_error
     if have and not missing:
         notes.insert(0, f"reading {cache.describe()}")
         return Acquired(cache, notes, result)
-    why = ["K8S_SRC is not set"]
+    reasons = ["K8S_SRC is not set"]
     if missing:
-        why.append(f"the cache holds {len(need) - len(missing)} of the {len(need)} files")
+        reasons.append(f"the cache holds {len(need) - len(missing)} of the {len(need)} files")
     if offline:
-        why.append("downloads are off here")
-    elif network_down:
-        why.append(f"the download failed ({result.network_error})")
+        reasons.append("downloads are off here")
+    elif result is not None and result.network_error:
+        reasons.append(f"the download failed ({result.network_error})")
     elif result is not None and result.refused:
-        why.append(f"downloads refused: {len(result.refused)}")
-    notes.append(link_only(why))
+        reasons.append(f"downloads refused: {len(result.refused)}")
+    notes.append(link_only(reasons))
     return Acquired(None, notes, result)
 
 

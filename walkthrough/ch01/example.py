@@ -17,60 +17,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from minikubelet import go
 from minikubelet.apis.config.types import KubeletConfiguration
 from minikubelet.go import recv, select
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.kubelet import make_pod_source_config
-from minikubelet.sim.scripted_watch import load_script, start_scripted_cluster
+from minikubelet.sim.scripted_watch import load_script_file, start_scripted_cluster
 from walkthrough.examples import Spot, example_main
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: web, namespace: default}
-    spec: {containers: [{name: nginx, image: "nginx:1.21"}]}
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: cache, namespace: default}
-    spec: {containers: [{name: redis, image: "redis:6.2"}]}
-- at: 2s
-  type: MODIFIED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: web, namespace: default}
-    spec: {containers: [{name: nginx, image: "nginx:1.22"}]}
-- at: 4s
-  type: MODIFIED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: web, namespace: default}
-    spec: {containers: [{name: nginx, image: "nginx:1.22"}]}
-    status: {phase: Running}
-- at: 6s
-  type: MODIFIED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: cache, namespace: default, deletionTimestamp: "2021-07-15T00:00:06Z"}
-    spec: {containers: [{name: redis, image: "redis:6.2"}]}
-- at: 8s
-  type: DELETED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: cache, namespace: default}
-    spec: {containers: [{name: redis, image: "redis:6.2"}]}
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 SPOTS = [
     Spot(
@@ -105,7 +63,7 @@ async def watch_updates(until: float) -> None:
         Recorder(),
         "node-1",
         lambda: True,
-        start_scripted_cluster(load_script(SCRIPT, "ch01"), "ch01", "node-1"),
+        start_scripted_cluster(load_script_file(str(SCRIPT)), "ch01", "node-1"),
     )
     updates = cfg.updates()
     start = go.now()

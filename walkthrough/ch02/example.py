@@ -17,18 +17,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: web, namespace: default}
-    spec: {containers: [{name: nginx, image: "nginx:1.21"}]}
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 #: The fake runtime says RuntimeReady=false for the first 3 s.
 SCENARIO = {"runtime": {"notReady": [{"from": "0s", "until": "3s"}]}}

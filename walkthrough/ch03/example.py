@@ -17,40 +17,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: web, namespace: default}
-    spec: {containers: [{name: nginx, image: "nginx:1.21"}]}
-- at: 3s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: worker, namespace: default}
-    spec: {containers: [{name: app, image: "busybox:1.33"}]}
-- at: 6s
-  type: MODIFIED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: web, namespace: default, labels: {tier: front}}
-    spec: {containers: [{name: nginx, image: "nginx:1.21"}]}
-- at: 8s
-  type: MODIFIED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: web, namespace: default, labels: {tier: front},
-               deletionTimestamp: "2021-07-15T00:00:08Z"}
-    spec: {containers: [{name: nginx, image: "nginx:1.21"}]}
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 SPOTS = [
     Spot(

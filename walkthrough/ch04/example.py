@@ -18,50 +18,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: late, namespace: default, creationTimestamp: "2021-07-14T12:00:03Z"}
-    spec: {containers: [{name: app, image: "busybox:1.33"}]}
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: first, namespace: default, creationTimestamp: "2021-07-14T12:00:01Z"}
-    spec: {containers: [{name: app, image: "busybox:1.33"}]}
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: second, namespace: default, creationTimestamp: "2021-07-14T12:00:02Z"}
-    spec: {containers: [{name: app, image: "busybox:1.33"}]}
-- at: 3s
-  type: DELETED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: first, namespace: default, creationTimestamp: "2021-07-14T12:00:01Z"}
-    spec: {containers: [{name: app, image: "busybox:1.33"}]}
-- at: 4s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: huge, namespace: default}
-    spec:
-      containers:
-        - name: app
-          image: "busybox:1.33"
-          resources: {requests: {cpu: "64"}}
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 SPOTS = [
     Spot(

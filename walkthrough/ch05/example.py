@@ -18,49 +18,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from minikubelet import go
 from minikubelet.base.i18n import text
 from minikubelet.go.duration import format_duration
 from minikubelet.kubelet import Kubelet
-from minikubelet.pod_workers import SyncPodOptions, UpdatePodOptions
+from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions, UpdatePodOptions
 from minikubelet.types import SyncPodType
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-IMAGES = 'minikubelet.dev/images: "registry.example/shop/web:2.0: {pullTime: 20s}"'
-SCRIPT = f"""
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      labels: {{version: "1"}}
-      annotations: {{{IMAGES}}}
-    spec: {{containers: [{{name: web, image: "registry.example/shop/web:2.0"}}]}}
-- at: 5s
-  type: MODIFIED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      labels: {{version: "2"}}
-      annotations: {{{IMAGES}}}
-    spec: {{containers: [{{name: web, image: "registry.example/shop/web:2.0"}}]}}
-- at: 8s
-  type: MODIFIED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      labels: {{version: "3"}}
-      annotations: {{{IMAGES}}}
-    spec: {{containers: [{{name: web, image: "registry.example/shop/web:2.0"}}]}}
-"""
+#: The same script as the page's (chapter 5 runs it with minikubelet run).
+SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "api" / "updates-during-a-sync.yaml"
 
 SPOTS = [
     Spot(
@@ -118,6 +88,7 @@ def watch(kl: Kubelet, lang: str) -> None:
     Wraps the two entry points of the pod workers; the wrapped code runs unchanged.
     """
     workers = kl.pod_workers
+    assert isinstance(workers, PodWorkersImpl)  # kubelet's own workers, whose calls this wraps
     update_pod = workers.update_pod
     sync_pod_fn = workers.sync_pod_fn
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from minikubelet.base.i18n import text
 from minikubelet.go.duration import format_duration
@@ -27,59 +28,8 @@ from minikubelet.kubelet import Kubelet
 from walkthrough.ch06.syncs import Sync, network_not_ready_until, watch_syncs
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      uid: 0e6f1d2a-1111-4c3b-9a51-000000000001
-      annotations:
-        minikubelet.dev/scenario: "web: {runFor: forever, stopTime: 10s}"
-    spec:
-      containers: [{name: web, image: "registry.example/shop/web:2.0"}]
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: node-agent}
-    spec:
-      hostNetwork: true
-      containers: [{name: agent, image: "registry.example/ops/agent:1.4"}]
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: batch}
-    spec:
-      activeDeadlineSeconds: 20
-      restartPolicy: Never
-      containers: [{name: work, image: "busybox:1.33"}]
-- at: 10s
-  type: DELETED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      uid: 0e6f1d2a-1111-4c3b-9a51-000000000001
-    spec:
-      containers: [{name: web, image: "registry.example/shop/web:2.0"}]
-- at: 11s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      uid: 0e6f1d2a-2222-4c3b-9a51-000000000002
-    spec:
-      containers: [{name: web, image: "registry.example/shop/web:2.1"}]
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 SPOTS = [
     Spot(

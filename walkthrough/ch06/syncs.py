@@ -15,7 +15,7 @@ from minikubelet import go
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet
-from minikubelet.pod_workers import SyncPodOptions
+from minikubelet.pod_workers import PodWorkersImpl, SyncPodOptions
 from walkthrough.examples import run_kubelet
 
 
@@ -66,6 +66,7 @@ def watch_syncs(kl: Kubelet, on_sync: Callable[[Sync], None], run: Run | None = 
     with ``run`` (whose starts and runtime syncs fill as they happen), each sync also says what
     containers it started and whether it reached the runtime."""
     workers = kl.pod_workers
+    assert isinstance(workers, PodWorkersImpl)  # kubelet's own workers, whose syncs this wraps
     sync_pod_fn = workers.sync_pod_fn
 
     async def watched(o: SyncPodOptions) -> None:

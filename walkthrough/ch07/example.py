@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from minikubelet import go
@@ -29,53 +30,8 @@ from minikubelet.kuberuntime.kuberuntime_manager import PodActions
 from walkthrough.ch07.plans import describe
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: migrate-then-serve
-      annotations:
-        minikubelet.dev/scenario: |
-          wait-for-db: {runFor: 2s}
-          migrate: [{runFor: 1s, exitCode: 1}, {runFor: 3s}]
-    spec:
-      restartPolicy: OnFailure
-      initContainers:
-        - {name: wait-for-db, image: "busybox:1.33"}
-        - {name: migrate, image: "registry.example/shop/migrate:2.0"}
-      containers:
-        - {name: web, image: "registry.example/shop/web:2.0"}
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: one-shot
-      annotations:
-        minikubelet.dev/scenario: "check: {runFor: 2s, exitCode: 3}"
-    spec:
-      restartPolicy: Never
-      initContainers: [{name: check, image: "busybox:1.33"}]
-      containers: [{name: job, image: "busybox:1.33"}]
-- at: 10s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: stuck
-      annotations:
-        minikubelet.dev/probes: "app: {liveness: {failAfter: 20s}}"
-    spec:
-      containers:
-        - name: app
-          image: "registry.example/shop/web:2.0"
-          livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 5}
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 SPOTS = [
     Spot(

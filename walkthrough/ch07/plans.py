@@ -25,7 +25,7 @@ from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.kuberuntime.kuberuntime_manager import PodActions
-from minikubelet.prober.results.results_manager import Result
+from minikubelet.prober.results.results_manager import Result, ResultsManager
 
 #: When the containers of these pods started (seconds since the Unix epoch).
 STARTED = 1_626_307_200.0
@@ -152,12 +152,13 @@ def actions(
     startup_failed: tuple[str, ...] = (),
 ) -> PodActions:
     """The ``PodActions`` themselves, for the same arguments as :func:`plan`."""
-    manager = new_fake_runtime().manager
+    liveness, startup = ResultsManager("liveness"), ResultsManager("startup")
+    manager = new_fake_runtime(liveness_manager=liveness, startup_manager=startup).manager
     for s in statuses:
         if s.name in liveness_failed:
-            manager.liveness_manager.cache[s.id] = Result.FAILURE
+            liveness.cache[s.id] = Result.FAILURE
         if s.name in startup_failed:
-            manager.startup_manager.cache[s.id] = Result.FAILURE
+            startup.cache[s.id] = Result.FAILURE
     status = PodStatus(
         id=p.metadata.uid,
         name=p.metadata.name,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from minikubelet import go
@@ -28,30 +29,8 @@ from minikubelet.kubelet import Kubelet
 from minikubelet.kuberuntime.helpers import get_stable_key
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: crasher
-      annotations:
-        minikubelet.dev/scenario: "app: {runFor: 2s, exitCode: 1}"
-    spec:
-      containers: [{name: app, image: "busybox:1.33"}]
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: flaky-registry
-      annotations:
-        minikubelet.dev/images: "registry.example/shop/web:2.0: {pullTime: 1s, fail: 3}"
-    spec:
-      containers: [{name: web, image: "registry.example/shop/web:2.0"}]
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 SPOTS = [
     Spot(

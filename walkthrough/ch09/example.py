@@ -19,26 +19,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      namespace: default
-      annotations:
-        minikubelet.dev/scenario: "batch: {runFor: 30s}"
-    spec:
-      restartPolicy: OnFailure
-      containers:
-        - {name: nginx, image: "nginx:1.21"}
-        - {name: batch, image: "busybox:1.33"}
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 #: ContainerStatus calls made between 20 s and 4 min return at 4 min.
 SCENARIO = {"runtime": {"hang": [{"from": "20s", "until": "4m", "calls": ["ContainerStatus"]}]}}

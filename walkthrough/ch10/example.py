@@ -17,44 +17,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      namespace: default
-      annotations:
-        minikubelet.dev/probes: |
-          app:
-            startup:   {succeedAfter: 6s}
-            readiness: {results: [fail, success]}
-            liveness:  {failAfter: 25s}
-    spec:
-      containers:
-        - name: app
-          image: nginx:1.21
-          startupProbe: {httpGet: {path: /, port: 80}, periodSeconds: 2, failureThreshold: 10}
-          readinessProbe: {httpGet: {path: /ready, port: 80}, periodSeconds: 5}
-          livenessProbe: {httpGet: {path: /healthz, port: 80}, periodSeconds: 5}
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: job
-      namespace: default
-      annotations: {minikubelet.dev/scenario: "main: {runFor: 5s, exitCode: 1}"}
-    spec:
-      restartPolicy: Never
-      containers: [{name: main, image: "busybox:1.33"}]
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 SPOTS = [
     Spot(

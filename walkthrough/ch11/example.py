@@ -20,91 +20,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-SCRIPT = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      namespace: default
-      annotations:
-        minikubelet.dev/scenario: |
-          app: {runFor: forever, preStopTime: 4s, stopTime: 3s}
-          sidecar: {runFor: forever, stopTime: 20s}
-    spec:
-      terminationGracePeriodSeconds: 10
-      containers:
-        - name: app
-          image: nginx:1.21
-          lifecycle:
-            preStop: {exec: {command: ["nginx", "-s", "quit"]}}
-        - name: sidecar
-          image: busybox:1.33
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: batch
-      namespace: default
-      annotations: {minikubelet.dev/scenario: "worker: {runFor: forever, stopTime: 5s}"}
-    spec:
-      containers: [{name: worker, image: "busybox:1.33"}]
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: report, namespace: default}
-    spec:
-      activeDeadlineSeconds: 15
-      restartPolicy: Never
-      containers: [{name: main, image: "busybox:1.33"}]
-# A graceful deletion: the API server sets the deletion timestamp and grace period.
-- at: 10s
-  type: MODIFIED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: web
-      namespace: default
-      deletionTimestamp: "2021-07-15T00:00:10Z"
-      deletionGracePeriodSeconds: 10
-      annotations:
-        minikubelet.dev/scenario: |
-          app: {runFor: forever, preStopTime: 4s, stopTime: 3s}
-          sidecar: {runFor: forever, stopTime: 20s}
-    spec:
-      terminationGracePeriodSeconds: 10
-      containers:
-        - name: app
-          image: nginx:1.21
-          lifecycle:
-            preStop: {exec: {command: ["nginx", "-s", "quit"]}}
-        - name: sidecar
-          image: busybox:1.33
-# A forced one: the object is gone at once.
-- at: 25s
-  type: DELETED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata:
-      name: batch
-      namespace: default
-      deletionTimestamp: "2021-07-15T00:00:25Z"
-      deletionGracePeriodSeconds: 0
-      annotations: {minikubelet.dev/scenario: "worker: {runFor: forever, stopTime: 5s}"}
-    spec:
-      containers: [{name: worker, image: "busybox:1.33"}]
-"""
+#: What the scripted API server sends (minikubelet run --api-script takes it too).
+SCRIPT = Path(__file__).parent / "pods" / "example.yaml"
 
 SPOTS = [
     Spot(

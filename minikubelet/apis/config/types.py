@@ -4,7 +4,8 @@ Go: pkg/kubelet/apis/config/types.go
 
 Field names are Go's in snake_case; the defaults are those of
 pkg/kubelet/apis/config/v1beta1/defaults.go (``SyncFrequency`` 1 min, ``FileCheckFrequency`` and
-``HTTPCheckFrequency`` 20 s, ``MaxPods`` 110).
+``HTTPCheckFrequency`` 20 s, ``MaxPods`` 110; the eviction thresholds of ``DefaultEvictionHard`` in
+defaults_linux.go, a five-minute pressure transition period, ``EnforceNodeAllocatable`` ``[pods]``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from minikubelet.go import Millisecond, Minute, Second
+
+
+def default_eviction_hard() -> dict[str, str]:
+    """kubelet's hard eviction thresholds when none are given on Linux: Go's
+    ``DefaultEvictionHard`` variable (pkg/kubelet/apis/config/v1beta1/defaults_linux.go)."""
+    return {
+        "memory.available": "100Mi",
+        "nodefs.available": "10%",
+        "nodefs.inodesFree": "5%",
+        "imagefs.available": "15%",
+    }
 
 
 @dataclass
@@ -46,3 +58,20 @@ class KubeletConfiguration:
     cpu_cfs_quota_period: float = 100 * Millisecond
     #: The most processes a pod may run (``--pod-max-pids``, default -1: no limit).
     pod_pids_limit: int = -1
+    #: ``--eviction-hard``: signal → threshold (``memory.available: 100Mi``, ``nodefs.available: 10%``).
+    eviction_hard: dict[str, str] = field(default_factory=default_eviction_hard)
+    #: ``--eviction-soft``: thresholds that evict only after their grace period.
+    eviction_soft: dict[str, str] = field(default_factory=dict)
+    #: ``--eviction-soft-grace-period``: signal → how long a soft threshold must hold (``1m30s``).
+    eviction_soft_grace_period: dict[str, str] = field(default_factory=dict)
+    #: ``--eviction-pressure-transition-period``: how long a pressure condition stays after its
+    #: threshold was last met.
+    eviction_pressure_transition_period: float = 5 * Minute
+    #: ``--eviction-max-pod-grace-period``: the grace period (seconds) of a pod evicted by a soft
+    #: threshold (0: none).
+    eviction_max_pod_grace_period: int = 0
+    #: ``--eviction-minimum-reclaim``: signal → how much beyond the threshold must be free again.
+    eviction_minimum_reclaim: dict[str, str] = field(default_factory=dict)
+    #: ``--enforce-node-allocatable``; with ``pods``, the hard memory threshold also applies to
+    #: the pods' cgroup (``allocatableMemory.available``).
+    enforce_node_allocatable: list[str] = field(default_factory=lambda: ["pods"])

@@ -38,8 +38,9 @@ How containers behave:
 * Lifecycle hooks: ``exec_sync`` (an ``exec`` hook) and [`FakeRuntimeService.http_get`][]
   (the pod network's answer to an ``httpGet`` hook) follow the run's ``postStart`` or ``preStop``
   script: they take its ``runFor`` on the runtime's clock, then succeed or fail as it says.
-  ``exec_sync`` also stands for kubelet's CRI client, which turns a non-zero exit into the error
-  ``command '…' exited with N: <stderr>`` (pkg/kubelet/cri/remote/remote_runtime.go).
+  ``exec_sync`` goes through kubelet's CRI client (the port of
+  pkg/kubelet/cri/remote/remote_runtime.go), which logs a failed call and turns a non-zero exit
+  into the error ``command '…' exited with N: <stderr>``.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from typing import TYPE_CHECKING
 
 from minikubelet.base import trace
 from minikubelet.container.testing.fake_runtime_helper import InitContainerAnnotation
+from minikubelet.cri.remote.remote_runtime import RemoteRuntimeService
 from minikubelet.go import Clock, gosched, sleep
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
@@ -67,6 +69,7 @@ from minikubelet.sim.cri.scenario import (
     sandbox_script_from_annotations,
     scripts_from_annotations,
 )
+from minikubelet.sim.cri.usage_scenario import usage_from_annotations
 from minikubelet.types.types import HTTPResponse
 
 if TYPE_CHECKING:
@@ -298,6 +301,8 @@ class FakeRuntimeService:
         try:
             scripts, _ = scripts_from_annotations(config.annotations or {}, pod)
             sandbox_script = sandbox_script_from_annotations(config.annotations or {}, pod)
+            # Checked here so that a bad usage annotation fails the pod now, not a later measure.
+            usage_from_annotations(config.annotations or {}, pod)
         except ScenarioError as e:
             raise CRIError("InvalidArgument", str(e)) from None
         network = runtimeapi.NamespaceMode_POD
@@ -519,17 +524,29 @@ class FakeRuntimeService:
     async def exec_sync(
         self, container_id: str, cmd: list[str], timeout: float
     ) -> tuple[bytes, bytes, Exception | None]:
-        """Run ``cmd`` in a running container: it is one of its lifecycle hooks, and follows the
-        run's script (``preStop`` if it is the command of the container's preStop handler,
-        ``postStart`` otherwise). ``timeout`` 0 waits as long as the hook runs, as containerd;
-        a longer hook is cut at a positive ``timeout`` with containerd's error."""
+        """Run ``cmd`` in a running container, through kubelet's own CRI client
+        ([`RemoteRuntimeService`][minikubelet.cri.remote.remote_runtime.RemoteRuntimeService]),
+        which logs a failed call and turns an exit code into an error; the runtime's answer is
+        [`answer_exec_sync`][]'s."""
+        return await RemoteRuntimeService(_RuntimeServer(self)).exec_sync(
+            container_id, cmd, timeout
+        )
+
+    async def answer_exec_sync(
+        self, req: runtimeapi.ExecSyncRequest
+    ) -> runtimeapi.ExecSyncResponse:
+        """The runtime's side of ``ExecSync``: the command is one of the container's lifecycle
+        hooks and follows the run's script (``preStop`` if it is the command of the container's
+        preStop handler, ``postStart`` otherwise). A time-out of 0 waits as long as the hook
+        runs, as containerd; a longer hook is cut at a positive time-out with containerd's
+        error; a container that is not running refuses, as containerd does."""
         await self._enter("exec_sync")
-        c = self._container(container_id)
+        c = self._container(req.container_id)
         if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING:
             raise CRIError(
                 "Unknown", f"failed to exec in container: container is in {c.state.name} state"
             )
-        return await run_exec_hook(c, cmd, timeout)
+        return await run_exec_hook(c, req.cmd, req.timeout)
 
     async def http_get(self, url: str) -> tuple[HTTPResponse | None, Exception | None]:
         """The answer to an HTTP GET kubelet makes for an ``httpGet`` hook. Ours (no CRI call):
@@ -566,3 +583,13 @@ class FakeRuntimeService:
                 message="the scenario says the runtime is not ready",
             )
         return runtimeapi.RuntimeStatus(conditions=[runtime_ready, self.network_ready])
+
+
+class _RuntimeServer:
+    """The fake runtime as the gRPC server kubelet's CRI client calls (ours)."""
+
+    def __init__(self, runtime: FakeRuntimeService) -> None:
+        self.runtime = runtime
+
+    async def exec_sync(self, req: runtimeapi.ExecSyncRequest) -> runtimeapi.ExecSyncResponse:
+        return await self.runtime.answer_exec_sync(req)

@@ -20,7 +20,9 @@ answers both, following the script:
   ``refused``, for an ``httpGet`` hook: nothing listens on the port (``connect: connection
   refused``). An HTTP answer, whatever its status, is a success for kubelet v1.21;
 * ``output`` — what an ``exec`` hook's command prints (on stderr), or the body of an ``httpGet``
-  hook's answer (default empty).
+  hook's answer (default empty); or ``outputBase64``, the same as bytes in base64, to see how
+  kubelet shows output that is not UTF-8 (``outputBase64: ZXJyb3I6IP8K`` is ``error: \xff``
+  and a newline).
 
 A hook script may also be written as a bare ``forever`` or duration (``{runFor: …}``). For
 example ``app: {postStart: {fail: exit, exitCode: 2, output: "db not ready"}}``: the hook's
@@ -36,6 +38,8 @@ postStart hook of the one before); a call to any other host gets an empty answer
 
 from __future__ import annotations
 
+import base64
+import binascii
 import urllib.parse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -43,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from minikubelet.go import select, sleep
 from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import shown
+from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
 from minikubelet.sim.cri.scenario_values import (
     as_mapping,
@@ -71,7 +76,7 @@ class HookScript:
     #: The exit code of an ``exec`` hook that fails with ``exit``.
     exit_code: int = 1
     #: What the command prints (stderr), or the HTTP answer's body.
-    output: str = ""
+    output: bytes = b""
     #: Where the script is (``pod default/web: … container "app": postStart``), for errors
     #: found when the hook runs.
     where: str = field(default="", compare=False)
@@ -84,7 +89,7 @@ def parse_hook_script(value: Any, where: str) -> HookScript:
     if isinstance(value, str | int | float) and not isinstance(value, bool):
         return HookScript(run_for=parse_duration(value, where), where=where)
     m = as_mapping(value, where)
-    check_keys(m, ("runFor", "fail", "exitCode", "output"), where)
+    check_keys(m, ("runFor", "fail", "exitCode", "output", "outputBase64"), where)
     run_for_raw = m.get("runFor", 0)
     run_for = (
         None if run_for_raw == "forever" else parse_duration(run_for_raw, f"{where}: field runFor")
@@ -111,20 +116,43 @@ def parse_hook_script(value: Any, where: str) -> HookScript:
             "field exitCode: only a hook that fails with exit has an exit code (add fail: exit)",
             "字段 exitCode：只有以 exit 失败的钩子才有退出码（请加上 fail: exit）",
         )
-    output = m.get("output", "")
-    if not isinstance(output, str):
+    text = m.get("output", "")
+    if not isinstance(text, str):
         raise scenario_error(
             where,
-            f"field output: expected a string, got {shown(output)}",
-            f"字段 output：应为字符串，实际为 {shown(output)}",
+            f"field output: expected a string, got {shown(text)}",
+            f"字段 output：应为字符串，实际为 {shown(text)}",
         )
+    output = text.encode()
+    if "outputBase64" in m:
+        output = _base64_output(m["outputBase64"], "output" in m, where)
     return HookScript(run_for=run_for, fail=fail, exit_code=exit_code, output=output, where=where)
+
+
+def _base64_output(value: Any, with_output: bool, where: str) -> bytes:
+    """The bytes of an ``outputBase64`` field (any bytes, UTF-8 or not)."""
+    if with_output:
+        raise scenario_error(
+            where,
+            "field outputBase64: give output or outputBase64, not both",
+            "字段 outputBase64：output 与 outputBase64 只能给出一个",
+        )
+    try:
+        if not isinstance(value, str):
+            raise ValueError
+        return base64.b64decode(value, validate=True)
+    except (ValueError, binascii.Error):
+        raise scenario_error(
+            where,
+            f"field outputBase64: expected base64 text, got {shown(value)}",
+            f"字段 outputBase64：应为 base64 文本，实际为 {shown(value)}",
+        ) from None
 
 
 async def run_exec_hook(
     c: Container, cmd: list[str], timeout: float
-) -> tuple[bytes, bytes, Exception | None]:
-    """Run an exec into running container ``c`` as its script says: ``(stdout, stderr, err)``.
+) -> runtimeapi.ExecSyncResponse:
+    """Run an exec into running container ``c`` as its script says: the runtime's answer.
 
     It is the ``preStop`` hook if ``cmd`` is the command of the container's preStop handler,
     else the ``postStart`` hook. ``timeout`` 0 waits as long as the hook runs, as containerd
@@ -146,13 +174,9 @@ async def run_exec_hook(
     if script.fail == "refused":
         raise CRIError("InvalidArgument", _wrong_kind(script, "exec"))
     if script.fail == "exit":
-        # What kubelet's CRI client makes of a non-zero exit code (k8s.io/utils/exec's
-        # CodeExitError, whose text is this).
-        err = RuntimeError(
-            f"command '{' '.join(cmd)}' exited with {script.exit_code}: {script.output}"
-        )
-        return b"", script.output.encode(), err
-    return script.output.encode(), b"", None
+        # kubelet's CRI client turns the exit code into an error (remote_runtime.py).
+        return runtimeapi.ExecSyncResponse(stderr=script.output, exit_code=script.exit_code)
+    return runtimeapi.ExecSyncResponse(stdout=script.output)
 
 
 async def answer_http_get(
@@ -182,7 +206,7 @@ async def answer_http_get(
         return None, RuntimeError(_wrong_kind(script, "httpGet"))
     if script.fail == "refused":
         return None, refused
-    return HTTPResponse(status_code=200, body=script.output.encode()), None
+    return HTTPResponse(status_code=200, body=script.output), None
 
 
 def _pre_stop_handler(c: Container) -> v1.Handler | None:

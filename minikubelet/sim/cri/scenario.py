@@ -85,6 +85,8 @@ runtime's health::
     network:
       ipFamilies: [IPv6, IPv4]    # a dual-stack pod network; the CNI plugin reports the IPv6
                                   # address first (default: [IPv4], single-stack)
+    node: {memory: {0s: 1Gi, 40s: 7600Mi}}   # the node's own usage, over time, and
+    usage: {default/web: {app: {memory: 300Mi}}}   # the containers': see sim.cri.usage_scenario
 
 Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64.
 
@@ -108,16 +110,18 @@ from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     YAMLSyntaxError,
     json_loads,
-    yaml_to_json,
 )
 from minikubelet.sim.cri.hooks import HookScript, parse_hook_script
 from minikubelet.sim.cri.scenario_values import (
     ScenarioError,
     as_mapping,
+    cached_annotation,
     check_keys,
+    load_text,
     parse_duration,
     scenario_error,
 )
+from minikubelet.sim.cri.usage_scenario import ContainerUsage, NodeUsageScript, parse_usage_sections
 
 #: The annotation with the lifetimes of a pod's containers.
 ScenarioAnnotation = "minikubelet.dev/scenario"
@@ -244,6 +248,9 @@ class Scenario:
     #: CRI method (the fake runtime's name for it, ``container_status``) → windows in which its
     #: calls hang until the window ends.
     runtime_hangs: dict[str, list[Window]] = field(default_factory=dict)
+    #: The node's own usage, and "namespace/name" → container → usage (sim.cri.usage_scenario).
+    node_usage: NodeUsageScript = field(default_factory=NodeUsageScript)
+    usage: dict[str, dict[str, ContainerUsage]] = field(default_factory=dict)
 
 
 #: The CRI RuntimeService methods a ``hang`` may name, as the CRI spells them → the fake
@@ -401,20 +408,6 @@ def default_tag(image: str) -> str:
     return image + ":latest"
 
 
-def _load_text(text: str | bytes, where: str) -> Any:
-    try:
-        return yaml_to_json(text)
-    except YAMLSyntaxError as e:
-        problem = str(e).removeprefix("not valid YAML: ")
-        problem_zh = e.args[0].zh.removeprefix("不是合法的 YAML：")
-        raise scenario_error(
-            where, f"not YAML or JSON: {problem}", f"不是 YAML 或 JSON：{problem_zh}"
-        ) from None
-
-
-_annotation_cache: dict[tuple[str, str], Any] = {}
-
-
 def scripts_from_annotations(
     annotations: dict[str, str], pod: str
 ) -> tuple[dict[str, ContainerScript], dict[str, ImageScript]]:
@@ -426,10 +419,10 @@ def scripts_from_annotations(
     images: dict[str, ImageScript] = {}
     text = annotations.get(ScenarioAnnotation)
     if text is not None:
-        containers = _cached(text, "c", pod, ScenarioAnnotation, parse_container_scripts)
+        containers = cached_annotation(text, "c", pod, ScenarioAnnotation, parse_container_scripts)
     text = annotations.get(ImagesAnnotation)
     if text is not None:
-        images = _cached(text, "i", pod, ImagesAnnotation, parse_image_scripts)
+        images = cached_annotation(text, "i", pod, ImagesAnnotation, parse_image_scripts)
     return containers, images
 
 
@@ -438,21 +431,10 @@ def sandbox_script_from_annotations(annotations: dict[str, str], pod: str) -> Sa
     text = annotations.get(SandboxAnnotation)
     if text is None:
         return None
-    script: SandboxScript = _cached(text, "s", pod, SandboxAnnotation, parse_sandbox_script)
+    script: SandboxScript = cached_annotation(
+        text, "s", pod, SandboxAnnotation, parse_sandbox_script
+    )
     return script
-
-
-def _cached(text: str, kind: str, pod: str, annotation: str, parse: Any) -> Any:
-    key = (kind, text)
-    hit = _annotation_cache.get(key)
-    if hit is not None:
-        return hit
-    where = f"pod {pod}: annotation {annotation}"
-    value = parse(_load_text(text, where), where)
-    if len(_annotation_cache) > 4096:
-        _annotation_cache.clear()
-    _annotation_cache[key] = value
-    return value
 
 
 def _window(m: dict[str, Any], where: str) -> Window:
@@ -520,11 +502,21 @@ def _hangs(value: Any, where: str) -> dict[str, list[Window]]:
 def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
     """A [`Scenario`][] from parsed YAML/JSON (a mapping), or from its text."""
     if isinstance(data, str | bytes):
-        data = _load_text(data, where)
+        data = load_text(data, where)
     m = as_mapping(data, where)
     check_keys(
         m,
-        ("pods", "sandboxes", "images", "presentImages", "defaults", "runtime", "network"),
+        (
+            "pods",
+            "sandboxes",
+            "images",
+            "presentImages",
+            "defaults",
+            "runtime",
+            "network",
+            "node",
+            "usage",
+        ),
         where,
     )
     sc = Scenario()
@@ -573,6 +565,7 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
             )
         sc.ip_families = list(families)
     sc.runtime_hangs = _hangs(runtime.get("hang"), f"{where}: runtime: hang")
+    sc.node_usage, sc.usage = parse_usage_sections(m, where)
     return sc
 
 

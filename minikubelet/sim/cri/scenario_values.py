@@ -11,6 +11,7 @@ from typing import Any
 from minikubelet.base.i18n import both
 from minikubelet.go.duration import parse_duration as go_parse_duration
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, shown
+from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import YAMLSyntaxError, yaml_to_json
 
 
 class ScenarioError(ValueError):
@@ -96,3 +97,30 @@ def check_keys(m: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
                 f"unknown field {shown(k)} (expected one of {names})",
                 f"未知字段 {shown(k)}（应为 {names} 之一）",
             )
+
+
+def load_text(text: str | bytes, where: str) -> Any:
+    try:
+        return yaml_to_json(text)
+    except YAMLSyntaxError as e:
+        problem = str(e).removeprefix("not valid YAML: ")
+        problem_zh = e.args[0].zh.removeprefix("不是合法的 YAML：")
+        raise scenario_error(
+            where, f"not YAML or JSON: {problem}", f"不是 YAML 或 JSON：{problem_zh}"
+        ) from None
+
+
+_annotation_cache: dict[tuple[str, str], Any] = {}
+
+
+def cached_annotation(text: str, kind: str, pod: str, annotation: str, parse: Any) -> Any:
+    key = (kind, text)
+    hit = _annotation_cache.get(key)
+    if hit is not None:
+        return hit
+    where = f"pod {pod}: annotation {annotation}"
+    value = parse(load_text(text, where), where)
+    if len(_annotation_cache) > 4096:
+        _annotation_cache.clear()
+    _annotation_cache[key] = value
+    return value

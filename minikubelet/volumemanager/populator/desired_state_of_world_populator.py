@@ -14,6 +14,8 @@ from typing import Any
 
 from minikubelet.container import runtime as kubecontainer
 from minikubelet.go import RecvChan, now, recv, select, sleep
+from minikubelet.go import fmt as go_fmt
+from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core.v1 import Pod, Volume
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.klog.v2 import klog
@@ -96,8 +98,10 @@ class DesiredStateOfWorldPopulator:
         if float(now()) - self.time_of_last_get_pod_status < self.get_pod_status_retry_duration:
             klog.v(5).info_s(
                 "Skipping findAndRemoveDeletedPods(). ",
-                nextRetryTime=self.time_of_last_get_pod_status + self.get_pod_status_retry_duration,
-                retryDuration=self.get_pod_status_retry_duration,
+                nextRetryTime=go_fmt.Time(
+                    self.time_of_last_get_pod_status + self.get_pod_status_retry_duration
+                ),
+                retryDuration=format_duration(self.get_pod_status_retry_duration),
             )
             return
         await self.find_and_remove_deleted_pods()
@@ -140,7 +144,7 @@ class DesiredStateOfWorldPopulator:
                     )
                     continue
                 running_pods_fetched = True
-                self.time_of_last_get_pod_status = float(now())
+                self.time_of_last_get_pod_status = now()
 
             running_containers = False
             for running_pod in running_pods:

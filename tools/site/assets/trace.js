@@ -1,7 +1,9 @@
 /* Trace players (tools/site/trace.py renders them; tools/trace/player.py writes their data).
  *
- * Each .mkl-trace element carries its data in a <script type="application/json"> (no request)
- * and shows one step at a time: the sentence, the Go and Python lines (lit), the state
+ * Each .mkl-trace element names its data, a script beside the page (data-src, trace-<id>.js,
+ * which calls window.mklTrace): it is loaded when the player first comes near the screen, is
+ * used, or a deep link names it, so a page's first load does not carry it. A script, not a
+ * fetch: it loads offline and from file:// too. The player shows one step at a time: the sentence, the Go and Python lines (lit), the state
  * (channels, pod workers, pods). Controls: buttons, the range (timeline), keys (← → Space Home
  * End), and links #trace-<id>-step-<n>. Plain JS of our own: no dependency. */
 (function () {
@@ -28,6 +30,8 @@
     this.lang = root.getAttribute("data-lang") || "en";
     this.data = null;
     this.failed = false;
+    this.loading = false;
+    this.waiting = []; // what to do once the data is in
     this.i = 0;
     this.timer = null;
     this.speed = 1;
@@ -67,6 +71,7 @@
     range.addEventListener("input", function () {
       self.pause();
       self.go(parseInt(range.value, 10) - 1);
+      self.load();
     });
     this.root.querySelectorAll(".mkl-trace__tabs [data-pane]").forEach(function (tab) {
       tab.addEventListener("click", function () {
@@ -107,7 +112,13 @@
   };
 
   Player.prototype.act = function (act) {
-    if (!this.load()) return;
+    var self = this;
+    if (!this.data) {
+      this.load(function () {
+        self.act(act);
+      });
+      return;
+    }
     var n = this.data.steps.length;
     if (act === "play") return this.timer ? this.pause() : this.play();
     this.pause();
@@ -141,21 +152,54 @@
     this.root.classList.toggle("mkl-trace--playing", on);
   };
 
-  /* Read the player's data (once); false when it cannot be read. */
-  Player.prototype.load = function () {
-    if (this.data || this.failed) return !!this.data;
-    try {
-      this.data = JSON.parse(this.q(".mkl-trace__data").textContent);
-      this.prepare();
-      this.root.classList.add("mkl-trace--loaded");
-      this.go(this.i);
-    } catch (err) {
-      this.failed = true;
-      this.q(".mkl-trace__say").textContent =
-        this.zh("The trace could not be read: ", "trace 读取失败：") + err.message;
-      this.root.classList.add("mkl-trace--failed");
+  /* Load the player's data (once), then call then() if given; a failure is said in the player. */
+  Player.prototype.load = function (then) {
+    if (this.data) {
+      if (then) then();
+      return;
     }
-    return !!this.data;
+    if (this.failed) return;
+    if (then) this.waiting.push(then);
+    if (this.loading) return;
+    this.loading = true;
+    var self = this;
+    var script = document.createElement("script");
+    script.src = this.root.getAttribute("data-src");
+    script.onerror = function () {
+      self.fail(self.zh("its file did not load", "它的文件没有加载成功") + " (" + script.src + ")");
+    };
+    this.root.classList.add("mkl-trace--loading");
+    document.head.appendChild(script);
+  };
+
+  /* The data arrived (from window.mklTrace): show the step the player is on. */
+  Player.prototype.take = function (data) {
+    if (this.data) return;
+    try {
+      this.data = data;
+      this.prepare();
+    } catch (err) {
+      this.data = null;
+      this.fail(err.message);
+      return;
+    }
+    this.root.classList.remove("mkl-trace--loading");
+    this.root.classList.add("mkl-trace--loaded");
+    this.go(this.i);
+    var waiting = this.waiting;
+    this.waiting = [];
+    waiting.forEach(function (then) {
+      then();
+    });
+  };
+
+  Player.prototype.fail = function (why) {
+    this.failed = true;
+    this.waiting = [];
+    this.q(".mkl-trace__say").textContent =
+      this.zh("The trace could not be read: ", "trace 读取失败：") + why;
+    this.root.classList.remove("mkl-trace--loading");
+    this.root.classList.add("mkl-trace--failed");
   };
 
   /* The state after each step: the initial state with every delta up to it applied. */
@@ -474,9 +518,36 @@
     if (!m || !players[m[1]]) return;
     var p = players[m[1]];
     p.pause();
-    if (!p.load()) return;
-    p.go(parseInt(m[2], 10) - 1);
     p.root.scrollIntoView({ block: "start" });
+    p.load(function () {
+      p.go(parseInt(m[2], 10) - 1);
+      p.root.scrollIntoView({ block: "start" });
+    });
+  }
+
+  /* Called by each player's data script (trace-<id>.js). */
+  window.mklTrace = function (id, data) {
+    if (players[id]) players[id].take(data);
+  };
+
+  /* Load each player's data when it comes within a screen of the view (or at once, where the
+   * browser cannot tell), or when it gets the focus. */
+  function watch(p) {
+    p.root.addEventListener("focusin", function () {
+      p.load();
+    });
+    if (!("IntersectionObserver" in window)) return p.load();
+    var seen = new IntersectionObserver(
+      function (entries) {
+        entries.forEach(function (e) {
+          if (!e.isIntersecting) return;
+          seen.disconnect();
+          p.load();
+        });
+      },
+      { rootMargin: "100% 0px" }
+    );
+    seen.observe(p.root);
   }
 
   function setup() {
@@ -485,7 +556,7 @@
       root.setAttribute("data-ready", "1");
       var p = new Player(root);
       players[p.id] = p;
-      p.load();
+      watch(p);
     });
     fromHash();
   }

@@ -74,6 +74,11 @@ class Interface(Protocol):
         """``CoreV1().Nodes().Create`` (kubelet registers its node)."""
         ...
 
+    def update_node_status(self, node: Node) -> Node:
+        """``CoreV1().Nodes().Patch`` of the ``status`` subresource (Go's
+        ``nodeutil.PatchNodeStatus``): the node's status becomes ``node``'s."""
+        ...
+
     def get_object(self, kind: str, namespace: str, name: str) -> dict[str, Any]:
         """``CoreV1().ConfigMaps(namespace).Get`` or ``Secrets(namespace).Get`` by ``kind``."""
         ...

@@ -66,13 +66,29 @@ class _Logger:
         pairs = "".join(f" {k}={format_value(v)}" for k, v in kv.items())
         text = msg if printf else quote(msg)
         line = f"{severity}{stamp}       1 {where}] {text}{pairs}\n"
-        (self.out or sys.stderr).write(line)
+        _write(self.out or sys.stderr, line)
         if self.observer is not None:
             self.observer(msg, kv)
         trace.log(severity, msg, pairs.lstrip())
 
 
 _logger = _Logger()
+
+
+def _write(out: TextIO, line: str) -> None:
+    """Write a line as Go writes it: a byte that is not UTF-8 (kept in a ``str`` by
+    ``surrogateescape``, e.g. a hook's output printed with ``%s``) goes out as that byte, even on
+    a stream whose encoding would refuse it."""
+    try:
+        out.write(line)
+    except UnicodeEncodeError:
+        buffer = getattr(out, "buffer", None)
+        if buffer is None:
+            out.write(line.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+            return
+        out.flush()
+        buffer.write(line.encode("utf-8", "surrogateescape"))
+        buffer.flush()
 
 
 def _now() -> float:

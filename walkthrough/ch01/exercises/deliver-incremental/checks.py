@@ -30,6 +30,7 @@ def sets(
             out = []
             while len(updates) > 0:
                 u, _ = await updates.recv()
+                assert u is not None  # the channel is open and holds updates
                 out.append((u.op.name, [p.metadata.name for p in u.pods]))
             sent.append(out)
 

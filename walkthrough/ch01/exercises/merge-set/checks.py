@@ -28,6 +28,7 @@ def sets(*lists: list[Pod]) -> list[list[tuple[str, list[str]]]]:
             out = []
             while len(updates) > 0:
                 u, _ = await updates.recv()
+                assert u is not None  # the channel is open and holds updates
                 out.append((u.op.name, [p.metadata.name for p in u.pods]))
                 state.setdefault("pods", []).extend(u.pods)
             sent.append(out)

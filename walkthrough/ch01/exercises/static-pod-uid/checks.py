@@ -83,6 +83,7 @@ def merged(*pods: Pod) -> list[list[tuple[str, list[str]]]]:
             out = []
             while len(updates) > 0:
                 u, _ = await updates.recv()
+                assert u is not None  # the channel is open and holds updates
                 out.append((u.op.name, [p.metadata.uid[:6] for p in u.pods]))
             sent.append(out)
 

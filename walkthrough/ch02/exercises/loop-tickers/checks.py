@@ -27,7 +27,8 @@ def run_loop(seconds: float, setup: Any = None) -> dict[str, Any]:
             record["stopped"] = True
             stop()
 
-        ticker.stop = recorded_stop
+        # The spy keeps the ticker and records its Stop (for the ticker's whole life).
+        ticker.stop = recorded_stop  # type: ignore[method-assign]
         state["tickers"].append(record)
         return ticker
 

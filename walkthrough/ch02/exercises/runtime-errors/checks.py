@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 
+from minikubelet.go import VirtualClock
 from minikubelet.runtime import new_runtime_state
 from walkthrough.expect import expect_equal
 
@@ -12,14 +13,9 @@ DOWN = "container runtime is down"
 THRESHOLD = 30.0
 
 
-@dataclass
-class StillClock:
-    """A clock that says the time it is told."""
-
-    t: float = 1000.0
-
-    def now(self) -> float:
-        return self.t
+def health_check(ok: bool, message: str) -> Callable[[], tuple[bool, Exception | None]]:
+    """A health check that says ``ok``, with ``message`` as its error when not."""
+    return lambda: (ok, RuntimeError(message) if not ok else None)
 
 
 def errors_of(
@@ -30,14 +26,12 @@ def errors_of(
     runtime_error: str | None = None,
 ) -> str | None:
     """What runtime_errors says, as text (None: no error)."""
-    clock = StillClock(now)
-    state = new_runtime_state(clock, THRESHOLD)  # type: ignore[arg-type]
+    # A virtual clock stands still at its epoch: the time the check is made.
+    state = new_runtime_state(VirtualClock(epoch=now), THRESHOLD)
     if synced is not None:
         state.set_runtime_sync(synced)
     for name, ok, message in checks:
-        state.add_health_check(
-            name, lambda ok=ok, message=message: (ok, RuntimeError(message) if not ok else None)
-        )
+        state.add_health_check(name, health_check(ok, message))
     if runtime_error is not None:
         state.set_runtime_state(RuntimeError(runtime_error))
     err = state.runtime_errors()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from unittest.mock import patch
 
 from minikubelet import go
 from minikubelet.go import make_chan
@@ -110,11 +111,8 @@ def check_sync_loop_returns_when_configch_closes() -> None:
         except RuntimeError as err:
             state["raised"] = str(err)
 
-    Kubelet.sync_loop_iteration = counted  # type: ignore[method-assign]
-    try:
+    with patch.object(Kubelet, "sync_loop_iteration", counted):
         run_go(main, until=30)
-    finally:
-        Kubelet.sync_loop_iteration = real  # type: ignore[method-assign]
     expect(
         "raised" not in state and state.get("returned"),
         en="syncLoop must return once configCh is closed (at 3 s). It went on for more than "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from unittest.mock import patch
 
 from minikubelet.container.runtime import ContainerID
 from minikubelet.go import make_chan
@@ -28,13 +29,15 @@ def probe(manager: str, result: Result) -> dict[str, Any]:
         async def startup(uid: str, cid: ContainerID, started: bool) -> None:
             state["status"].append(("startup", uid, cid.id, started))
 
-        kl.status_manager.set_container_readiness = readiness
-        kl.status_manager.set_container_startup = startup
         results = getattr(kl, f"{manager}_manager")
         await results._updates.send(Update(CID, result, "uid-web"))
-        state["result"] = await kl.sync_loop_iteration(
-            make_chan(1), handler, make_chan(1), make_chan(1), kl.pleg.watch()
-        )
+        with (
+            patch.object(kl.status_manager, "set_container_readiness", readiness),
+            patch.object(kl.status_manager, "set_container_startup", startup),
+        ):
+            state["result"] = await kl.sync_loop_iteration(
+                make_chan(1), handler, make_chan(1), make_chan(1), kl.pleg.watch()
+            )
 
     state["log"] = run_go(main, verbosity=4)
     return state

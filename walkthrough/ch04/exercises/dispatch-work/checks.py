@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from unittest.mock import patch
 
 from minikubelet.k8s_io.api.core.v1 import (
     ContainerState,
@@ -15,7 +16,7 @@ from minikubelet.k8s_io.api.core.v1 import (
 )
 from minikubelet.types import SyncPodType
 from walkthrough.expect import expect, expect_equal
-from walkthrough.fixtures import make_pod, new_kubelet, run_go
+from walkthrough.fixtures import make_pod, new_kubelet, recorders, run_go
 
 
 def running() -> list[ContainerStatus]:
@@ -36,10 +37,10 @@ def dispatch(pod: Pod, sync_type: SyncPodType, mirror: Pod | None = None):
         async def terminate_pod(p: Pod) -> None:
             state["terminated"].append(p.metadata.name)
 
-        kl.status_manager.terminate_pod = terminate_pod
         kl.pod_manager.add_pod(pod)
-        await kl.dispatch_work(pod, sync_type, mirror, kl.clock.now())
-        state["options"] = kl.pod_workers.options
+        with patch.object(kl.status_manager, "terminate_pod", terminate_pod):
+            await kl.dispatch_work(pod, sync_type, mirror, kl.clock.now())
+        state["options"] = recorders(kl)[0].options
 
     log = run_go(main)
     return state, log

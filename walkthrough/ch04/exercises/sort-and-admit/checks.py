@@ -6,7 +6,7 @@ from typing import Any
 
 from minikubelet.k8s_io.api.core.v1 import Pod
 from walkthrough.expect import expect, expect_equal
-from walkthrough.fixtures import make_pod, new_kubelet, run_go
+from walkthrough.fixtures import make_pod, new_kubelet, recorded_events, recorders, run_go
 
 
 def add(*batches: list[Pod], max_pods: int = 110, cpu: str = "4") -> dict[str, Any]:
@@ -17,16 +17,17 @@ def add(*batches: list[Pod], max_pods: int = 110, cpu: str = "4") -> dict[str, A
         kl = new_kubelet(max_pods=max_pods, cpu=cpu)
         for batch in batches:
             await kl.handle_pod_additions(batch)
-        state["dispatched"] = [name for name, _ in kl.pod_workers.updates]
-        state["types"] = sorted({kind for _, kind in kl.pod_workers.updates})
-        state["probed"] = list(kl.probe_manager.added)
+        workers, probes = recorders(kl)
+        state["dispatched"] = [name for name, _ in workers.updates]
+        state["types"] = sorted({kind for _, kind in workers.updates})
+        state["probed"] = list(probes.added)
         state["known"] = sorted(p.metadata.name for p in kl.pod_manager.get_pods())
         state["rejected"] = {}
         for pod in kl.pod_manager.get_pods():
             status, ok = kl.status_manager.get_pod_status(pod.metadata.uid)
             if ok and status.phase == "Failed":
                 state["rejected"][pod.metadata.name] = status.reason
-        state["events"] = [(e.object.name, e.type, e.reason) for e in kl.recorder.events]
+        state["events"] = [(e.object.name, e.type, e.reason) for e in recorded_events(kl.recorder)]
 
     run_go(main)
     return state

@@ -69,7 +69,7 @@ def check_a_startup_failure_restarts_the_container_too() -> None:
 
 def check_the_killing_event_says_why() -> None:
     p = two()
-    got = []
+    got: list[str] = []
     for kwargs, statuses in (
         ({}, [changed(running(p, "app")), running(p, "sidecar")]),
         ({"liveness_failed": ("app",)}, [running(p, "app"), running(p, "sidecar")]),

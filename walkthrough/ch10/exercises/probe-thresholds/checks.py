@@ -9,6 +9,7 @@ import io
 from minikubelet.k8s_io.klog.v2 import klog
 from walkthrough.examples import run_kubelet
 from walkthrough.expect import expect, expect_equal
+from walkthrough.fixtures import recorded_events
 
 #: liveness fails once the container has run 12 s; the container needs 20 s to stop (grace 30).
 LIVENESS = """
@@ -70,7 +71,7 @@ def run(script: str, until: float) -> tuple[list[tuple[str, str]], str]:
     finally:
         klog.configure(verbosity=0, out=None)
     assert kl is not None
-    return [(e.reason, e.message) for e in kl.recorder.events], out.getvalue()
+    return [(e.reason, e.message) for e in recorded_events(kl.recorder)], out.getvalue()
 
 
 def before(events: list[tuple[str, str]], reason: str, message_part: str) -> list[tuple[str, str]]:

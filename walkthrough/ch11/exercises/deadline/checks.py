@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from minikubelet.active_deadline import ActiveDeadlineHandler
 from minikubelet.config.manifest import pod_from_dict
+from minikubelet.go import VirtualClock
 from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from walkthrough.expect import expect_equal
 
 #: An arbitrary start: seconds since the epoch.
 T0 = 1_626_307_200.0
-
-
-class _Clock:
-    def __init__(self, now: float) -> None:
-        self._now = now
-
-    def now(self) -> float:
-        return self._now
 
 
 class _StatusManager:
@@ -32,7 +27,7 @@ class _StatusManager:
 
 
 def make_pod(deadline: int | None = 15, own_start: float | None = None) -> Pod:
-    spec = {"containers": [{"name": "main", "image": "busybox:1.33"}]}
+    spec: dict[str, Any] = {"containers": [{"name": "main", "image": "busybox:1.33"}]}
     if deadline is not None:
         spec["activeDeadlineSeconds"] = deadline
     pod = pod_from_dict(
@@ -49,7 +44,8 @@ def make_pod(deadline: int | None = 15, own_start: float | None = None) -> Pod:
 
 def past(pod: Pod, *, at: float, manager_start: float | None = None, known: bool = True) -> bool:
     statuses = {pod.metadata.uid: PodStatus(start_time=manager_start)} if known else {}
-    handler = ActiveDeadlineHandler(_StatusManager(statuses), Recorder(), _Clock(T0 + at))
+    # A virtual clock stands still at its epoch: ``at`` seconds after T0.
+    handler = ActiveDeadlineHandler(_StatusManager(statuses), Recorder(), VirtualClock(T0 + at))
     return handler.past_active_deadline(pod)
 
 

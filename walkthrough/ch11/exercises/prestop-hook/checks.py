@@ -11,7 +11,7 @@ from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from walkthrough.expect import expect, expect_equal
-from walkthrough.fixtures import run_go
+from walkthrough.fixtures import recorded_events, run_go
 
 
 def make_pod(hook_seconds: float, grace: int = 10) -> Pod:
@@ -69,7 +69,7 @@ def kill(pod: Pod, runner: Any = None) -> dict[str, Any]:
         out["exit"] = status.container_statuses[0].exit_code
         # The hook is an exec: kubelet runs it through the runtime's ExecSync.
         out["ran"] = fake.runtime_service.calls["exec_sync"]
-        out["events"] = [(e.reason, e.message) for e in fake.recorder.events]
+        out["events"] = [(e.reason, e.message) for e in recorded_events(fake.recorder)]
 
     out["log"] = run_go(main, verbosity=3)
     return out

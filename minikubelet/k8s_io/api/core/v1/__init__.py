@@ -2,8 +2,11 @@
 
 Import it as Go does, ``from minikubelet.k8s_io.api.core import v1``, and write ``v1.Pod``,
 ``v1.PodPending``: the package holds the names of all its files ([`types`][.types],
-[`resource`][.resource]), as a Go package does.
+[`resource`][.resource], [`toleration`][.toleration], [`well_known_taints`][.well_known_taints]), as a
+Go package does.
 """
 
 from minikubelet.k8s_io.api.core.v1.resource import *  # noqa: F403
+from minikubelet.k8s_io.api.core.v1.toleration import *  # noqa: F403
 from minikubelet.k8s_io.api.core.v1.types import *  # noqa: F403
+from minikubelet.k8s_io.api.core.v1.well_known_taints import *  # noqa: F403

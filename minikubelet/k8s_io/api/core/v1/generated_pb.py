@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from minikubelet.go import fmt
 from minikubelet.go.clock import time_string
+from minikubelet.k8s_io.apimachinery.pkg.util.intstr import intstr
 
 if TYPE_CHECKING:
     from minikubelet.k8s_io.api.core.v1.types import (
@@ -249,10 +250,8 @@ def pod_status_string(this: PodStatus | None) -> str:
 
 
 def _int_or_string(port: int | str) -> str:
-    """``%v`` of an ``intstr.IntOrString``: the struct's fields, ``{Type IntVal StrVal}``."""
-    if isinstance(port, int):
-        return f"{{0 {port} }}"
-    return f"{{1 0 {port}}}"
+    """``%v`` of an ``intstr.IntOrString`` value: the struct's fields, ``{Type IntVal StrVal}``."""
+    return fmt.sprint(intstr.from_value(port))
 
 
 def exec_action_string(this: ExecAction | None) -> str:

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from minikubelet.go import fmt as go_fmt
 from minikubelet.go.ints import int32, int64
 from minikubelet.k8s_io.api.core.v1 import generated_pb
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
@@ -229,6 +230,19 @@ class NodeSelectorOperator(StrEnum):
     LT = "Lt"
 
 
+class NodeConditionType(StrEnum):
+    """A condition kubelet reports on its node.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeConditionType
+    """
+
+    READY = "Ready"
+    MEMORY_PRESSURE = "MemoryPressure"
+    DISK_PRESSURE = "DiskPressure"
+    PID_PRESSURE = "PIDPressure"
+    NETWORK_UNAVAILABLE = "NetworkUnavailable"
+
+
 class TaintEffect(StrEnum):
     """What a taint does to pods that do not tolerate it.
 
@@ -281,6 +295,11 @@ NodeSelectorOpExists = NodeSelectorOperator.EXISTS
 NodeSelectorOpDoesNotExist = NodeSelectorOperator.DOES_NOT_EXIST
 NodeSelectorOpGt = NodeSelectorOperator.GT
 NodeSelectorOpLt = NodeSelectorOperator.LT
+NodeReady = NodeConditionType.READY
+NodeMemoryPressure = NodeConditionType.MEMORY_PRESSURE
+NodeDiskPressure = NodeConditionType.DISK_PRESSURE
+NodePIDPressure = NodeConditionType.PID_PRESSURE
+NodeNetworkUnavailable = NodeConditionType.NETWORK_UNAVAILABLE
 TaintEffectNoSchedule = TaintEffect.NO_SCHEDULE
 TaintEffectPreferNoSchedule = TaintEffect.PREFER_NO_SCHEDULE
 TaintEffectNoExecute = TaintEffect.NO_EXECUTE
@@ -580,6 +599,19 @@ class Toleration:
 
 
 @dataclass(slots=True, kw_only=True)
+class Taint:
+    """A mark on a node that keeps off the pods that do not tolerate it.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type Taint
+    """
+
+    key: str
+    value: str = ""
+    effect: TaintEffect | None = None
+    time_added: Time | None = None
+
+
+@dataclass(slots=True, kw_only=True)
 class Sysctl:
     """A kernel parameter to set in the pod's namespaces.
 
@@ -723,6 +755,17 @@ class PodCondition:
     reason: str = ""
     message: str = ""
 
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The struct as Go's fmt prints it (see [`minikubelet.go.fmt`][minikubelet.go.fmt])."""
+        return [
+            ("Type", self.type),
+            ("Status", self.status),
+            ("LastProbeTime", go_fmt.Time(self.last_probe_time)),
+            ("LastTransitionTime", go_fmt.Time(self.last_transition_time)),
+            ("Reason", self.reason),
+            ("Message", self.message),
+        ]
+
 
 @dataclass(slots=True, kw_only=True)
 class ContainerStateWaiting:
@@ -731,8 +774,14 @@ class ContainerStateWaiting:
     Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateWaiting
     """
 
+    go_stringer = True
+    go_pointer_receiver = True
+
     reason: str = ""
     message: str = ""
+
+    def __str__(self) -> str:
+        return generated_pb.container_state_waiting_string(self)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -742,7 +791,13 @@ class ContainerStateRunning:
     Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateRunning
     """
 
+    go_stringer = True
+    go_pointer_receiver = True
+
     started_at: Time | None = None
+
+    def __str__(self) -> str:
+        return generated_pb.container_state_running_string(self)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -752,6 +807,9 @@ class ContainerStateTerminated:
     Go: staging/src/k8s.io/api/core/v1/types.go type ContainerStateTerminated
     """
 
+    go_stringer = True
+    go_pointer_receiver = True
+
     exit_code: int32 = 0
     signal: int32 = 0
     reason: str = ""
@@ -759,6 +817,9 @@ class ContainerStateTerminated:
     started_at: Time | None = None
     finished_at: Time | None = None
     container_id: str = ""
+
+    def __str__(self) -> str:
+        return generated_pb.container_state_terminated_string(self)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -771,6 +832,14 @@ class ContainerState:
     waiting: ContainerStateWaiting | None = None
     running: ContainerStateRunning | None = None
     terminated: ContainerStateTerminated | None = None
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The struct as Go's fmt prints it: three pointers, each a Stringer (nil: ``nil``)."""
+        return [
+            ("Waiting", go_fmt.Ptr(self.waiting, "nil")),
+            ("Running", go_fmt.Ptr(self.running, "nil")),
+            ("Terminated", go_fmt.Ptr(self.terminated, "nil")),
+        ]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -789,6 +858,20 @@ class ContainerStatus:
     image_id: str = ""
     container_id: str = ""
     started: bool | None = None
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The struct as Go's fmt prints it: ``Started`` is a ``*bool`` (its address prints)."""
+        return [
+            ("Name", self.name),
+            ("State", self.state),
+            ("LastTerminationState", self.last_state),
+            ("Ready", self.ready),
+            ("RestartCount", self.restart_count),
+            ("Image", self.image),
+            ("ImageID", self.image_id),
+            ("ContainerID", self.container_id),
+            ("Started", go_fmt.Ptr(self.started)),
+        ]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -820,12 +903,36 @@ class PodStatus:
     container_statuses: list[ContainerStatus] = field(default_factory=list)
     qos_class: PodQOSClass | None = None
 
-    #: A Go Stringer: klog prints a status by its ``String()`` (kubelet logs ``*v1.PodStatus``).
+    #: A Go Stringer through a pointer: kubelet's log shows a ``*v1.PodStatus`` (``fmt.Ptr``
+    #: here) by its ``String()``, a ``v1.PodStatus`` value by its fields ([`go_fields`][]).
     go_stringer = True
+    go_pointer_receiver = True
 
     def __str__(self) -> str:
         """What the generated ``String()`` gives (see [`pod_status_string`][minikubelet.k8s_io.api.core.v1.generated_pb.pod_status_string])."""
         return generated_pb.pod_status_string(self)
+
+    def go_fields(self) -> list[tuple[str, Any]]:
+        """The struct as Go's fmt prints it (see [`minikubelet.go.fmt`][minikubelet.go.fmt]);
+        the fields the port does not keep print as Go's zero values."""
+        return [
+            ("Phase", self.phase or ""),
+            ("Conditions", self.conditions),
+            ("Message", self.message),
+            ("Reason", self.reason),
+            ("NominatedNodeName", ""),
+            ("HostIP", self.host_ip),
+            ("PodIP", self.pod_ip),
+            ("PodIPs", self.pod_ips),
+            (
+                "StartTime",
+                go_fmt.Ptr(None if self.start_time is None else go_fmt.Time(self.start_time)),
+            ),
+            ("InitContainerStatuses", self.init_container_statuses),
+            ("ContainerStatuses", self.container_statuses),
+            ("QOSClass", self.qos_class or ""),
+            ("EphemeralContainerStatuses", []),
+        ]
 
 
 # --- Pod -----------------------------------------------------------------------------------
@@ -878,14 +985,31 @@ class NodeSpec:
 
 
 @dataclass(slots=True, kw_only=True)
+class NodeCondition:
+    """One condition of a node (``MemoryPressure``, ``Ready`` …) and when it last changed.
+
+    Go: staging/src/k8s.io/api/core/v1/types.go type NodeCondition
+    """
+
+    type: NodeConditionType
+    status: ConditionStatus
+    last_heartbeat_time: Time | None = None
+    last_transition_time: Time | None = None
+    reason: str = ""
+    message: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
 class NodeStatus:
-    """What a node has: its total capacity, what of it pods may use, its addresses.
+    """What a node has: its total capacity, what of it pods may use, its conditions and
+    addresses.
 
     Go: staging/src/k8s.io/api/core/v1/types.go type NodeStatus
     """
 
     capacity: ResourceList = field(default_factory=dict)
     allocatable: ResourceList = field(default_factory=dict)
+    conditions: list[NodeCondition] = field(default_factory=list)
     addresses: list[NodeAddress] = field(default_factory=list)
 
 

@@ -14,9 +14,9 @@ from typing import Protocol
 
 from minikubelet.go.ints import Bits
 from minikubelet.k8s_io.apimachinery.pkg.selection import operator as selection
-from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
-    label_value_problem,
-    qualified_name_problem,
+from minikubelet.k8s_io.apimachinery.pkg.util.validation.validation import (
+    is_qualified_name,
+    is_valid_label_value,
 )
 
 _int64 = Bits(64)
@@ -112,7 +112,7 @@ def new_requirement(
     """
     errs: list[str] = []
     where = f"{path}." if path else ""
-    if problem := qualified_name_problem(key):
+    if problem := is_qualified_name(key):
         errs.append(f"{where}key: {problem}")
     value_path = f"{where}values"
     match op:
@@ -143,7 +143,7 @@ def new_requirement(
         case _:
             errs.append(f"{where}operator: unsupported value {op!r}")
     for i, v in enumerate(vals):
-        if problem := label_value_problem(v):
+        if problem := is_valid_label_value(v):
             errs.append(f"{value_path}[{i}]: {problem}")
     return Requirement(key, op, tuple(vals)), errs
 

@@ -8,7 +8,7 @@ kubelet's event broadcaster does (``"Event occurred"`` at verbosity 3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from minikubelet.k8s_io.klog.v2 import klog
@@ -25,6 +25,8 @@ class Event:
     type: str
     reason: str
     message: str
+    #: Annotations of the event (the eviction manager's say which containers used too much).
+    annotations: dict[str, str] | None = field(default=None, compare=False)
 
 
 class EventRecorder(Protocol):
@@ -32,6 +34,18 @@ class EventRecorder(Protocol):
 
     def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
         """Go: staging/src/k8s.io/client-go/tools/record/event.go EventRecorder.Eventf"""
+        ...
+
+    def annotated_eventf(
+        self,
+        obj: Any,
+        annotations: dict[str, str] | None,
+        event_type: str,
+        reason: str,
+        message_fmt: str,
+        *args: Any,
+    ) -> None:
+        """Go: staging/src/k8s.io/client-go/tools/record/event.go EventRecorder.AnnotatedEventf"""
         ...
 
 
@@ -43,13 +57,26 @@ class Recorder:
 
     def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
         """Record an event; ``message_fmt`` uses ``%`` formatting like Go's ``Sprintf``."""
+        self.annotated_eventf(obj, None, event_type, reason, message_fmt, *args)
+
+    def annotated_eventf(
+        self,
+        obj: Any,
+        annotations: dict[str, str] | None,
+        event_type: str,
+        reason: str,
+        message_fmt: str,
+        *args: Any,
+    ) -> None:
+        """Record an event with annotations (``eventf`` is this without them)."""
         message = message_fmt % args if args else message_fmt
-        event = Event(klog.kobj(obj), event_type, reason, message)
+        event = Event(klog.kobj(obj), event_type, reason, message, annotations)
         self.events.append(event)
         klog.v(3).info_s(
             "Event occurred",
             object=event.object,
-            kind="Pod",
+            # The node's own events are about a Node; every other event here is about a pod.
+            kind=getattr(obj, "kind", "") or "Pod",
             apiVersion="v1",
             type=event_type,
             reason=reason,

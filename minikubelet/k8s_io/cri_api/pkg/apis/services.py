@@ -97,7 +97,8 @@ class ContainerManager(Protocol):
     ) -> tuple[bytes, bytes, Exception | None]:
         """Run ``cmd`` in the container and wait for it (at most ``timeout`` seconds; 0: no
         limit): ``(stdout, stderr, err)``. A command that exits non-zero comes back with its
-        output and an exit error, as Go's client returns it; a call that fails raises.
+        output and an exit error, a call that fails with that error (and no output), as Go's
+        client returns them; unlike the other calls here, this one does not raise.
 
         Go: staging/src/k8s.io/cri-api/pkg/apis/services.go ContainerManager.ExecSync
         """

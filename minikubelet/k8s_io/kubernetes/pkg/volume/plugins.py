@@ -70,11 +70,15 @@ class FileSystem(Protocol):
 
 
 class MountScript(Protocol):
-    """Ours: how each SetUp goes on the simulated node, which has no real mounts to be slow or
-    to fail (``minikubelet.sim.volume_scenario`` reads it from the pod's annotation)."""
+    """Ours: how each SetUp and TearDown goes on the simulated node, which has no real mounts to
+    be slow or to fail (``minikubelet.sim.volume_scenario`` reads it from the pod's annotation)."""
 
     async def play(self, pod: Pod, volume_name: str) -> None:
         """Take as long as one SetUp of the volume takes; raise what a failed mount raises."""
+        ...
+
+    def tear_down(self, pod_uid: str, volume_name: str) -> None:
+        """Raise what a failed TearDown of the volume raises, if the script says it fails."""
         ...
 
 

@@ -193,6 +193,8 @@ type CallLog struct {
 	Configs []string
 	alias   map[string]string
 	nsb, nc int
+	// Tee, when set, takes each call line instead of Lines (the Kubelet level keeps one stream).
+	Tee func(string)
 }
 
 func newCallLog() *CallLog { return &CallLog{alias: map[string]string{}} }
@@ -200,6 +202,10 @@ func newCallLog() *CallLog { return &CallLog{alias: map[string]string{}} }
 func (l *CallLog) add(format string, a ...interface{}) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.Tee != nil {
+		l.Tee("call: " + fmt.Sprintf(format, a...))
+		return
+	}
 	l.Lines = append(l.Lines, fmt.Sprintf(format, a...))
 }
 
@@ -776,8 +782,20 @@ func (f *FakeRuntime) UpdateContainerResources(id string, r *runtimeapi.LinuxCon
 	return nil
 }
 
+// ExecSync runs a hook: it succeeds in a running container; as the Python fake, a container
+// that is gone is NotFound and one that is not running an Unknown error.
 func (f *FakeRuntime) ExecSync(id string, cmd []string, timeout time.Duration) ([]byte, []byte, error) {
 	f.log.add("ExecSync %s %v", f.log.name(id), cmd)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reap()
+	c, ok := f.containers[id]
+	if !ok {
+		return nil, nil, notFound("an error occurred when try to find container %q", id)
+	}
+	if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING {
+		return nil, nil, grpcstatus.Error(codes.Unknown, fmt.Sprintf("failed to exec in container: container is in %s state", c.state))
+	}
 	return nil, nil, nil
 }
 

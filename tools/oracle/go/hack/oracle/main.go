@@ -260,6 +260,12 @@ func main() {
 		data, err = ioutil.ReadAll(os.Stdin)
 	}
 	must(err)
+	if os.Getenv("ORACLE_MODE") == "kubelet" {
+		// The Kubelet level also keeps the V(2) lines: "SyncLoop ADD", "SyncLoop (PLEG)" ...
+		must(fs.Set("v", "2"))
+		runKubelet(data)
+		return
+	}
 	var sc scenario
 	must(yaml.Unmarshal(data, &sc))
 	parsed, pod, err := kubeletconfig.OracleDecodePod(sc.Pod)
@@ -279,10 +285,6 @@ func main() {
 	o := &oracle{rt: rt, fc: fc, log: log, om: om, rec: rec, pod: pod,
 		backOff: flowcontrol.NewFakeBackOff(10*time.Second, 300*time.Second, fc)}
 
-	if os.Getenv("ORACLE_MODE") == "kubelet" {
-		runKubelet(o, sc)
-		return
-	}
 	if os.Getenv("ORACLE_DUMP_POD") != "" {
 		b, _ := json.Marshal(pod)
 		fmt.Fprintln(os.Stderr, string(b))

@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from minikubelet.base.i18n import both
 from minikubelet.go import fmt as go_fmt
@@ -131,6 +131,9 @@ class Quantity:
     part in comparisons.
     """
 
+    #: Go's ``*Quantity`` has a ``String`` method: klog quotes it in a log line (``quantity="100Mi"``).
+    go_stringer: ClassVar[bool] = True
+
     amount: Fraction
     format: Format = field(default=Format.DECIMAL_SI, compare=False)
     text: str | None = field(default=None, compare=False)
@@ -183,6 +186,24 @@ class Quantity:
         Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go (*Quantity).Cmp
         """
         return (self.amount > other.amount) - (self.amount < other.amount)
+
+    def add(self, y: Quantity) -> Quantity:
+        """This quantity plus ``y``, in this quantity's format (``y``'s when this one is zero).
+
+        Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go (*Quantity).Add
+
+        Go adds in place; a [`Quantity`][] here is immutable, so the sum is returned.
+        """
+        return Quantity(self.amount + y.amount, y.format if self.amount == 0 else self.format)
+
+    def sub(self, y: Quantity) -> Quantity:
+        """This quantity minus ``y``, in this quantity's format (``y``'s when this one is zero).
+
+        Go: staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go (*Quantity).Sub
+
+        Returned, not changed in place (see [`Quantity.add`][]).
+        """
+        return Quantity(self.amount - y.amount, y.format if self.amount == 0 else self.format)
 
     def sign(self) -> int:
         """-1, 0 or 1 for a negative, zero or positive amount.

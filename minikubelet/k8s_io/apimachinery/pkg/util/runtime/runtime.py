@@ -33,7 +33,7 @@ ErrorHandlers: list[Callable[[BaseException], None]] = [log_error]
 
 
 def handle_error(err: BaseException | None) -> None:
-    """Hand an error nobody can return to each of [`ErrorHandlers`][]; a nil error is ignored.
+    """Hand an error nobody can return to each of ``ErrorHandlers``; a nil error is ignored.
 
     Go: staging/src/k8s.io/apimachinery/pkg/util/runtime/runtime.go HandleError
     """

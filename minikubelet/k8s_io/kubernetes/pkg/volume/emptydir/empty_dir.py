@@ -103,4 +103,6 @@ class EmptyDir:
 
     def tear_down(self) -> None:
         """Go: pkg/volume/emptydir/empty_dir.go (*emptyDir).TearDown"""
+        # Ours: the scenario may make the removal fail, as a busy mount makes it fail on a node.
+        self.plugin.host.scenario.tear_down(self.pod_uid, self.vol_name)
         self.plugin.host.fs.remove_all(self.get_path())

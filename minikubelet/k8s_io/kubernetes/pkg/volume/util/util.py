@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from minikubelet.k8s_io.api.core.v1 import ContainerStatus, Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.api.core.v1 import ContainerStatus, Pod, PodPhase, PodStatus, Volume
 
 if TYPE_CHECKING:
     from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumePlugin
@@ -49,6 +49,20 @@ def not_running(statuses: list[ContainerStatus]) -> bool:
         if status.state.terminated is None and status.state.waiting is None:
             return False
     return True
+
+
+def is_local_ephemeral_volume(volume: Volume) -> bool:
+    """Whether the volume's data lives on the node's disk and goes with the pod: a gitRepo, an
+    emptyDir on the default medium (not ``Memory``), a configMap.
+
+    Go: pkg/volume/util/util.go IsLocalEphemeralVolume
+    """
+    source = volume.volume_source
+    return (
+        "gitRepo" in source
+        or ("emptyDir" in source and (source["emptyDir"] or {}).get("medium", "") == "")
+        or "configMap" in source
+    )
 
 
 def get_pod_volume_names(pod: Pod) -> tuple[list[str], list[str]]:

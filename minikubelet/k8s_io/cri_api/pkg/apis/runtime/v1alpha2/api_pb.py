@@ -194,7 +194,14 @@ PodSandboxState_SANDBOX_NOTREADY = PodSandboxState.SANDBOX_NOTREADY
 
 @dataclass(slots=True, kw_only=True)
 class PodSandboxStatus:
-    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type PodSandboxStatus"""
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type PodSandboxStatus
+
+    A Go Stringer through a pointer (see [`minikubelet.go.fmt`][minikubelet.go.fmt]): kubelet's
+    log shows a ``*PodSandboxStatus`` as [`pod_sandbox_status_string`][] writes it.
+    """
+
+    go_stringer = True
+    go_pointer_receiver = True
 
     id: str = ""
     metadata: PodSandboxMetadata | None = None
@@ -205,6 +212,9 @@ class PodSandboxStatus:
     labels: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
     runtime_handler: str = ""
+
+    def __str__(self) -> str:
+        return pod_sandbox_status_string(self)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -496,3 +506,107 @@ class RuntimeStatus:
     """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type RuntimeStatus"""
 
     conditions: list[RuntimeCondition] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class ExecSyncRequest:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type ExecSyncRequest"""
+
+    container_id: str = ""
+    cmd: list[str] = field(default_factory=list)
+    #: Seconds; 0: no time-out.
+    timeout: int = 0
+
+
+@dataclass(slots=True, kw_only=True)
+class ExecSyncResponse:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type ExecSyncResponse"""
+
+    stdout: bytes = b""
+    stderr: bytes = b""
+    exit_code: int = 0
+
+
+# --- String() of the messages kubelet's log lines show -------------------------------------
+# gogo-protobuf generates them; a nil message prints "nil", an enum its name (proto.EnumName).
+
+
+def pod_sandbox_metadata_string(this: PodSandboxMetadata | None) -> str:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go (*PodSandboxMetadata).String"""
+    if this is None:
+        return "nil"
+    return (
+        f"&PodSandboxMetadata{{Name:{this.name},Uid:{this.uid},Namespace:{this.namespace},"
+        f"Attempt:{this.attempt},}}"
+    )
+
+
+def pod_ip_string(this: PodIP | None) -> str:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go (*PodIP).String"""
+    if this is None:
+        return "nil"
+    return f"&PodIP{{Ip:{this.ip},}}"
+
+
+def pod_sandbox_network_status_string(this: PodSandboxNetworkStatus | None) -> str:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go (*PodSandboxNetworkStatus).String"""
+    if this is None:
+        return "nil"
+    repeated_string_for_additional_ips = "[]*PodIP{"
+    for f in this.additional_ips:
+        repeated_string_for_additional_ips += pod_ip_string(f) + ","
+    repeated_string_for_additional_ips += "}"
+    return (
+        f"&PodSandboxNetworkStatus{{Ip:{this.ip},"
+        f"AdditionalIps:{repeated_string_for_additional_ips},}}"
+    )
+
+
+def namespace_option_string(this: NamespaceOption | None) -> str:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go (*NamespaceOption).String"""
+    if this is None:
+        return "nil"
+    return (
+        f"&NamespaceOption{{Network:{this.network.name},Pid:{this.pid.name},"
+        f"Ipc:{this.ipc.name},TargetId:{this.target_id},}}"
+    )
+
+
+def namespace_string(this: Namespace | None) -> str:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go (*Namespace).String"""
+    if this is None:
+        return "nil"
+    return f"&Namespace{{Options:{namespace_option_string(this.options)},}}"
+
+
+def linux_pod_sandbox_status_string(this: LinuxPodSandboxStatus | None) -> str:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go (*LinuxPodSandboxStatus).String"""
+    if this is None:
+        return "nil"
+    return f"&LinuxPodSandboxStatus{{Namespaces:{namespace_string(this.namespaces)},}}"
+
+
+def _string_map(m: dict[str, str]) -> str:
+    """A ``map[string]string`` field of a generated ``String()``: keys sorted."""
+    return "map[string]string{" + "".join(f"{k}: {m[k]}," for k in sorted(m)) + "}"
+
+
+def pod_sandbox_status_string(this: PodSandboxStatus | None) -> str:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go (*PodSandboxStatus).String"""
+    if this is None:
+        return "nil"
+    return "".join(
+        [
+            "&PodSandboxStatus{",
+            f"Id:{this.id},",
+            f"Metadata:{pod_sandbox_metadata_string(this.metadata)},",
+            f"State:{this.state.name},",
+            f"CreatedAt:{this.created_at},",
+            f"Network:{pod_sandbox_network_status_string(this.network)},",
+            f"Linux:{linux_pod_sandbox_status_string(this.linux)},",
+            f"Labels:{_string_map(this.labels)},",
+            f"Annotations:{_string_map(this.annotations)},",
+            f"RuntimeHandler:{this.runtime_handler},",
+            "}",
+        ]
+    )

@@ -4,8 +4,8 @@ Go: pkg/api/v1/resource/helpers.go
 
 kubelet imports this package as ``resource`` or ``v1resource``; the port names the module after
 the second, so that it does not clash with the quantity module [`minikubelet.k8s_io.apimachinery.pkg.api.resource`][minikubelet.k8s_io.apimachinery.pkg.api.resource].
-Ported: the two request helpers the critical-pod admission handler uses, and the sums of a
-pod's requests and limits that kubelet's cgroup code reads.
+Ported: the request helpers the critical-pod admission handler uses, and the sums of requests
+and limits the eviction manager and kubelet's cgroup code read.
 """
 
 from __future__ import annotations
@@ -28,16 +28,16 @@ ResourceStorage = "storage"
 
 def pod_requests_and_limits(pod: Pod) -> tuple[ResourceList, ResourceList]:
     """The pod's requests and limits: its containers' added up, each raised to the largest
-    init container's, resource by resource.
+    single init container's.
 
-    Go: pkg/api/v1/resource/helpers.go PodRequestsAndLimitsReuse
+    Go: pkg/api/v1/resource/helpers.go PodRequestsAndLimits
 
-    Go's ``PodRequestsAndLimits`` calls this with no lists to reuse, as the port does. The
-    PodOverhead gate is on in v1.21, but ``PodSpec`` here has no ``overhead`` to add.
+    Go's ``PodRequestsAndLimitsReuse`` (which this calls) may reuse two maps to save
+    allocations; here each call makes new ones. Go then adds the pod's overhead (PodOverhead);
+    ``PodSpec`` has no ``overhead`` here.
     """
     reqs: ResourceList = {}
     limits: ResourceList = {}
-    # Go: for _, container := range pod.Spec.Containers {
     for container in pod.spec.containers:
         add_resource_list(reqs, container.resources.requests)
         add_resource_list(limits, container.resources.limits)
@@ -45,32 +45,31 @@ def pod_requests_and_limits(pod: Pod) -> tuple[ResourceList, ResourceList]:
     for container in pod.spec.init_containers:
         max_resource_list(reqs, container.resources.requests)
         max_resource_list(limits, container.resources.limits)
-    # Go omitted: if pod.Spec.Overhead != nil && utilfeature.DefaultFeatureGate.Enabled(features.PodOverhead) { -- PodSpec here has no overhead
     return reqs, limits
 
 
-def add_resource_list(lst: ResourceList, new_list: ResourceList) -> None:
-    """Add each quantity of ``new_list`` to ``lst``, in place.
+def add_resource_list(resources: ResourceList, new_list: ResourceList) -> None:
+    """Add each quantity of ``new_list`` to ``resources``.
 
     Go: pkg/api/v1/resource/helpers.go addResourceList
     """
     for name, quantity in new_list.items():
-        value = lst.get(name)
+        value = resources.get(name)
         if value is None:
-            lst[name] = quantity
+            resources[name] = quantity
         else:
-            lst[name] = Quantity(value.amount + quantity.amount, value.format)
+            resources[name] = value.add(quantity)
 
 
-def max_resource_list(lst: ResourceList, new_list: ResourceList) -> None:
-    """Raise each quantity of ``lst`` to the one in ``new_list`` where that is larger, in place.
+def max_resource_list(resources: ResourceList, new_list: ResourceList) -> None:
+    """Raise each quantity of ``resources`` to the one in ``new_list`` where that is larger.
 
     Go: pkg/api/v1/resource/helpers.go maxResourceList
     """
     for name, quantity in new_list.items():
-        value = lst.get(name)
+        value = resources.get(name)
         if value is None or quantity.cmp(value) > 0:
-            lst[name] = quantity
+            resources[name] = quantity
 
 
 def get_resource_request_quantity(pod: Pod, resource_name: str) -> Quantity:

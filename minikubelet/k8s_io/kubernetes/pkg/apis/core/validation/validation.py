@@ -1,6 +1,11 @@
 """The API server's checks of a pod, the subset that matters on kubelet's path.
 
 Go: pkg/apis/core/validation/validation.go
+
+Each check follows its Go function, checks and order, on the fields the port keeps. Go returns
+a ``field.ErrorList``; the port adds each problem to the loader's [`Problems`][] instead, with
+the path of its field and a message of its own in English and Chinese (the syntax of names and
+values is [`minikubelet.k8s_io.apimachinery.pkg.util.validation`][]'s).
 """
 
 from __future__ import annotations
@@ -27,9 +32,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     PodStatus,
     Probe,
     ResourceCPU,
-    ResourceDefaultNamespacePrefix,
     ResourceEphemeralStorage,
-    ResourceHugePagesPrefix,
     ResourceMemory,
     ResourceRequirements,
     Sysctl,
@@ -39,6 +42,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     Volume,
     VolumeMount,
 )
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
     Problems,
     field_path,
@@ -46,111 +50,28 @@ from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import (
     key_path,
     quoted,
 )
+from minikubelet.k8s_io.apimachinery.pkg.util.validation.validation import (
+    is_dns1123_label,
+    is_dns1123_subdomain,
+    is_env_var_name,
+    is_qualified_name,
+    is_valid_label_value,
+    is_valid_port_name,
+    is_valid_port_num,
+)
+from minikubelet.k8s_io.kubernetes.pkg.apis.core.v1.helper.helpers import (
+    is_extended_resource_name,
+    is_huge_page_resource_name,
+    is_native_resource,
+    is_overcommit_allowed,
+)
 
 int32_max = Bits(32).max
 
 REQUIRED = both("required", "必填")
 
-
-_DNS1123_LABEL = r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?"
-_DNS1123_LABEL_RE = re.compile(_DNS1123_LABEL)
-_DNS1123_SUBDOMAIN_RE = re.compile(rf"{_DNS1123_LABEL}(?:\.{_DNS1123_LABEL})*")
-_QUALIFIED_NAME_RE = re.compile(r"(?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
-_LABEL_VALUE_RE = re.compile(r"(?:(?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
-_ENV_VAR_NAME_RE = re.compile(r"[-._a-zA-Z][-._a-zA-Z0-9]*")
-_PORT_NAME_RE = re.compile(r"[-a-z0-9]+")
-_TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10)
-
-
-def _dns1123_label_problem(
-    value: str, what: tuple[str, str] = ("name", "名称")
-) -> Bilingual | None:
-    if len(value) > 63 or not _DNS1123_LABEL_RE.fullmatch(value):
-        return both(
-            f"invalid {what[0]} {quoted(value)}: must be at most 63 characters of lowercase "
-            "letters, digits and '-', starting and ending with a letter or digit "
-            "(a DNS-1123 label)",
-            f"{what[1]} {quoted(value)} 不合法：只能由小写字母、数字和 '-' 组成，以字母或数字"
-            "开头和结尾，最多 63 个字符（DNS-1123 标签）",
-        )
-    return None
-
-
-def dns1123_subdomain_problem(value: str) -> Bilingual | None:
-    """What is wrong with a name that must be a DNS-1123 subdomain (a pod's, a node's), or None."""
-    if len(value) > 253 or not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
-        return both(
-            f"invalid name {quoted(value)}: must be at most 253 characters of lowercase "
-            "letters, digits, '-' and '.', starting and ending with a letter or digit "
-            "(a DNS-1123 subdomain)",
-            f"名称 {quoted(value)} 不合法：只能由小写字母、数字、'-' 和 '.' 组成，以字母或"
-            "数字开头和结尾，最多 253 个字符（DNS-1123 子域名）",
-        )
-    return None
-
-
-def qualified_name_problem(value: str, what: tuple[str, str] = ("key", "键")) -> Bilingual | None:
-    """What is wrong with a label or annotation key, if anything (Go: IsQualifiedName, in
-    k8s.io/apimachinery/pkg/util/validation; the message is ours)."""
-    prefix, slash, name = value.rpartition("/")
-    if slash and (not prefix or dns1123_subdomain_problem(prefix)):
-        return both(
-            f"invalid {what[0]} {quoted(value)}: the prefix before '/' must be a DNS subdomain",
-            f"{what[1]} {quoted(value)} 不合法：'/' 之前的前缀必须是 DNS 子域名",
-        )
-    if len(name) > 63 or not _QUALIFIED_NAME_RE.fullmatch(name):
-        return both(
-            f"invalid {what[0]} {quoted(value)}: the name must be at most 63 characters of "
-            "letters, digits, '-', '_' and '.', starting and ending with a letter or digit, "
-            "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/my-key')",
-            f"{what[1]} {quoted(value)} 不合法：名称部分只能由字母、数字、'-'、'_' 和 '.' 组成，"
-            "以字母或数字开头和结尾，最多 63 个字符；前面可以加一个 DNS 子域名前缀和 '/'"
-            "（例如 'example.com/my-key'）",
-        )
-    return None
-
-
-def label_value_problem(value: str) -> Bilingual | None:
-    """What is wrong with a label value, if anything (Go: IsValidLabelValue, in
-    k8s.io/apimachinery/pkg/util/validation; the message is ours)."""
-    if len(value) > 63 or not _LABEL_VALUE_RE.fullmatch(value):
-        return both(
-            f"invalid label value {quoted(value)}: must be empty or at most 63 "
-            "characters of letters, digits, '-', '_' and '.', starting and ending with "
-            "a letter or digit",
-            f"标签值 {quoted(value)} 不合法：可以为空；否则只能由字母、数字、'-'、'_' "
-            "和 '.' 组成，以字母或数字开头和结尾，最多 63 个字符",
-        )
-    return None
-
-
-def _port_name_problem(value: str) -> Bilingual | None:
-    if (
-        len(value) > 15
-        or not _PORT_NAME_RE.fullmatch(value)
-        or not any(c.isalpha() for c in value)
-        or value.startswith("-")
-        or value.endswith("-")
-        or "--" in value
-    ):
-        return both(
-            f"invalid port name {quoted(value)}: must be at most 15 characters of lowercase "
-            "letters, digits and '-', with at least one letter, not starting or ending with "
-            "'-' and without '--' (an IANA service name)",
-            f"端口名称 {quoted(value)} 不合法：只能由小写字母、数字和 '-' 组成，至少含一个字母，"
-            "不能以 '-' 开头或结尾，不能含 '--'，最多 15 个字符（IANA 服务名）",
-        )
-    return None
-
-
-def _port_number_problem(value: int) -> Bilingual | None:
-    if not 1 <= value <= 65535:
-        return both(
-            f"invalid port {value}: must be between 1 and 65535",
-            f"端口 {value} 不合法：必须在 1 到 65535 之间",
-        )
-    return None
-
+#: Go: totalAnnotationSizeLimitB, in k8s.io/apimachinery/pkg/api/validation
+totalAnnotationSizeLimitB = 256 * (1 << 10)
 
 #: One part of a sysctl name. Go: SysctlSegmentFmt
 SysctlSegmentFmt = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
@@ -175,15 +96,12 @@ def validate_pod_create(pod: Pod, problems: Problems, path: str = "") -> None:
 
     ``path`` is where the pod is in its document (``items[2]`` in a list).
     """
-    _Validator(problems).pod(pod, path)
+    _Validator(problems).validate_pod_metadata_and_spec(pod, path)
 
 
 class _Validator:
-    """The checks of the API server's pod validation that apply to the fields kept here.
-
-    They follow ``ValidatePodCreate`` in pkg/apis/core/validation/validation.go, checks and
-    order; the messages are our own.
-    """
+    """Ours: the checks, as methods that add what they find to one [`Problems`][] (Go's
+    functions each return a ``field.ErrorList`` that their caller appends)."""
 
     def __init__(self, problems: Problems):
         self.problems = problems
@@ -191,14 +109,18 @@ class _Validator:
     def add(self, path: str, message: Bilingual) -> None:
         self.problems.add(path, message)
 
-    def pod(self, pod: Pod, path: str) -> None:
-        self.object_meta(pod.metadata, field_path(path, "metadata"))
-        self.pod_spec(pod.spec, field_path(path, "spec"))
-        self.pod_status(pod.status, field_path(path, "status"))
+    def validate_pod_metadata_and_spec(self, pod: Pod, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go validatePodMetadataAndSpec
 
-    def pod_status(self, status: PodStatus, path: str) -> None:
-        # Ours: Go does not check a new pod's status. A status given in a manifest must still
-        # name its containers and conditions, or the port would carry a status it cannot read.
+        Then the status, which Go does not check on create (see [`validate_pod_status`][]).
+        """
+        self.validate_object_meta(pod.metadata, field_path(path, "metadata"))
+        self.validate_pod_spec(pod.spec, field_path(path, "spec"))
+        self.validate_pod_status(pod.status, field_path(path, "status"))
+
+    def validate_pod_status(self, status: PodStatus, path: str) -> None:
+        """Ours: Go does not check a new pod's status. A status given in a manifest must still
+        name its containers and conditions, or the port would carry a status it cannot read."""
         for key, statuses in (
             ("initContainerStatuses", status.init_container_statuses),
             ("containerStatuses", status.container_statuses),
@@ -213,53 +135,82 @@ class _Validator:
             if condition.status is None:
                 self.add(field_path(where, "status"), REQUIRED)
 
-    def object_meta(self, meta: ObjectMeta, path: str) -> None:
+    def validate_object_meta(self, meta: ObjectMeta, path: str) -> None:
+        """A pod's name (a DNS subdomain), namespace (a DNS label), generation, labels and
+        annotations.
+
+        Go: pkg/apis/core/validation/validation.go ValidateObjectMeta
+        Go: staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go ValidateObjectMetaAccessor
+
+        Go requires a namespace; the port checks one only when given (kubelet's file and HTTP
+        sources give a pod without one the default namespace first: config/common.py).
+        """
         if not meta.name:
             self.add(field_path(path, "name"), REQUIRED)
-        elif problem := dns1123_subdomain_problem(meta.name):
+        elif problem := is_dns1123_subdomain(meta.name):
             self.add(field_path(path, "name"), problem)
         if meta.namespace and (
-            problem := _dns1123_label_problem(meta.namespace, ("namespace", "命名空间"))
+            problem := is_dns1123_label(meta.namespace, ("namespace", "命名空间"))
         ):
             self.add(field_path(path, "namespace"), problem)
         if meta.generation < 0:
             self.add(field_path(path, "generation"), _negative(meta.generation))
-        self.labels(meta.labels, field_path(path, "labels"))
+        self.validate_labels(meta.labels, field_path(path, "labels"))
+        self.validate_annotations(meta.annotations, field_path(path, "annotations"))
+
+    def validate_labels(self, labels: dict[str, str], path: str) -> None:
+        """Go: staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go ValidateLabels"""
+        for key, value in labels.items():
+            where = key_path(path, key)
+            if problem := is_qualified_name(key):
+                self.add(where, problem)
+            if problem := is_valid_label_value(value):
+                self.add(where, problem)
+
+    def validate_annotations(self, annotations: dict[str, str], path: str) -> None:
+        """Go: staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go ValidateAnnotations"""
         total = 0
-        for key, value in meta.annotations.items():
+        for key, value in annotations.items():
+            if problem := is_qualified_name(key.lower()):
+                self.add(key_path(path, key), problem)
             total += len(key) + len(value)
-            if problem := qualified_name_problem(key.lower()):
-                self.add(key_path(field_path(path, "annotations"), key), problem)
-        if total > _TOTAL_ANNOTATION_SIZE_LIMIT:
+        if total > totalAnnotationSizeLimitB:
             self.add(
-                field_path(path, "annotations"),
+                path,
                 both(
                     f"annotations are too long: {total} bytes, at most "
-                    f"{_TOTAL_ANNOTATION_SIZE_LIMIT} allowed",
-                    f"注解太长：共 {total} 字节，最多允许 {_TOTAL_ANNOTATION_SIZE_LIMIT} 字节",
+                    f"{totalAnnotationSizeLimitB} allowed",
+                    f"注解太长：共 {total} 字节，最多允许 {totalAnnotationSizeLimitB} 字节",
                 ),
             )
 
-    def labels(self, labels: dict[str, str], path: str) -> None:
-        """The keys and values of a label map (Go's ValidateLabels, in
-        k8s.io/apimachinery/pkg/apis/meta/v1/validation)."""
-        for key, value in labels.items():
-            where = key_path(path, key)
-            if problem := qualified_name_problem(key):
-                self.add(where, problem)
-            if problem := label_value_problem(value):
-                self.add(where, problem)
-
-    def pod_spec(self, spec: PodSpec, path: str) -> None:
-        volume_names = self.volumes(spec.volumes, field_path(path, "volumes"))
-        self.containers(spec.containers, volume_names, field_path(path, "containers"), init=False)
-        self.init_containers(spec, volume_names, field_path(path, "initContainers"))
-        self.labels(spec.node_selector, field_path(path, "nodeSelector"))
+    def validate_pod_spec(self, spec: PodSpec, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidatePodSpec"""
+        volume_names = self.validate_volumes(spec.volumes, field_path(path, "volumes"))
+        self.validate_containers(
+            spec.containers, False, volume_names, field_path(path, "containers")
+        )
+        self.validate_init_containers(
+            spec.init_containers, spec.containers, volume_names, field_path(path, "initContainers")
+        )
+        self.validate_labels(spec.node_selector, field_path(path, "nodeSelector"))
+        # Go: allErrs = append(allErrs, ValidatePodSecurityContext(spec.SecurityContext
+        if spec.security_context is not None:
+            self.validate_sysctls(
+                spec.security_context.sysctls,
+                field_path(field_path(path, "securityContext"), "sysctls"),
+            )
+        # Go: allErrs = append(allErrs, validateAffinity(spec.Affinity
+        if spec.affinity is not None and spec.affinity.node_affinity is not None:
+            self.validate_node_affinity(
+                spec.affinity.node_affinity,
+                field_path(field_path(path, "affinity"), "nodeAffinity"),
+            )
         for field_name, value in (
             ("serviceAccountName", spec.service_account_name),
             ("nodeName", spec.node_name),
         ):
-            if value and (problem := dns1123_subdomain_problem(value)):
+            if value and (problem := is_dns1123_subdomain(value)):
                 self.add(field_path(path, field_name), problem)
         if spec.active_deadline_seconds is not None and not (
             1 <= spec.active_deadline_seconds <= int32_max
@@ -272,36 +223,22 @@ class _Validator:
                 ),
             )
         for field_name, value in (("hostname", spec.hostname), ("subdomain", spec.subdomain)):
-            if value and (problem := _dns1123_label_problem(value)):
+            if value and (problem := is_dns1123_label(value)):
                 self.add(field_path(path, field_name), problem)
-        if spec.security_context is not None:
-            self.sysctls(
-                spec.security_context.sysctls,
-                field_path(field_path(path, "securityContext"), "sysctls"),
-            )
-        if spec.affinity is not None and spec.affinity.node_affinity is not None:
-            self.node_affinity(
-                spec.affinity.node_affinity,
-                field_path(field_path(path, "affinity"), "nodeAffinity"),
-            )
-        for i, toleration in enumerate(spec.tolerations):
-            self.toleration(toleration, index_path(field_path(path, "tolerations"), i))
-        if spec.priority_class_name and (
-            problem := dns1123_subdomain_problem(spec.priority_class_name)
-        ):
+        if spec.tolerations:
+            self.validate_tolerations(spec.tolerations, field_path(path, "tolerations"))
+        if spec.priority_class_name and (problem := is_dns1123_subdomain(spec.priority_class_name)):
             self.add(field_path(path, "priorityClassName"), problem)
 
-    def volumes(self, volumes: list[Volume], path: str) -> set[str]:
+    def validate_volumes(self, volumes: list[Volume], path: str) -> set[str]:
+        """The volumes' names (DNS labels, each once) and one source each; returns the names.
+
+        Go: pkg/apis/core/validation/validation.go ValidateVolumes
+        """
         names: set[str] = set()
         for i, volume in enumerate(volumes):
             where = index_path(path, i)
-            if not volume.name:
-                self.add(field_path(where, "name"), REQUIRED)
-            elif problem := _dns1123_label_problem(volume.name):
-                self.add(field_path(where, "name"), problem)
-            elif volume.name in names:
-                self.add(field_path(where, "name"), _duplicate(volume.name))
-            names.add(volume.name)
+            # Go: el := validateVolumeSource(&vol.VolumeSource, idxPath, vol.Name, podMeta, opts)
             if len(volume.volume_source) > 1:
                 kinds = ", ".join(volume.volume_source)
                 self.add(
@@ -311,76 +248,130 @@ class _Validator:
                         f"只能指定一种卷类型（实际指定了 {kinds}）",
                     ),
                 )
+            if not volume.name:
+                self.add(field_path(where, "name"), REQUIRED)
+            elif problem := is_dns1123_label(volume.name):
+                self.add(field_path(where, "name"), problem)
+            elif volume.name in names:
+                self.add(field_path(where, "name"), _duplicate(volume.name))
+            names.add(volume.name)
         return names
 
-    def containers(
-        self, containers: list[Container], volume_names: set[str], path: str, *, init: bool
+    def validate_containers(
+        self, containers: list[Container], init: bool, volume_names: set[str], path: str
     ) -> None:
+        """Go: pkg/apis/core/validation/validation.go validateContainers
+
+        An init container's hooks and probes are refused by [`validate_init_containers`][]; only
+        app containers' are checked here.
+        """
         if not containers:
-            if not init:
-                self.add(
-                    path,
-                    both(
-                        "required: a pod needs at least one container",
-                        "必填：Pod 至少需要一个容器",
-                    ),
-                )
+            self.add(
+                path,
+                both("required: a pod needs at least one container", "必填：Pod 至少需要一个容器"),
+            )
             return
         names: set[str] = set()
         for i, container in enumerate(containers):
             where = index_path(path, i)
             if not container.name:
                 self.add(field_path(where, "name"), REQUIRED)
-            elif problem := _dns1123_label_problem(container.name):
+            elif problem := is_dns1123_label(container.name):
                 self.add(field_path(where, "name"), problem)
-            elif container.name in names:
+            if container.name in names:
                 self.add(field_path(where, "name"), _duplicate(container.name))
-            names.add(container.name)
+            else:
+                names.add(container.name)
             if not container.image:
                 self.add(field_path(where, "image"), REQUIRED)
-            if container.lifecycle is not None and not init:
-                for hook_name, hook in (
-                    ("postStart", container.lifecycle.post_start),
-                    ("preStop", container.lifecycle.pre_stop),
-                ):
-                    if hook is not None:
-                        self.handler(hook, field_path(field_path(where, "lifecycle"), hook_name))
             if not init:
-                self.probe(container.liveness_probe, field_path(where, "livenessProbe"), one=True)
-                self.probe(container.startup_probe, field_path(where, "startupProbe"), one=True)
-                self.probe(container.readiness_probe, field_path(where, "readinessProbe"))
-            self.ports(container.ports, field_path(where, "ports"))
-            self.env(container.env, field_path(where, "env"))
-            self.volume_mounts(
+                self.validate_container_hooks_and_probes(container, where)
+            # Go omitted: case core.TerminationMessageReadFile, core.TerminationMessageFallbackToLogsOnError: -- the loader reads terminationMessagePolicy as an enum: it refuses any other value and defaults an empty one to File
+            # Go omitted: case "": -- the loader defaults an empty terminationMessagePolicy to File
+            # Go omitted: default: -- the loader refuses a terminationMessagePolicy other than File and FallbackToLogsOnError
+            self.validate_container_ports(container.ports, field_path(where, "ports"))
+            self.validate_env(container.env, field_path(where, "env"))
+            self.validate_volume_mounts(
                 container.volume_mounts, volume_names, field_path(where, "volumeMounts")
             )
-            self.resources(container.resources, field_path(where, "resources"))
-        # Host ports may not collide: across all containers, or within one init container
-        # (init containers run one at a time).
-        groups = [[c] for c in containers] if init else [containers]
-        offset = 0
-        for group in groups:
-            seen: set[str] = set()
-            for j, container in enumerate(group):
-                for k, port in enumerate(container.ports):
-                    if port.host_port == 0:
-                        continue
-                    key = f"{port.protocol}/{port.host_ip}/{port.host_port}"
-                    if key in seen:
-                        where = index_path(field_path(index_path(path, offset + j), "ports"), k)
-                        self.add(
-                            field_path(where, "hostPort"),
-                            both(f"duplicate host port {key}", f"主机端口 {key} 重复"),
-                        )
-                    seen.add(key)
-            offset += len(group)
+            self.validate_resource_requirements(container.resources, field_path(where, "resources"))
+        # Go: if isInitContainers {
+        if init:
+            # Init containers run one at a time: each is checked on its own.
+            for i, container in enumerate(containers):
+                self.check_host_port_conflicts([container], path, first=i)
+        else:
+            self.check_host_port_conflicts(containers, path)
 
-    def init_containers(self, spec: PodSpec, volume_names: set[str], path: str) -> None:
-        self.containers(spec.init_containers, volume_names, path, init=True)
-        # Names are unique across both lists (duplicates among init containers were reported
-        # just above, so only the app containers' names are checked here).
-        names = {c.name for c in spec.containers if c.name}
-        for i, container in enumerate(spec.init_containers):
+    def validate_container_hooks_and_probes(self, container: Container, where: str) -> None:
+        """Ours: the part of validateContainers about an app container's hooks (its
+        ``validateLifecycle``) and probes, with the liveness and startup probes' success
+        threshold, which must be 1."""
+        if container.lifecycle is not None:
+            for hook_name, hook in (
+                ("postStart", container.lifecycle.post_start),
+                ("preStop", container.lifecycle.pre_stop),
+            ):
+                if hook is not None:
+                    self.validate_handler(
+                        hook, field_path(field_path(where, "lifecycle"), hook_name)
+                    )
+        for field_name, probe, one in (
+            ("livenessProbe", container.liveness_probe, True),
+            ("startupProbe", container.startup_probe, True),
+            ("readinessProbe", container.readiness_probe, False),
+        ):
+            self.validate_probe(probe, field_path(where, field_name))
+            if one and probe is not None and probe.success_threshold != 1:
+                self.add(
+                    field_path(field_path(where, field_name), "successThreshold"),
+                    both(
+                        f"must be 1 for liveness and startup probes, got {probe.success_threshold}",
+                        f"存活探针和启动探针的此值必须为 1，实际为 {probe.success_threshold}",
+                    ),
+                )
+
+    def check_host_port_conflicts(
+        self, containers: list[Container], path: str, first: int = 0
+    ) -> None:
+        """No two host ports alike (protocol, IP, port) among ``containers``.
+
+        Go: pkg/apis/core/validation/validation.go checkHostPortConflicts
+        Go: pkg/apis/core/validation/validation.go AccumulateUniqueHostPorts
+
+        ``first`` is the index of the first container in its list (ours: Go's path says
+        index 0 for every init container, checked one at a time).
+        """
+        seen: set[str] = set()
+        for j, container in enumerate(containers):
+            ports_path = field_path(index_path(path, first + j), "ports")
+            for k, port in enumerate(container.ports):
+                if port.host_port == 0:
+                    continue
+                key = f"{port.protocol}/{port.host_ip}/{port.host_port}"
+                if key in seen:
+                    self.add(
+                        field_path(index_path(ports_path, k), "hostPort"),
+                        both(f"duplicate host port {key}", f"主机端口 {key} 重复"),
+                    )
+                else:
+                    seen.add(key)
+
+    def validate_init_containers(
+        self,
+        containers: list[Container],
+        other_containers: list[Container],
+        volume_names: set[str],
+        path: str,
+    ) -> None:
+        """Go: pkg/apis/core/validation/validation.go validateInitContainers"""
+        if containers:
+            self.validate_containers(containers, True, volume_names, path)
+        # Go adds each init container's name to the set too, and so reports a name repeated
+        # among them a second time; ErrorList.ToAggregate prints such twins once, and the port
+        # reports it once (validate_containers has).
+        names = {c.name for c in other_containers}
+        for i, container in enumerate(containers):
             where = index_path(path, i)
             if container.name in names:
                 self.add(field_path(where, "name"), _duplicate(container.name))
@@ -396,10 +387,11 @@ class _Validator:
                         both("must not be set for init containers", "Init 容器不能设置此字段"),
                     )
 
-    def probe(self, probe: Probe | None, path: str, *, one: bool = False) -> None:
+    def validate_probe(self, probe: Probe | None, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go validateProbe"""
         if probe is None:
             return
-        self.handler(probe.handler, path)
+        self.validate_handler(probe.handler, path)
         for field_name, value in (
             ("initialDelaySeconds", probe.initial_delay_seconds),
             ("timeoutSeconds", probe.timeout_seconds),
@@ -409,16 +401,13 @@ class _Validator:
         ):
             if value < 0:
                 self.add(field_path(path, field_name), _negative(value))
-        if one and probe.success_threshold != 1:
-            self.add(
-                field_path(path, "successThreshold"),
-                both(
-                    f"must be 1 for liveness and startup probes, got {probe.success_threshold}",
-                    f"存活探针和启动探针的此值必须为 1，实际为 {probe.success_threshold}",
-                ),
-            )
 
-    def handler(self, handler: Handler, path: str) -> None:
+    def validate_handler(self, handler: Handler, path: str) -> None:
+        """One action of exec, httpGet and tcpSocket, and what it needs (a command; a path and
+        a port; a port).
+
+        Go: pkg/apis/core/validation/validation.go validateHandler
+        """
         count = 0
         for field_name, action in (
             ("exec", handler.exec),
@@ -441,9 +430,9 @@ class _Validator:
             elif isinstance(action, HTTPGetAction):
                 if not action.path:
                     self.add(field_path(where, "path"), REQUIRED)
-                self.port_number_or_name(action.port, field_path(where, "port"))
+                self.validate_port_num_or_name(action.port, field_path(where, "port"))
             else:
-                self.port_number_or_name(action.port, field_path(where, "port"))
+                self.validate_port_num_or_name(action.port, field_path(where, "port"))
         if count == 0:
             self.add(
                 path,
@@ -453,53 +442,47 @@ class _Validator:
                 ),
             )
 
-    def port_number_or_name(self, port: int | str, path: str) -> None:
+    def validate_port_num_or_name(self, port: int | str, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidatePortNumOrName"""
         if isinstance(port, int):
-            problem = _port_number_problem(port)
+            problem = is_valid_port_num(port)
         else:
-            problem = _port_name_problem(port)
+            problem = is_valid_port_name(port)
         if problem:
             self.add(path, problem)
 
-    def ports(self, ports: list[ContainerPort], path: str) -> None:
+    def validate_container_ports(self, ports: list[ContainerPort], path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go validateContainerPorts"""
         names: set[str] = set()
         for i, port in enumerate(ports):
             where = index_path(path, i)
             if port.name:
-                if problem := _port_name_problem(port.name):
+                if problem := is_valid_port_name(port.name):
                     self.add(field_path(where, "name"), problem)
                 elif port.name in names:
                     self.add(field_path(where, "name"), _duplicate(port.name))
-                names.add(port.name)
+                else:
+                    names.add(port.name)
             if port.container_port == 0:
                 self.add(field_path(where, "containerPort"), REQUIRED)
-            elif problem := _port_number_problem(port.container_port):
+            elif problem := is_valid_port_num(port.container_port):
                 self.add(field_path(where, "containerPort"), problem)
-            if port.host_port != 0 and (problem := _port_number_problem(port.host_port)):
+            if port.host_port != 0 and (problem := is_valid_port_num(port.host_port)):
                 self.add(field_path(where, "hostPort"), problem)
 
-    def env(self, env: list[EnvVar], path: str) -> None:
+    def validate_env(self, env: list[EnvVar], path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateEnv"""
         for i, var in enumerate(env):
             where = field_path(index_path(path, i), "name")
             if not var.name:
                 self.add(where, REQUIRED)
-            elif (
-                not _ENV_VAR_NAME_RE.fullmatch(var.name)
-                or var.name in (".", "..")
-                or var.name.startswith("..")
-            ):
-                self.add(
-                    where,
-                    both(
-                        f"invalid environment variable name {quoted(var.name)}: must "
-                        "consist of letters, digits, '_', '-' and '.', and must not start with "
-                        "a digit",
-                        f"环境变量名 {quoted(var.name)} 不合法：只能由字母、数字、'_'、'-' "
-                        "和 '.' 组成，且不能以数字开头",
-                    ),
-                )
+            elif problem := is_env_var_name(var.name):
+                self.add(where, problem)
 
-    def volume_mounts(self, mounts: list[VolumeMount], volume_names: set[str], path: str) -> None:
+    def validate_volume_mounts(
+        self, mounts: list[VolumeMount], volume_names: set[str], path: str
+    ) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateVolumeMounts"""
         mount_paths: set[str] = set()
         for i, mount in enumerate(mounts):
             where = index_path(path, i)
@@ -525,11 +508,15 @@ class _Validator:
                 )
             mount_paths.add(mount.mount_path)
 
-    def resource_name(self, name: str, path: str) -> bool:
-        """Is ``name`` a resource a container may ask for? Records a problem if not."""
+    def validate_container_resource_name(self, name: str, path: str) -> bool:
+        """Is ``name`` a resource a container may ask for? Records a problem if not.
+
+        Go: pkg/apis/core/validation/validation.go validateContainerResourceName
+        Go: pkg/apis/core/validation/validation.go validateResourceName
+        """
         if "/" not in name:
-            if name in (ResourceCPU, ResourceMemory, ResourceEphemeralStorage) or name.startswith(
-                ResourceHugePagesPrefix
+            if name in (ResourceCPU, ResourceMemory, ResourceEphemeralStorage) or (
+                is_huge_page_resource_name(name)
             ):
                 return True
             self.add(
@@ -543,10 +530,10 @@ class _Validator:
                 ),
             )
             return False
-        if problem := qualified_name_problem(name, ("resource name", "资源名称")):
+        if problem := is_qualified_name(name, ("resource name", "资源名称")):
             self.add(path, problem)
             return False
-        if not _is_native(name) and not _is_extended(name):
+        if not is_native_resource(name) and not is_extended_resource_name(name):
             self.add(
                 path,
                 both(
@@ -557,60 +544,39 @@ class _Validator:
             return False
         return True
 
-    def resources(self, resources: ResourceRequirements, path: str) -> None:
+    def validate_resource_quantity_value(self, name: str, quantity: Quantity, path: str) -> None:
+        """Not negative, and whole for an extended resource.
+
+        Go: pkg/apis/core/validation/validation.go ValidateResourceQuantityValue
+        """
+        if quantity.sign() < 0:
+            self.add(path, _negative(quoted(quantity.marshal_json())))
+        elif is_extended_resource_name(name) and quantity.amount.denominator != 1:
+            shown = quoted(quantity.marshal_json())
+            self.add(
+                path, both(f"must be a whole number, got {shown}", f"必须是整数，实际为 {shown}")
+            )
+
+    def validate_resource_requirements(self, resources: ResourceRequirements, path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateResourceRequirements"""
         limits_path, requests_path = field_path(path, "limits"), field_path(path, "requests")
         has_cpu_or_memory = has_hugepages = False
-        for kind, where_root, resource_list in (
-            ("limits", limits_path, resources.limits),
-            ("requests", requests_path, resources.requests),
-        ):
-            for name, quantity in resource_list.items():
-                where = key_path(where_root, name)
-                if not self.resource_name(name, where):
-                    continue
-                if quantity.sign() < 0:
-                    self.add(where, _negative(quoted(quantity.marshal_json())))
-                elif _is_extended(name) and quantity.amount.denominator != 1:
-                    shown = quoted(quantity.marshal_json())
-                    self.add(
-                        where,
-                        both(f"must be a whole number, got {shown}", f"必须是整数，实际为 {shown}"),
-                    )
+        for name, quantity in resources.limits.items():
+            where = key_path(limits_path, name)
+            if self.validate_container_resource_name(name, where):
+                self.validate_resource_quantity_value(name, quantity, where)
+                has_hugepages |= is_huge_page_resource_name(name)
                 has_cpu_or_memory |= name in (ResourceCPU, ResourceMemory)
-                has_hugepages |= name.startswith(ResourceHugePagesPrefix)
-                if kind == "limits":
-                    continue
-                limit = resources.limits.get(name)
-                overcommit = _overcommit_allowed(name)
-                if limit is None:
-                    if not overcommit:
-                        self.add(
-                            key_path(limits_path, name),
-                            both(
-                                f"required: a request for {name} needs a limit (and they must "
-                                "match)",
-                                f"必填：申请了 {name} 就必须设置限制（且两者必须相等）",
-                            ),
-                        )
-                elif not overcommit and quantity.cmp(limit) != 0:
-                    request, most = (quoted(q.marshal_json()) for q in (quantity, limit))
-                    self.add(
-                        where,
-                        both(
-                            f"must be equal to the {name} limit (request {request}, limit {most})",
-                            f"必须等于 {name} 的限制（请求 {request}，限制 {most}）",
-                        ),
-                    )
-                elif quantity.cmp(limit) > 0:
-                    request, most = (quoted(q.marshal_json()) for q in (quantity, limit))
-                    self.add(
-                        where,
-                        both(
-                            f"must be less than or equal to the {name} limit (request "
-                            f"{request}, limit {most})",
-                            f"不能大于 {name} 的限制（请求 {request}，限制 {most}）",
-                        ),
-                    )
+        for name, quantity in resources.requests.items():
+            where = key_path(requests_path, name)
+            if not self.validate_container_resource_name(name, where):
+                continue
+            self.validate_resource_quantity_value(name, quantity, where)
+            self.validate_request_against_limit(
+                name, quantity, resources.limits, limits_path, where
+            )
+            has_hugepages |= is_huge_page_resource_name(name)
+            has_cpu_or_memory |= name in (ResourceCPU, ResourceMemory)
         if has_hugepages and not has_cpu_or_memory:
             self.add(
                 path,
@@ -620,7 +586,48 @@ class _Validator:
                 ),
             )
 
-    def sysctls(self, sysctls: list[Sysctl], path: str) -> None:
+    def validate_request_against_limit(
+        self,
+        name: str,
+        request: Quantity,
+        limits: dict[str, Quantity],
+        limits_path: str,
+        where: str,
+    ) -> None:
+        """Ours: the part of ValidateResourceRequirements that holds a request to its limit
+        (equal to it, unless the resource may be overcommitted; never above it)."""
+        limit = limits.get(name)
+        overcommit = is_overcommit_allowed(name)
+        if limit is None:
+            if not overcommit:
+                self.add(
+                    key_path(limits_path, name),
+                    both(
+                        f"required: a request for {name} needs a limit (and they must match)",
+                        f"必填：申请了 {name} 就必须设置限制（且两者必须相等）",
+                    ),
+                )
+        elif not overcommit and request.cmp(limit) != 0:
+            shown, most = (quoted(q.marshal_json()) for q in (request, limit))
+            self.add(
+                where,
+                both(
+                    f"must be equal to the {name} limit (request {shown}, limit {most})",
+                    f"必须等于 {name} 的限制（请求 {shown}，限制 {most}）",
+                ),
+            )
+        elif request.cmp(limit) > 0:
+            shown, most = (quoted(q.marshal_json()) for q in (request, limit))
+            self.add(
+                where,
+                both(
+                    f"must be less than or equal to the {name} limit (request "
+                    f"{shown}, limit {most})",
+                    f"不能大于 {name} 的限制（请求 {shown}，限制 {most}）",
+                ),
+            )
+
+    def validate_sysctls(self, sysctls: list[Sysctl], path: str) -> None:
         """Go: pkg/apis/core/validation/validation.go validateSysctls"""
         names: set[str] = set()
         for i, s in enumerate(sysctls):
@@ -644,10 +651,10 @@ class _Validator:
                 )
             names.add(s.name)
 
-    def node_affinity(self, na: NodeAffinity, path: str) -> None:
+    def validate_node_affinity(self, na: NodeAffinity, path: str) -> None:
         """Go: pkg/apis/core/validation/validation.go validateNodeAffinity"""
         if na.required_during_scheduling_ignored_during_execution is not None:
-            self.node_selector(
+            self.validate_node_selector(
                 na.required_during_scheduling_ignored_during_execution,
                 field_path(path, "requiredDuringSchedulingIgnoredDuringExecution"),
             )
@@ -661,11 +668,11 @@ class _Validator:
                         f"取值 {term.weight} 不合法：必须在 1 到 100 之间",
                     ),
                 )
-            self.node_selector_term(
+            self.validate_node_selector_term(
                 term.preference, field_path(index_path(preferred, i), "preference")
             )
 
-    def node_selector(self, selector: NodeSelector, path: str) -> None:
+    def validate_node_selector(self, selector: NodeSelector, path: str) -> None:
         """Go: pkg/apis/core/validation/validation.go ValidateNodeSelector"""
         terms = field_path(path, "nodeSelectorTerms")
         if not selector.node_selector_terms:
@@ -678,18 +685,20 @@ class _Validator:
             )
             return
         for i, term in enumerate(selector.node_selector_terms):
-            self.node_selector_term(term, index_path(terms, i))
+            self.validate_node_selector_term(term, index_path(terms, i))
 
-    def node_selector_term(self, term: NodeSelectorTerm, path: str) -> None:
+    def validate_node_selector_term(self, term: NodeSelectorTerm, path: str) -> None:
         """Go: pkg/apis/core/validation/validation.go ValidateNodeSelectorTerm"""
         for j, req in enumerate(term.match_expressions):
-            self.node_selector_requirement(req, index_path(field_path(path, "matchExpressions"), j))
+            self.validate_node_selector_requirement(
+                req, index_path(field_path(path, "matchExpressions"), j)
+            )
         for j, req in enumerate(term.match_fields):
-            self.node_field_selector_requirement(
+            self.validate_node_field_selector_requirement(
                 req, index_path(field_path(path, "matchFields"), j)
             )
 
-    def node_selector_requirement(self, req: NodeSelectorRequirement, path: str) -> None:
+    def validate_node_selector_requirement(self, req: NodeSelectorRequirement, path: str) -> None:
         """Go: pkg/apis/core/validation/validation.go ValidateNodeSelectorRequirement"""
         op = req.operator
         # Go: case core.NodeSelectorOpIn, core.NodeSelectorOpNotIn:
@@ -732,10 +741,12 @@ class _Validator:
                     f"取值 {quoted(op or '')} 不合法：不是有效的选择算符（operator）",
                 ),
             )
-        if problem := qualified_name_problem(req.key):
+        if problem := is_qualified_name(req.key):
             self.add(field_path(path, "key"), problem)
 
-    def node_field_selector_requirement(self, req: NodeSelectorRequirement, path: str) -> None:
+    def validate_node_field_selector_requirement(
+        self, req: NodeSelectorRequirement, path: str
+    ) -> None:
         """Go: pkg/apis/core/validation/validation.go ValidateNodeFieldSelectorRequirement"""
         # Go: case core.NodeSelectorOpIn, core.NodeSelectorOpNotIn:
         if req.operator in (NodeSelectorOperator.IN, NodeSelectorOperator.NOT_IN):
@@ -768,54 +779,54 @@ class _Validator:
             )
         else:
             for i, v in enumerate(req.values):
-                if problem := dns1123_subdomain_problem(v):
+                if problem := is_dns1123_subdomain(v):
                     self.add(index_path(field_path(path, "values"), i), problem)
 
-    def toleration(self, toleration: Toleration, path: str) -> None:
-        if toleration.key and (problem := qualified_name_problem(toleration.key)):
-            self.add(field_path(path, "key"), problem)
-        if not toleration.key and toleration.operator is not TolerationOperator.EXISTS:
-            self.add(
-                field_path(path, "operator"),
-                both(
-                    'must be "Exists" when key is empty (an empty key with Exists matches every '
-                    "taint)",
-                    'key 为空时必须为 "Exists"（空 key 加 Exists 匹配所有污点）',
-                ),
-            )
-        if toleration.operator is TolerationOperator.EXISTS and toleration.value:
-            self.add(
-                field_path(path, "value"),
-                both('must be empty when operator is "Exists"', 'operator 为 "Exists" 时必须为空'),
-            )
-        if toleration.toleration_seconds is not None and (
-            toleration.effect is not TaintEffect.NO_EXECUTE
-        ):
-            self.add(
-                field_path(path, "effect"),
-                both(
-                    'must be "NoExecute" when tolerationSeconds is set',
-                    '设置了 tolerationSeconds 时必须为 "NoExecute"',
-                ),
-            )
+    def validate_tolerations(self, tolerations: list[Toleration], path: str) -> None:
+        """Go: pkg/apis/core/validation/validation.go ValidateTolerations"""
+        for i, toleration in enumerate(tolerations):
+            where = index_path(path, i)
+            if toleration.key and (problem := is_qualified_name(toleration.key)):
+                self.add(field_path(where, "key"), problem)
+            if not toleration.key and toleration.operator is not TolerationOperator.EXISTS:
+                self.add(
+                    field_path(where, "operator"),
+                    both(
+                        'must be "Exists" when key is empty (an empty key with Exists matches '
+                        "every taint)",
+                        'key 为空时必须为 "Exists"（空 key 加 Exists 匹配所有污点）',
+                    ),
+                )
+            if toleration.toleration_seconds is not None and (
+                toleration.effect is not TaintEffect.NO_EXECUTE
+            ):
+                self.add(
+                    field_path(where, "effect"),
+                    both(
+                        'must be "NoExecute" when tolerationSeconds is set',
+                        '设置了 tolerationSeconds 时必须为 "NoExecute"',
+                    ),
+                )
+            # Go: case core.TolerationOpEqual, "":
+            if toleration.operator is not TolerationOperator.EXISTS:
+                if problem := is_valid_label_value(toleration.value):
+                    self.add(field_path(where, "value"), problem)
+            # Go: case core.TolerationOpExists:
+            elif toleration.value:
+                self.add(
+                    field_path(where, "value"),
+                    both(
+                        'must be empty when operator is "Exists"', 'operator 为 "Exists" 时必须为空'
+                    ),
+                )
+            # Go omitted: default: -- the loader reads the operator as an enum: it refuses any value but Equal and Exists
 
 
 def _negative(value: object) -> Bilingual:
+    """Ours: the message for a number (or quantity) below zero."""
     return both(f"must not be negative, got {value}", f"不能为负数，实际为 {value}")
 
 
 def _duplicate(name: str) -> Bilingual:
+    """Ours: the message for a name given twice."""
     return both(f"duplicate name {quoted(name)}", f"名称 {quoted(name)} 重复")
-
-
-def _is_native(name: str) -> bool:
-    return "/" not in name or ResourceDefaultNamespacePrefix in name
-
-
-def _is_extended(name: str) -> bool:
-    return not _is_native(name) and not name.startswith("requests.")
-
-
-def _overcommit_allowed(name: str) -> bool:
-    """May a request be below its limit? Not for hugepages nor extended resources."""
-    return _is_native(name) and not name.startswith(ResourceHugePagesPrefix)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from minikubelet.go import Millisecond, Minute, Second, now
-from minikubelet.go.clock import time_string
+from minikubelet.go import fmt as go_fmt
 from minikubelet.go.duration import format_duration
 
 #: Go: initialDurationBeforeRetry
@@ -43,15 +43,17 @@ class ExponentialBackoff:
             if self.duration_before_retry > maxDurationBeforeRetry:
                 self.duration_before_retry = maxDurationBeforeRetry
         self.last_error = err
-        self.last_error_time = float(now())
+        self.last_error_time = now()
 
     def generate_no_retries_permitted_msg(self, operation_name: str) -> str:
         """Go: pkg/util/goroutinemap/exponentialbackoff/exponential_backoff.go (*ExponentialBackoff).GenerateNoRetriesPermittedMsg"""
-        return (
-            f'Operation for "{operation_name}" failed. No retries permitted until '
-            f"{time_string(self.last_error_time + self.duration_before_retry)} "
-            f"(durationBeforeRetry {format_duration(self.duration_before_retry)}). "
-            f'Error: "{self.last_error}"'
+        return go_fmt.sprintf(
+            "Operation for %q failed. No retries permitted until %v (durationBeforeRetry %v). "
+            "Error: %q",
+            operation_name,
+            go_fmt.Time(self.last_error_time + self.duration_before_retry),
+            format_duration(self.duration_before_retry),
+            self.last_error,
         )
 
 
@@ -61,11 +63,15 @@ class ExponentialBackoffError(Exception):
     def __init__(self, operation_name: str, exp_backoff: ExponentialBackoff) -> None:
         t = exp_backoff.last_error_time
         super().__init__(
-            f'Failed to create operation with name "{operation_name}". An operation with that '
-            f"name failed at {time_string(t)}. No retries permitted until "
-            f"{time_string(t + exp_backoff.duration_before_retry)} "
-            f"({format_duration(exp_backoff.duration_before_retry)}). "
-            f'Last error: "{exp_backoff.last_error}".'
+            go_fmt.sprintf(
+                "Failed to create operation with name %q. An operation with that name failed at "
+                "%v. No retries permitted until %v (%v). Last error: %q.",
+                operation_name,
+                go_fmt.Time(t),
+                go_fmt.Time(t + exp_backoff.duration_before_retry),
+                format_duration(exp_backoff.duration_before_retry),
+                exp_backoff.last_error,
+            )
         )
 
 

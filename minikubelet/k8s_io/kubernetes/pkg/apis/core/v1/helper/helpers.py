@@ -13,9 +13,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceHugePagesPrefix,
 )
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
-from minikubelet.k8s_io.kubernetes.pkg.apis.core.validation.validation import (
-    qualified_name_problem,
-)
+from minikubelet.k8s_io.apimachinery.pkg.util.validation.validation import is_qualified_name
 
 
 def is_extended_resource_name(name: str) -> bool:
@@ -27,7 +25,7 @@ def is_extended_resource_name(name: str) -> bool:
     if is_native_resource(name) or name.startswith(DefaultResourceRequestsPrefix):
         return False
     name_for_quota = f"{DefaultResourceRequestsPrefix}{name}"
-    return qualified_name_problem(name_for_quota) is None
+    return is_qualified_name(name_for_quota) is None
 
 
 def is_prefixed_native_resource(name: str) -> bool:
@@ -78,6 +76,15 @@ def huge_page_unit_size_from_byte_size(size: int) -> str:
             "the largest units"
         )
     return f"{size}{huge_page_size_unit_list[idx]}"
+
+
+def is_overcommit_allowed(name: str) -> bool:
+    """May a container's request of ``name`` be below its limit? Not for hugepages nor for an
+    extended resource.
+
+    Go: pkg/apis/core/v1/helper/helpers.go IsOvercommitAllowed
+    """
+    return is_native_resource(name) and not is_huge_page_resource_name(name)
 
 
 def is_attachable_volume_resource_name(name: str) -> bool:

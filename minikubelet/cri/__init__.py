@@ -1,0 +1,1 @@
+"""kubelet's CRI client, from pkg/kubelet/cri/ in Go."""

@@ -1,0 +1,1 @@
+"""pkg/kubelet/cri/remote: kubelet's gRPC client of the container runtime."""

@@ -1,0 +1,1 @@
+"""pkg/kubelet/nodestatus: the setters that fill in the node's status."""

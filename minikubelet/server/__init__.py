@@ -1,0 +1,1 @@
+"""pkg/kubelet/server: kubelet's HTTP server (only the stats interfaces are ported)."""

@@ -1,0 +1,1 @@
+"""pkg/kubelet/server/stats: where the stats summary comes from."""

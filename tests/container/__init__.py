@@ -1,0 +1,1 @@
+"""Tests of minikubelet.container (pkg/kubelet/container)."""
