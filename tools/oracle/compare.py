@@ -12,7 +12,6 @@ difference, with its reason. Ours; no Kubernetes code.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,26 +68,6 @@ class Rule:
     apply: Callable[[list[str]], list[str]]
 
 
-def _config_without(*paths: str) -> Callable[[list[str]], list[str]]:
-    def apply(lines: list[str]) -> list[str]:
-        out = []
-        for line in lines:
-            m = re.match(r"(config: (?:CreateContainer|RunPodSandbox) \S+ )(\{.*\})$", line)
-            if m:
-                d = json.loads(m.group(2))
-                for path in paths:
-                    *parents, last = path.split("/")
-                    node = d
-                    for key in parents:
-                        node = node.get(key, {})
-                    node.pop(last, None)
-                line = m.group(1) + json.dumps(d, sort_keys=True, separators=(",", ":"))
-            out.append(line)
-        return out
-
-    return apply
-
-
 def _without_pod_dirs(lines: list[str]) -> list[str]:
     return [line for line in lines if not _POD_DIRS.match(line)]
 
@@ -106,16 +85,6 @@ _CRI_CLIENT = re.compile(r'^klog: E "\w+ cmd from runtime service failed"')
 
 
 RULES: tuple[Rule, ...] = (
-    Rule(
-        "container-config-json",
-        "issue #23 item 4: the port now builds ContainerConfig.linux and the sandbox's cgroup "
-        "parent, but the goldens were written before the oracle set them (kubelet's default "
-        "--cpu-cfs-quota, the pod cgroup); to go once make oracle writes them again",
-        "issue #23 第 4 项：移植版已构建 ContainerConfig.linux 与沙箱的 cgroup 父路径，但现有黄金文件写于对照程序设置它们之前（kubelet 默认的 --cpu-cfs-quota、Pod cgroup）；make oracle 重新生成后即可删除本规则",
-        _config_without(
-            "linux/resources/cpu_period", "linux/resources/cpu_quota", "linux/cgroup_parent"
-        ),
-    ),
     Rule(
         "pod-dirs",
         "issue #23 (found by the oracle, Kubelet level): the port keeps no pod directories on "
