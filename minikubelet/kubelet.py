@@ -1467,7 +1467,9 @@ def new_main_kubelet(
         node_name,
         pod_manager,
         status_manager,
-        new_initialized_volume_plugin_mgr(kube_client, SimFS(), VolumeScenario()),
+        new_initialized_volume_plugin_mgr(
+            kube_client, SimFS(), VolumeScenario(runtime.scenario.volumes)
+        ),
         container_runtime,
         KUBELET_PODS_DIR,
         recorder,

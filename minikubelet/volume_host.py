@@ -72,6 +72,10 @@ class KubeletVolumeHost:
         """Go: pkg/volume/plugins.go VolumeHost.GetPodVolumeDir"""
         return f"{KUBELET_PODS_DIR}/{pod_uid}/volumes/{plugin_name}/{volume_name}"
 
+    def get_pod_plugin_dir(self, pod_uid: str, plugin_name: str) -> str:
+        """Go: pkg/kubelet/volume_host.go (*kubeletVolumeHost).GetPodPluginDir"""
+        return f"{KUBELET_PODS_DIR}/{pod_uid}/plugins/{plugin_name}"
+
     def get_kube_client(self) -> Interface | None:
         """Go: pkg/kubelet/volume_host.go (*kubeletVolumeHost).GetKubeClient"""
         return self.kube_client

@@ -39,11 +39,7 @@ def mkdocs_build(
 def built_site(tmp_path_factory) -> Path:
     """The site, built once per session by ``mkdocs build --strict`` (warnings fail it)."""
     out = tmp_path_factory.mktemp("site")
-    env = {
-        **os.environ,
-        "MINIKUBELET_REPOSITORY": TEST_REPOSITORY,
-        "MINIKUBELET_BRANCH": "main",
-    }
+    env = {**os.environ, "MINIKUBELET_REPOSITORY": TEST_REPOSITORY, "MINIKUBELET_BRANCH": "main"}
     result = mkdocs_build(ROOT, out, env)
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr}"
     return out

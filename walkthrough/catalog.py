@@ -41,7 +41,12 @@ TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: The files the catalogue is read from, under the walkthrough's folder (not the learner's).
-CATALOG_FILES = ("ch*/chapter.yaml", "ch*/exercises/*/exercise.yaml", "ch*/exercises/*/checks.py")
+CATALOG_FILES = (
+    "ch*/chapter.yaml",
+    "ch*/example.py",  # whether a chapter has one is checked against its chapter.yaml
+    "ch*/exercises/*/exercise.yaml",
+    "ch*/exercises/*/checks.py",
+)
 
 #: Every exercise keeps at least this many wrong answers, each proven to fail.
 MIN_MUTANTS = 3

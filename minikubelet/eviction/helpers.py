@@ -50,6 +50,7 @@ from minikubelet.eviction.types import (
     fsStatsLogs,
     fsStatsRoot,
 )
+from minikubelet.go import fmt as go_fmt
 from minikubelet.go.clock import time_string
 from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.api.core.v1 import (
@@ -887,8 +888,8 @@ def debug_log_observations(log_prefix: str, observations: SignalObservations) ->
                 "Eviction manager:",
                 log=log_prefix,
                 signal=k,
-                resourceName=v.available,
-                capacity=v.capacity,
+                resourceName=go_fmt.Ptr(v.available),
+                capacity=go_fmt.Ptr(v.capacity),
                 time=time_string(v.time),
             )
         else:
@@ -896,8 +897,8 @@ def debug_log_observations(log_prefix: str, observations: SignalObservations) ->
                 "Eviction manager:",
                 log=log_prefix,
                 signal=k,
-                resourceName=v.available,
-                capacity=v.capacity,
+                resourceName=go_fmt.Ptr(v.available),
+                capacity=go_fmt.Ptr(v.capacity),
             )
 
 
@@ -915,8 +916,8 @@ def debug_log_thresholds_with_observation(
                 "Eviction manager: threshold observed resource",
                 log=log_prefix,
                 signal=threshold.signal,
-                quantity=quantity,
-                resource=observed.available,
+                quantity=go_fmt.Ptr(quantity),
+                resource=go_fmt.Ptr(observed.available),
             )
         else:
             klog.info_s(

@@ -83,12 +83,26 @@ class PhaseReporter:
             ref = f"{pod.metadata.namespace}/{pod.metadata.name}"
             ips = ",".join(ip.ip for ip in status.pod_ips) or "-"
             qos = status.qos_class or "-"
+            reason = waiting_reason(status)
             self.out.write(
                 text(
                     f"  {ref:<40} {status.phase:<10} ready {ready}/{len(pod.spec.containers)}"
-                    f"  restarts {restarts}  IP {ips}  QoS {qos}\n",
+                    f"  restarts {restarts}  IP {ips}  QoS {qos}"
+                    + (f"  waiting: {reason}" if reason else "")
+                    + "\n",
                     f"  {ref:<40} {status.phase:<10} 就绪 {ready}/{len(pod.spec.containers)}"
-                    f"  重启 {restarts} 次  IP {ips}  QoS {qos}\n",
+                    f"  重启 {restarts} 次  IP {ips}  QoS {qos}"
+                    + (f"  等待中：{reason}" if reason else "")
+                    + "\n",
                     self.lang,
                 )
             )
+
+
+def waiting_reason(status: PodStatus) -> str:
+    """Why the pod's first waiting container waits (``ContainerCreating``, ``CrashLoopBackOff``
+    …): what ``kubectl get pods`` shows as the pod's STATUS instead of its phase."""
+    for c in [*status.init_container_statuses, *status.container_statuses]:
+        if c.state.waiting is not None and c.state.waiting.reason:
+            return c.state.waiting.reason
+    return ""

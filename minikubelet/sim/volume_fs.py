@@ -33,6 +33,8 @@ class SimFS:
 
     dirs: set[str] = field(default_factory=lambda: set(NODE_DIRS))
     files: dict[str, bytes] = field(default_factory=dict)
+    #: Mount points → their filesystem type (``tmpfs``): the node's mount table.
+    mounts: dict[str, str] = field(default_factory=dict)
 
     def is_dir(self, path: str) -> bool:
         return posixpath.normpath(path) in self.dirs
@@ -44,11 +46,28 @@ class SimFS:
         return self.is_dir(path) or self.is_file(path)
 
     def mkdir_all(self, path: str) -> None:
-        """Make ``path`` and its parents (``os.MkdirAll``)."""
+        """Make ``path`` and its parents (``os.MkdirAll``); a file in the way fails as in Go."""
         path = posixpath.normpath(path)
+        missing = []
         while path not in self.dirs:
-            self.dirs.add(path)
+            if path in self.files:
+                raise PathError("mkdir", path, "not a directory")
+            missing.append(path)
             path = posixpath.dirname(path)
+        self.dirs.update(missing)
+
+    def create_file(self, path: str) -> None:
+        """Make an empty file unless ``path`` exists (``os.OpenFile`` with ``O_CREATE``): its
+        directory must exist."""
+        path = posixpath.normpath(path)
+        if self.exists(path):
+            return
+        parent = posixpath.dirname(path)
+        if parent in self.files:
+            raise PathError("open", path, "not a directory")
+        if parent not in self.dirs:
+            raise PathError("open", path, "no such file or directory")
+        self.files[path] = b""
 
     def write_file(self, path: str, data: bytes) -> None:
         path = posixpath.normpath(path)
@@ -62,6 +81,29 @@ class SimFS:
         self.dirs = {d for d in self.dirs if d != path and not d.startswith(prefix)}
         self.files = {f: b for f, b in self.files.items() if f != path and not f.startswith(prefix)}
 
+    def mount(self, path: str, fstype: str) -> None:
+        """Mount a filesystem of ``fstype`` on directory ``path`` (``mount -t tmpfs``)."""
+        self.mounts[posixpath.normpath(path)] = fstype
+
+    def unmount(self, path: str) -> None:
+        """Unmount ``path`` (``umount``); a path that is no mount point is left alone."""
+        self.mounts.pop(posixpath.normpath(path), None)
+
+    def mount_type(self, path: str) -> str | None:
+        """The filesystem type mounted on ``path``, or None when it is no mount point."""
+        return self.mounts.get(posixpath.normpath(path))
+
+    def statfs(self, path: str) -> Statfs:
+        """What statfs(2) says of the filesystem holding ``path``: a tmpfs mounted on it or
+        above, else the node's disk."""
+        path = posixpath.normpath(path)
+        while True:
+            if self.mounts.get(path) == "tmpfs":
+                return TMPFS
+            if path == "/":
+                return DISK
+            path = posixpath.dirname(path)
+
     def list_dir(self, path: str) -> list[str]:
         """The names directly in directory ``path``, sorted."""
         prefix = posixpath.normpath(path).rstrip("/") + "/"
@@ -71,3 +113,60 @@ class SimFS:
             if p.startswith(prefix) and p != prefix
         }
         return sorted(names)
+
+
+class PathError(Exception):
+    """A failed file operation, worded as Go's ``*os.PathError``: ``open /x/y: no such file or
+    directory``."""
+
+    def __init__(self, op: str, path: str, err: str) -> None:
+        super().__init__(f"{op} {path}: {err}")
+
+
+@dataclass(frozen=True)
+class Statfs:
+    """What statfs(2) returns, as Go's ``unix.Statfs_t`` holds it (printed by kubelet at -v 3).
+
+    The numbers are the simulated node's: a 100 GiB ext4 disk, and 8 GiB tmpfs mounts.
+    """
+
+    type: int
+    blocks: int
+    bfree: int
+    files: int
+    ffree: int
+    flags: int
+
+    def go_fields(self) -> list[tuple[str, object]]:
+        """The fields of ``unix.Statfs_t`` on linux/amd64, in Go's order."""
+        return [
+            ("Type", self.type),
+            ("Bsize", 4096),
+            ("Blocks", self.blocks),
+            ("Bfree", self.bfree),
+            ("Bavail", self.bfree),
+            ("Files", self.files),
+            ("Ffree", self.ffree),
+            ("Fsid", _Fsid()),
+            ("Namelen", 255),
+            ("Frsize", 4096),
+            ("Flags", self.flags),
+            ("Spare", [0, 0, 0, 0]),
+        ]
+
+
+@dataclass(frozen=True)
+class _Fsid:
+    """Go: unix.Fsid: ``{Val:[0 0]}``."""
+
+    def go_fields(self) -> list[tuple[str, object]]:
+        return [("Val", [0, 0])]
+
+
+#: The node's disk (ext4: magic 0xEF53) and a tmpfs (0x01021994), as statfs describes them.
+DISK = Statfs(
+    type=0xEF53, blocks=26214400, bfree=20971520, files=6553600, ffree=6400000, flags=4128
+)
+TMPFS = Statfs(
+    type=0x01021994, blocks=2097152, bfree=2097152, files=2041281, ffree=2041280, flags=4134
+)

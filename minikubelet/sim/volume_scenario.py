@@ -1,4 +1,5 @@
-"""Ours: how a pod's volume mounts go, from its ``minikubelet.dev/volumes`` annotation.
+"""Ours: how a pod's volume mounts go, from its ``minikubelet.dev/volumes`` annotation or the
+scenario file.
 
 Not a port. Real mounts take time (an NFS server far away) or fail (``mount`` exits 32); the
 simulated plugins follow a script instead::
@@ -9,15 +10,26 @@ simulated plugins follow a script instead::
           data: {setUpTime: 3s}            # each SetUp of volume "data" takes 3 s
           cache: {fail: 2}                 # its first two SetUps fail, then it mounts
           logs: {fail: always, error: "mount failed: exit status 32"}
-          scratch: {tearDownFail: 3}       # it is busy: its first three TearDowns fail
 
 Per volume (by its name in ``spec.volumes``): ``setUpTime`` (a duration, default 0 s),
 ``fail`` (how many SetUps of it fail before one succeeds, or ``always``; default 0) and
 ``error`` (what a failed SetUp says; default ``mount failed: exit status 32``). A SetUp is one
 attempt of the reconciler's ``MountVolume`` operation, so failures are retried with the
 operation executor's back-off (0.5 s, 1 s, 2 s, … up to 2 min 2 s), each with its
-``FailedMount`` event. An annotation that does not parse makes every SetUp of the pod's volumes
-fail with the parse error, which then shows as the event.
+``FailedMount`` event. A ``setUpTime`` longer than 2 min 3 s outlasts ``syncPod``'s wait: the
+pod gets the time-out's ``Unable to attach or mount volumes`` event while the SetUp still runs.
+
+A scenario file (``minikubelet run --scenario``) may say the same for any pod, under
+``volumes`` and the pod's ``namespace/name``; for a volume both name, the annotation wins::
+
+    volumes:
+      default/web:
+        config: {setUpTime: 3m}
+
+A configMap or secret that is missing, or appears later, is not a mount script: the API script
+(``--api-script``) writes it, or does not, at the time it says. A file entry that does not parse
+is refused when the file is loaded; an annotation that does not parse makes every SetUp of the
+pod's volumes fail with the parse error, which then shows as the pod's ``FailedMount`` event.
 
 After the pod stops, ``tearDownFail`` (a count, or ``always``; default 0) makes the first
 TearDowns of the volume fail with ``tearDownError`` (default ``device or resource busy``), as
@@ -68,6 +80,7 @@ NO_SCRIPT = VolumeScript()
 
 
 def parse_volume_scripts(value: Any, where: str) -> dict[str, VolumeScript]:
+    """Volume name → its script, from an annotation's or a file entry's parsed value."""
     scripts: dict[str, VolumeScript] = {}
     for name, raw in as_mapping(value, where).items():
         at = f"{where}: {name}"
@@ -99,9 +112,16 @@ def _count(value: Any, at: str) -> float:
 
 
 def _text(value: Any, at: str) -> str:
+    """The message of a failure: a string that says something."""
     if not isinstance(value, str):
         raise scenario_error(
             at, f"expected a string, got {value!r}", f"应为字符串，实际为 {value!r}"
+        )
+    if not value:
+        raise scenario_error(
+            at,
+            "expected the message of the failure, got ''",
+            "应为失败时的消息，实际为 ''",
         )
     return value
 
@@ -109,7 +129,9 @@ def _text(value: Any, at: str) -> str:
 class VolumeScenario:
     """The scripts of the pods' volumes, and how many SetUps of each have been tried."""
 
-    def __init__(self) -> None:
+    def __init__(self, file_scripts: dict[str, dict[str, VolumeScript]] | None = None) -> None:
+        #: "namespace/name" → volume name → script, from the scenario file.
+        self.file_scripts = file_scripts or {}
         #: (pod UID, volume name) → SetUps tried so far.
         self.attempts: dict[tuple[str, str], int] = {}
         #: (pod UID, volume name) → TearDowns tried so far.
@@ -118,12 +140,17 @@ class VolumeScenario:
         self.pods: dict[str, Pod] = {}
 
     def script(self, pod: Pod, volume_name: str) -> VolumeScript:
-        """The script of ``volume_name``; raises [`ScenarioError`][] on a bad annotation."""
-        text = pod.metadata.annotations.get(VolumesAnnotation)
-        if text is None:
-            return NO_SCRIPT
-        where = f"pod {pod.metadata.namespace}/{pod.metadata.name}: annotation {VolumesAnnotation}"
-        return parse_volume_scripts(load_text(text, where), where).get(volume_name, NO_SCRIPT)
+        """The script of ``volume_name``; raises [`ScenarioError`][minikubelet.sim.cri.scenario_values.ScenarioError] on a bad annotation."""
+        meta = pod.metadata
+        text = meta.annotations.get(VolumesAnnotation)
+        if text is not None:
+            where = f"pod {meta.namespace}/{meta.name}: annotation {VolumesAnnotation}"
+            script = parse_volume_scripts(load_text(text, where), where).get(volume_name)
+            if script is not None:
+                return script
+        return self.file_scripts.get(f"{meta.namespace}/{meta.name}", {}).get(
+            volume_name, NO_SCRIPT
+        )
 
     def next_attempt_fails(self, pod: Pod, volume_name: str, script: VolumeScript) -> bool:
         """Count one more SetUp of the volume; whether the script makes it fail."""

@@ -153,11 +153,13 @@ class VolumeManager:
         # Each sync processes the pod again, so remountable volumes are set up again.
         self.desired_state_of_world_populator.reprocess_pod(unique_pod_name)
 
+        # Go: err := wait.PollImmediate(
         err = await poll_immediate(
             podAttachAndMountRetryInterval,
             podAttachAndMountTimeout,
             self.verify_volumes_mounted_func(unique_pod_name, expected_volumes),
         )
+        # Go: if err != nil {
         if err is not None:
             unmounted_volumes = self.get_unmounted_volumes(unique_pod_name, expected_volumes)
             unattached_volumes = self.get_unattached_volumes(expected_volumes)

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
 
 from minikubelet import go
-from minikubelet.config.manifest import pod_from_dict
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import ErrWaitTimeout, poll_immediate
 from minikubelet.k8s_io.kubernetes.pkg.util.goroutinemap.exponentialbackoff.exponential_backoff import (
     ExponentialBackoff,
 )
 from minikubelet.k8s_io.kubernetes.pkg.volume.hostpath.host_path import check_type_internal
-from minikubelet.sim.cli import main
+from minikubelet.sim.cri.scenario_values import ScenarioError
 from minikubelet.sim.volume_fs import SimFS
-from minikubelet.sim.volume_scenario import MountError, ScenarioError, VolumeScenario
+from minikubelet.sim.volume_scenario import MountError, VolumeScenario
 from minikubelet.volumemanager.volume_manager import (
     desiredStateOfWorldPopulatorLoopSleepPeriod,
     get_expected_volumes,
@@ -24,39 +22,7 @@ from minikubelet.volumemanager.volume_manager import (
     podAttachAndMountTimeout,
     reconcilerLoopSleepPeriod,
 )
-from tests.conftest import ROOT
-
-
-def pod(volumes, mounts, annotations=None):
-    return pod_from_dict(
-        {
-            "apiVersion": "v1",
-            "kind": "Pod",
-            "metadata": {
-                "name": "web",
-                "namespace": "default",
-                "uid": "uid-web",
-                "annotations": annotations or {},
-            },
-            "spec": {
-                "volumes": volumes,
-                "initContainers": [
-                    {
-                        "name": "init",
-                        "image": "busybox:1.33",
-                        "volumeMounts": [{"name": m, "mountPath": f"/{m}"} for m in mounts[:1]],
-                    }
-                ],
-                "containers": [
-                    {
-                        "name": "app",
-                        "image": "busybox:1.33",
-                        "volumeMounts": [{"name": m, "mountPath": f"/{m}"} for m in mounts],
-                    }
-                ],
-            },
-        }
-    )
+from tests.kubelet.volume_runs import POD, events, pod, run
 
 
 def test_go_constants():
@@ -154,40 +120,6 @@ def test_a_scripted_tear_down_fails_as_many_times_as_it_says():
         except MountError as err:
             outcomes.append(str(err))
     assert outcomes == ["busy", "busy", "ok", "ok"]
-
-
-def run(script: str, tmp_path, until: str, *flags: str) -> str:
-    path = tmp_path / "script.yaml"
-    path.write_text(script)
-    out = io.StringIO()
-    code = main(
-        ["run", "--api-script", str(path), "--until", until, "--lang", "en", *flags], out=out
-    )
-    assert code == 0, out.getvalue()
-    return out.getvalue()
-
-
-POD = """
-- at: 0s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {{name: web, namespace: default{annotations}}}
-    spec:
-      containers:
-        - name: app
-          image: "nginx:1.21"
-          volumeMounts: [{mounts}]
-      volumes: [{volumes}]
-"""
-
-
-def events(out: str) -> list[tuple[str, str]]:
-    """(time, message) of each FailedMount event."""
-    return re.findall(
-        r"I0715 00:(\d\d:\d\d\.\d)\d+ .*reason=\"FailedMount\" message=\"(.*)\"\n", out
-    )
 
 
 def test_a_missing_config_map_makes_the_pod_wait_with_repeated_events(tmp_path):
@@ -313,21 +245,3 @@ def test_a_deleted_pod_is_removed_only_after_its_volumes_are_unmounted(tmp_path)
     out = run(script, tmp_path, "30s", "-v", "3")
     assert "UnmountVolume.TearDown succeeded for volume" in out
     assert '"Volume detached for volume' in out
-
-
-def test_the_example_runs(tmp_path):
-    out = io.StringIO()
-    code = main(
-        [
-            "run",
-            "--api-script",
-            str(ROOT / "examples/volumes/missing-configmap.yaml"),
-            "--until",
-            "2m",
-            "--lang",
-            "en",
-        ],
-        out=out,
-    )
-    assert code == 0
-    assert "pod default/web is Pending → Running at 1m5s" in out.getvalue()

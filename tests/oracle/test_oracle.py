@@ -22,6 +22,7 @@ from tools.oracle import compare
 
 NAMES = compare.scenario_names()
 KUBELET_NAMES = compare.scenario_names("kubelet")
+VOLUME_NAMES = compare.scenario_names("volumes")
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,8 @@ def test_every_scenario_has_its_golden(level: str) -> None:
     names = compare.scenario_names(level)
     goldens = sorted(p.stem for p in compare.golden_dir(level).glob("*.trace"))
     assert goldens == names, "run make oracle after adding or removing a scenario"
-    assert len(names) >= 40
+    # The volume level is young: a handful of scenarios, each many steps.
+    assert len(names) >= (5 if level == "volumes" else 40)
     for name in names:
         head = (compare.golden_dir(level) / f"{name}.trace").read_text().splitlines()[0]
         assert head == compare.header(level), name
@@ -59,6 +61,14 @@ def test_the_ports_kubelet_does_what_kubelet_did(
 ) -> None:
     d = compare.diff(name, port_traces["kubelet", name], "kubelet")
     assert not d, f"{name}: the port's Kubelet differs from kubelet v1.21.4:\n" + "\n".join(d[:80])
+
+
+@pytest.mark.parametrize("name", VOLUME_NAMES)
+def test_the_ports_volume_manager_does_what_kubelets_did(
+    name: str, port_traces: dict[tuple[str, str], list[str]]
+) -> None:
+    d = compare.diff(name, port_traces["volumes", name], "volumes")
+    assert not d, f"{name}: the port's volume manager differs from v1.21.4's:\n" + "\n".join(d[:80])
 
 
 def test_the_rules_are_few_and_each_still_needed(
@@ -212,11 +222,12 @@ def test_a_planted_bug_makes_a_scenario_differ(
 
 @dataclass(frozen=True)
 class KubeletMutant:
-    """A plausible bug above the runtime, and the Kubelet-level scenario that must catch it (named,
-    so that the check runs one scenario, not all)."""
+    """A plausible bug above the runtime, and the Kubelet-level (or volume-level) scenario that
+    must catch it (named, so that the check runs one scenario, not all)."""
 
     mutant: Mutant
     scenario: str
+    level: str = "kubelet"
 
 
 KL = "minikubelet.kubelet"
@@ -284,11 +295,60 @@ KUBELET_MUTANTS = [
 ]
 
 
-@pytest.mark.parametrize("km", KUBELET_MUTANTS, ids=lambda k: k.mutant.name)
+VOL = "minikubelet.k8s_io.kubernetes.pkg.volume"
+VOLUME_MUTANTS = [
+    KubeletMutant(
+        Mutant(
+            "an optional configMap that is missing fails the SetUp",
+            f"{VOL}.configmap.configmap",
+            "ConfigMapVolumeMounter.set_up_at",
+            "if not (is_not_found(err) and optional):",
+            "if True:",
+        ),
+        "volumes-optional-and-items",
+        "volumes",
+    ),
+    KubeletMutant(
+        Mutant(
+            "FileOrCreate makes the file's directory too",
+            f"{VOL}.hostpath.host_path",
+            "check_type_internal",
+            "fs.create_file(path)",
+            'fs.write_file(path, b"")',
+        ),
+        "volumes-host-path",
+        "volumes",
+    ),
+    KubeletMutant(
+        Mutant(
+            "a remount sets the emptyDir up again",
+            f"{VOL}.emptydir.empty_dir",
+            "EmptyDir.set_up_at",
+            "if is_ready(fs, ready_dir):",
+            "if False:",
+        ),
+        "volumes-configmap-missing",
+        "volumes",
+    ),
+    KubeletMutant(
+        Mutant(
+            "the wait blames every volume",
+            "minikubelet.volumemanager.volume_manager",
+            "filter_unmounted_volumes",
+            "if v not in mounted_volumes",
+            "if True",
+        ),
+        "volumes-configmap-missing",
+        "volumes",
+    ),
+]
+
+
+@pytest.mark.parametrize("km", KUBELET_MUTANTS + VOLUME_MUTANTS, ids=lambda k: k.mutant.name)
 def test_a_planted_bug_makes_a_kubelet_scenario_differ(
     km: KubeletMutant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert km.scenario in KUBELET_NAMES
-    assert not compare.diff(km.scenario, level="kubelet"), "the scenario must match unplanted"
+    assert km.scenario in compare.scenario_names(km.level)
+    assert not compare.diff(km.scenario, level=km.level), "the scenario must match unplanted"
     plant(km.mutant, monkeypatch)
-    assert compare.diff(km.scenario, level="kubelet"), f"{km.scenario} misses: {km.mutant.name}"
+    assert compare.diff(km.scenario, level=km.level), f"{km.scenario} misses: {km.mutant.name}"

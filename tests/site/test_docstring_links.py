@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ def _python_handler_options() -> dict:
         pass
 
     Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda *a: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)  # noqa: S506
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)
     for plugin in config["plugins"]:
         if isinstance(plugin, dict) and "mkdocstrings" in plugin:
             return plugin["mkdocstrings"]["handlers"]["python"]["options"]

@@ -30,3 +30,13 @@ def test_a_message_the_port_does_not_write_fails_the_build() -> None:
 @pytest.mark.parametrize("page", ["real-kubelet.md", "real-kubelet.zh.md"])
 def test_the_page_shows_the_generated_table(page: str) -> None:
     assert "{{ kubelet_logs() }}" in (ROOT / "docs" / page).read_text(encoding="utf-8")
+
+
+def test_a_change_to_the_port_is_read_again(tmp_path) -> None:
+    module = tmp_path / "minikubelet" / "loop.py"
+    module.parent.mkdir()
+    body = 'def sync():\n    """Go: pkg/kubelet/kubelet.go (*Kubelet).syncLoop"""\n'
+    module.write_text(body + '    klog.info_s("Hello from the loop")\n', encoding="utf-8")
+    assert find_site(tmp_path, "Hello from").line == 3
+    module.write_text(body + "    pass\n" * 2 + '    klog.info_s("Hello from the loop")\n')
+    assert find_site(tmp_path, "Hello from").line == 5, "the port's new text, not the old one"

@@ -4,6 +4,7 @@ struct's fields)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -44,9 +45,7 @@ def test_every_view_is_line_linked(index, page, go_path, symbol, py):
     linked = {n for b in view.blocks for n in range(b.go_start, b.go_end + 1)}
     spans = sorted((b.go_start, b.go_end) for b in view.blocks)
     between = {
-        n
-        for (_, end), (start, _) in zip(spans, spans[1:], strict=False)
-        for n in range(end + 1, start)
+        n for (_, end), (start, _) in itertools.pairwise(spans) for n in range(end + 1, start)
     }
     between -= linked
     text = {row.go.number: "".join(t.text for t in row.go.tokens) for row in view.rows if row.go}
@@ -70,7 +69,7 @@ def test_anchors_pair_in_source_order(index):
     wrong = []
     for m in index.mappings:
         blocks = sorted((b for b in m.blocks if b.go_kind != "field"), key=lambda b: b.py_line)
-        for a, b in zip(blocks, blocks[1:], strict=False):
+        for a, b in itertools.pairwise(blocks):
             if b.go_start < a.go_start:
                 wrong.append(
                     f"{m.py_file}:{b.py_line} '{b.case}' pairs with Go L{b.go_start}, above "

@@ -1,8 +1,8 @@
 """The oracle's command line (ours): write the goldens from the built Go oracle, or diff the port.
 
-    python -m tools.oracle goldens BIN   # run BIN on every scenario at both levels, write
-                                         # tests/oracle/golden/ and tests/oracle/golden/kubelet/
-    python -m tools.oracle diff [--level runtime|kubelet] [NAME…]
+    python -m tools.oracle goldens BIN   # run BIN on every scenario at each level, write
+                                         # tests/oracle/golden/ and its kubelet/ and volumes/
+    python -m tools.oracle diff [--level runtime|kubelet|volumes] [NAME…]
                                          # the port against the goldens, with the accepted rules
 
 ``make oracle`` builds BIN (tools/oracle/build.sh) and runs ``goldens``.
@@ -19,11 +19,10 @@ import tempfile
 from pathlib import Path
 
 from tools.oracle import compare
-from tools.oracle.norm import norm, norm_kubelet
 
 
 def goldens(binary: str) -> int:
-    """Run the Go oracle on every scenario at both levels; replace the goldens only when all of
+    """Run the Go oracle on every scenario at each level; replace the goldens only when all of
     them ran."""
     tmp = Path(tempfile.mkdtemp(prefix="golden.", dir=compare.GOLDEN.parent))
     written = {}
@@ -48,7 +47,7 @@ def goldens(binary: str) -> int:
                         file=sys.stderr,
                     )
                     return 1
-                lines = (norm if level == "runtime" else norm_kubelet)(run.stdout.splitlines())
+                lines = compare.normalise(level, run.stdout.splitlines())
                 text = compare.header(level) + "\n" + "\n".join(lines) + "\n"
                 (out / f"{name}.trace").write_text(text)
             written[level] = len(names)

@@ -43,9 +43,10 @@ rm -rf "$tree/hack/oracle"
 cp -r "$here/go/hack/oracle" "$tree/hack/oracle"
 for d in "$here"/go/hooks/*/; do
   pkg=$(basename "$d")
+  # A "+" in a hook folder's name is a "/" of the package's path (volumemanager+reconciler).
   case $pkg in
     kubelet) dest=$tree/vendor/k8s.io/kubernetes/pkg/kubelet ;;
-    *) dest=$tree/vendor/k8s.io/kubernetes/pkg/kubelet/$pkg ;;
+    *) dest=$tree/vendor/k8s.io/kubernetes/pkg/kubelet/${pkg//+//} ;;
   esac
   cp "$d"/zz_oracle_*.go "$dest/"
 done

@@ -1,11 +1,13 @@
 """The port against real kubelet: each scenario's port trace is diffed with its golden trace.
 
-Two levels. The runtime level (a scenario's ``steps``): tests/oracle/golden/NAME.trace is what
+Three levels. The runtime level (a scenario's ``steps``): tests/oracle/golden/NAME.trace is what
 kubelet v1.21.4's GetPodStatus → computePodActions → SyncPod did (tools.oracle.port_trace makes the
 port's). The Kubelet level (a scenario's ``kubelet`` steps): tests/oracle/golden/kubelet/NAME.trace
 is what a real ``*Kubelet`` did through its syncLoopIteration (tools.oracle.kubelet_trace makes the
-port's). Both goldens are written by ``make oracle``; the port's traces are made here, in Python
-only. Before the diff, each rule of RULES rewrites both traces the same way: a rule is one accepted
+port's). The volume level (a scenario's ``volumes`` steps): tests/oracle/golden/volumes/NAME.trace
+is what kubelet's real volume manager (populator, reconciler, operation executor, the volume
+plugins) did, stepped pass by pass (tools.oracle.volume_trace makes the port's). The goldens are
+written by ``make oracle``; the port's traces are made here, in Python only. Before the diff, each rule of RULES rewrites both traces the same way: a rule is one accepted
 difference, with its reason. Ours; no Kubernetes code.
 """
 
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from tools.oracle import kubelet_trace
+from tools.oracle import kubelet_trace, volume_trace
 from tools.oracle.norm import norm, norm_kubelet
 from tools.oracle.port_trace import trace
 
@@ -30,8 +32,8 @@ GOLDEN = ROOT / "tests" / "oracle" / "golden"
 #: What kubelet's own types print through fmt and klog (tools/oracle/go/hack/fmtcheck).
 FMT_GOLDEN = ROOT / "tests" / "oracle" / "fmt.golden"
 KUBEEDGE_COMMIT = "f5a90933b2b4a16a7cc0d63bf426d0c04846b1ef"
-#: The two levels, and the key of a scenario file that holds each one's steps.
-LEVELS = {"runtime": "steps", "kubelet": "kubelet"}
+#: The levels, and the key of a scenario file that holds each one's steps.
+LEVELS = {"runtime": "steps", "kubelet": "kubelet", "volumes": "volumes"}
 
 
 def header(level: str = "runtime") -> str:
@@ -84,6 +86,20 @@ def _without_cri_client_lines(lines: list[str]) -> list[str]:
 _CRI_CLIENT = re.compile(r'^klog: E "\w+ cmd from runtime service failed"')
 
 
+def _without_reflector_lines(lines: list[str]) -> list[str]:
+    return [line for line in lines if not _REFLECTOR.match(line)]
+
+
+_REFLECTOR = re.compile(r"^klog: I (Starting reflector|Stopping reflector|Listing and watching) ")
+
+
+def _statfs_unsaid(lines: list[str]) -> list[str]:
+    return [_STATFS.sub(r"\1<statfs>", line) for line in lines]
+
+
+_STATFS = re.compile(r"^(klog: I Statfs_t of \S+: )\{.*\}$")
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "pod-dirs",
@@ -104,6 +120,23 @@ RULES: tuple[Rule, ...] = (
         "（remote_runtime.go），所以客户端为失败的 ExecSync 打印的那一行不会出现；移植版的假运行时"
         "通过移植的客户端作答，像 kubelet 一样打印这一行",
         _without_cri_client_lines,
+    ),
+    Rule(
+        "reflector-lines",
+        "harness: kubelet's configMap and secret managers watch each object a pod mounts with a "
+        "reflector of client-go, which logs its start and stop; the port reads configMaps and "
+        "secrets from its in-memory API server at each SetUp, with no reflector",
+        "harness：kubelet 的 ConfigMap 和 Secret 管理器用 client-go 的 reflector 监视 Pod 挂载的每个对象，"
+        "reflector 启动和停止时会打日志；移植版在每次 SetUp 时直接从内存中的 API server 读取 ConfigMap 和 "
+        "Secret，没有 reflector",
+        _without_reflector_lines,
+    ),
+    Rule(
+        "statfs-numbers",
+        "harness: the Statfs_t kubelet logs before it mounts a tmpfs describes the disk of the "
+        "machine the oracle runs on; the port's describes its simulated node",
+        "harness：kubelet 挂载 tmpfs 之前记录的 Statfs_t 描述的是运行对照的那台机器的磁盘；移植版描述的是它模拟的节点",
+        _statfs_unsaid,
     ),
 )
 
@@ -126,7 +159,18 @@ def port(name: str, level: str = "runtime") -> list[str]:
     path = str(SCENARIOS / f"{name}.yaml")
     if level == "kubelet":
         return norm_kubelet(kubelet_trace.trace(path))
+    if level == "volumes":
+        return volume_trace.norm_volumes(volume_trace.trace(path))
     return norm(trace(path))
+
+
+def normalise(level: str, lines: list[str]) -> list[str]:
+    """A level's Go trace made canonical as the port's is (tools.oracle.norm)."""
+    if level == "kubelet":
+        return norm_kubelet(lines)
+    if level == "volumes":
+        return volume_trace.norm_volumes(lines)
+    return norm(lines)
 
 
 @cache

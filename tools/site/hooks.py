@@ -55,12 +55,12 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 from tools.site.book import links_directive as book_links  # noqa: E402
 from tools.site.breakpoints import pdb_directive  # noqa: E402
 from tools.site.building import BuildingPage  # noqa: E402
-from tools.site.kubelet_logs import kubelet_logs_table  # noqa: E402
-from tools.site.recipes import spots_table  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
 from tools.site.edit_link import REPOSITORY_ENV, edit_uri  # noqa: E402
 from tools.site.exercises import exercises_directive  # noqa: E402
+from tools.site.kubelet_logs import kubelet_logs_table  # noqa: E402
 from tools.site.oracle import oracle_directive  # noqa: E402
+from tools.site.recipes import spots_table  # noqa: E402
 from tools.site.render import render  # noqa: E402
 from tools.site.runner import Runner, port_fingerprint, run_directive  # noqa: E402
 from tools.site.search import split_index  # noqa: E402

@@ -38,8 +38,15 @@ ENTRIES = [
     Entry("pleg was last seen active", "09-pleg.md",
           "PLEG is not healthy: no relist finished within 3 minutes",
           "PLEG is not healthy：3 分钟内没有一次 relist 完成"),
-    Entry("Unable to attach or mount volumes", "06-sync-pod.md",
-          "ContainerCreating for long: the volumes are not there", "长时间 ContainerCreating：卷还没准备好"),
+    Entry("Unable to attach or mount volumes", "14-volumes.md",
+          "ContainerCreating for long: syncPod waited 2m3s for the volumes in vain",
+          "长时间 ContainerCreating：syncPod 为卷白等了 2 分 3 秒"),
+    Entry("MountVolume.SetUp failed", "14-volumes.md",
+          "FailedMount: one SetUp of a volume failed (a missing configMap or secret …)",
+          "FailedMount：卷的一次 SetUp 失败了（ConfigMap 或 Secret 缺失等）"),
+    Entry("No retries permitted until", "14-volumes.md",
+          "a volume operation failed; the next try waits its back-off (0.5 s … 2m2s)",
+          "一个卷操作失败了；下一次尝试要等退避结束（0.5 秒……2 分 2 秒）"),
     Entry("Node didn't have enough resource", "04-handle-pod-additions.md",
           "OutOfcpu, OutOfmemory: admission refused the pod", "OutOfcpu、OutOfmemory：准入拒绝了这个 Pod"),
     Entry("Error syncing pod, skipping", "05-pod-workers.md",
@@ -113,30 +120,40 @@ def _go_line(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str | None, st
 
 
 @cache
-def _trees(root: Path, _port: tuple) -> list[tuple[Path, ast.Module]]:
-    """The port's modules, parsed once per version of the port."""
-    paths = sorted((root / "minikubelet").rglob("*.py"))
-    return [(p, ast.parse(p.read_text(encoding="utf-8"))) for p in paths]
-
-
-def find_site(root: Path, needle: str) -> Site:
-    """The first call in the port whose text holds ``needle`` (a log call before any other)."""
-    found: list[tuple[int, Site]] = []
-    for path, tree in _trees(root, port_fingerprint(root)):
+def _calls(root: Path, _port: tuple) -> list[tuple[tuple[str, ...], int, Site]]:
+    """Every call, return and assignment of the port's functions, with its strings, rank and
+    place, in the order the port is read; once per version of the port (ours: each of the
+    table's messages, in each language, is then a scan of these strings, not of the port's
+    syntax trees)."""
+    out = []
+    for path in sorted((root / "minikubelet").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         for fn in ast.walk(tree):
             if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             for call in ast.walk(fn):
                 if not isinstance(call, ast.Call | ast.Return | ast.Assign):
                     continue
-                if any(needle in s for s in _strings(call)):
-                    how = _how(call) if isinstance(call, ast.Call) else "message"
-                    go_path, go_symbol = _go_line(fn)
-                    site = Site(path.relative_to(root).as_posix(), call.lineno, how, go_path,
-                                go_symbol)  # fmt: skip
-                    # An error line (always printed) before a -v line, a log line before the rest.
-                    rank = {"error": -1, "message": 2, "event": 1}.get(how, 0)
-                    found.append((rank, site))
+                strings = tuple(_strings(call))
+                if not strings:
+                    continue
+                how = _how(call) if isinstance(call, ast.Call) else "message"
+                go_path, go_symbol = _go_line(fn)
+                site = Site(path.relative_to(root).as_posix(), call.lineno, how, go_path,
+                            go_symbol)  # fmt: skip
+                # An error line (always printed) before a -v line, a log line before the rest.
+                rank = {"error": -1, "message": 2, "event": 1}.get(how, 0)
+                out.append((strings, rank, site))
+    return out
+
+
+def find_site(root: Path, needle: str) -> Site:
+    """The first call in the port whose text holds ``needle`` (a log call before any other)."""
+    found = [
+        (rank, site)
+        for strings, rank, site in _calls(root, port_fingerprint(root))
+        if any(needle in s for s in strings)
+    ]
     if not found:
         raise DirectiveError(f"kubelet_logs: no call in the port writes {needle!r}")
     return min(found, key=lambda f: f[0])[1]

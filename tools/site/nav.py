@@ -6,7 +6,8 @@ fills it from the chapters of the ``walkthrough/`` folder beside ``docs/``
 order (mkdocs-static-i18n picks the ``.zh.md`` twin for the Chinese build; each page's title is
 its heading), and the chapters of a part (``part:`` in their ``chapter.yaml``) grouped under the
 part's title in the build's language. So a new chapter is its folder and its two pages; the
-navigation needs no edit.
+navigation needs no edit. A chapter whose pages are not written yet is left out (a line in the
+build's log says so); a page without a chapter fails the build.
 
 The hook runs after mkdocs-static-i18n's ``on_config`` (priority -100), which sets the theme's
 language to the build's; i18n builds each language in turn with the same config object, and
@@ -15,6 +16,7 @@ each build fills the section anew.
 
 from __future__ import annotations
 
+import logging
 import re
 import sys
 from pathlib import Path
@@ -29,6 +31,8 @@ from mkdocs.plugins import event_priority  # noqa: E402
 
 from walkthrough.catalog import CatalogError, Chapter, discover  # noqa: E402
 
+log = logging.getLogger("mkdocs.plugins.minikubelet")
+
 #: The nav section of mkdocs.yml this hook fills (its Chinese title is in nav_translations).
 SECTION = "Chapters"
 CHAPTER_PAGE = re.compile(r"^(\d\d)-[a-z0-9]+(?:-[a-z0-9]+)*\.md$")
@@ -41,7 +45,11 @@ class NavError(ValueError):
 
 
 def chapter_pages(docs_dir: Path, chapters: list[Chapter]) -> dict[int, str]:
-    """Chapter number → its page (``chapters/01-big-picture.md``), each chapter with exactly one."""
+    """Chapter number → its page (``chapters/01-big-picture.md``): one page a chapter at most.
+
+    A page needs its chapter (its title, its part). A chapter may have no page yet: its folder
+    can land before its pages are written, and the site leaves it out until then.
+    """
     folder = docs_dir / "chapters"
     pages: dict[int, str] = {}
     for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
@@ -62,11 +70,6 @@ def chapter_pages(docs_dir: Path, chapters: list[Chapter]) -> dict[int, str]:
             raise NavError(
                 f"docs/{page}: no walkthrough/ch{number:02d}/chapter.yaml (title, part) for it"
             )
-    for chapter in chapters:
-        if chapter.number not in pages:
-            raise NavError(
-                f"{chapter.dir / 'chapter.yaml'}: no page docs/chapters/{chapter.number:02d}-*.md"
-            )
     return pages
 
 
@@ -76,7 +79,9 @@ def chapters_nav(chapters: list[Chapter], pages: dict[int, str], lang: str) -> l
     part_pages: list[str] | None = None
     previous = None
     for chapter in chapters:
-        page = pages[chapter.number]
+        page = pages.get(chapter.number)
+        if page is None:  # no page yet: nothing to show
+            continue
         if chapter.part is None:
             entries.append(page)
             part_pages = None
@@ -104,8 +109,15 @@ def on_config(config: Any) -> Any:
     docs_dir = Path(config.docs_dir)
     try:
         chapters = discover(docs_dir.parent / "walkthrough")
-        entries = chapters_nav(chapters, chapter_pages(docs_dir, chapters), lang)
+        pages = chapter_pages(docs_dir, chapters)
+        entries = chapters_nav(chapters, pages, lang)
         fill_nav(config.nav or [], entries)
     except (CatalogError, NavError) as err:
         raise PluginError(f"chapters: {err}") from err
+    for chapter in chapters:
+        if chapter.number not in pages and lang == "en":
+            log.info(
+                f"minikubelet: {chapter.slug} has no page docs/chapters/{chapter.number:02d}-*.md "
+                "yet: it is not in the navigation"
+            )
     return config

@@ -44,8 +44,6 @@ def oracle_directive(page_src: str, lang: str, chapter: int | None = None) -> st
         for level in LEVELS
     }
     return (
-        render(
-            "oracle.md.j2", verdicts=verdicts, rules=rules, lang=lang, link=link, counts=counts
-        )
+        render("oracle.md.j2", verdicts=verdicts, rules=rules, lang=lang, link=link, counts=counts)
         + "\n"
     )

@@ -28,10 +28,11 @@ from .render import render
 from .runner import port_fingerprint
 
 #: The first word of a pdb command a page may print (in backticks) as a recipe.
-PDB_WORDS = frozenset(
+_PDB_COMMANDS = (
     "p pp n next s step r return c cont continue w where u up d down "
-    "condition break b disable enable until unt".split()
+    "condition break b disable enable until unt"
 )
+PDB_WORDS = frozenset(_PDB_COMMANDS.split())
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 SCRIPT = re.compile(r"^walkthrough/(ch\d\d)/example\.py$")
 PROMPT = "(Pdb) "

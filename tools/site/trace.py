@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tools.trace import TraceError, record
 from minikubelet.sim.trace.replay import KINDS
+from tools.trace import TraceError, record
 from tools.trace.player import Options, build
 from tools.xref import Index
 

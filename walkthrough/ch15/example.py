@@ -26,16 +26,8 @@ from walkthrough.examples import Spot, example_main, run_kubelet
 
 ROOT = Path(__file__).resolve().parents[2]
 
-LATE = """
-- at: 30s
-  type: ADDED
-  object:
-    apiVersion: v1
-    kind: Pod
-    metadata: {name: late, namespace: shop}
-    spec:
-      containers: [{name: job, image: "busybox:1.33"}]
-"""
+#: A pod that arrives under memory pressure, after the script the page runs.
+LATE = Path(__file__).parent / "pods" / "late.yaml"
 
 SPOTS = [
     Spot(
@@ -78,7 +70,7 @@ SPOTS = [
 
 
 def script() -> str:
-    return (ROOT / "examples" / "eviction" / "memory-pressure.yaml").read_text() + LATE
+    return (ROOT / "examples" / "eviction" / "memory-pressure.yaml").read_text() + LATE.read_text()
 
 
 def run(args: argparse.Namespace, lang: str) -> None:

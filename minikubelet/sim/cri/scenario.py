@@ -85,10 +85,13 @@ runtime's health::
     network:
       ipFamilies: [IPv6, IPv4]    # a dual-stack pod network; the CNI plugin reports the IPv6
                                   # address first (default: [IPv4], single-stack)
+    volumes:                      # namespace/name → volume → how its SetUps go (see below)
+      default/web: {config: {setUpTime: 3m}}
     node: {memory: {0s: 1Gi, 40s: 7600Mi}}   # the node's own usage, over time, and
     usage: {default/web: {app: {memory: 300Mi}}}   # the containers': see sim.cri.usage_scenario
 
-Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64.
+Pod IPs come from 10.88.0.0/16 and fd00:10:88::/64. Volume scripts (slow, failing SetUps; also
+a pod's ``minikubelet.dev/volumes``): [`minikubelet.sim.volume_scenario`][].
 
 ``hang`` names CRI ``RuntimeService`` methods as the CRI spells them (``ListPodSandbox``,
 ``ContainerStatus`` …): a call made inside the window blocks until the window ends, then runs.
@@ -106,7 +109,7 @@ from pathlib import Path
 from typing import Any
 
 from minikubelet.base.files import FileReadError, read_at_most
-from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import cut, shown
+from minikubelet.k8s_io.apimachinery.pkg.runtime.serializer.json.json import shown
 from minikubelet.k8s_io.apimachinery.pkg.util.yaml.decoder import (
     YAMLSyntaxError,
     json_loads,
@@ -115,6 +118,7 @@ from minikubelet.sim.cri.hooks import HookScript, parse_hook_script
 from minikubelet.sim.cri.scenario_values import (
     ScenarioError,
     as_mapping,
+    by_pod,
     cached_annotation,
     check_keys,
     load_text,
@@ -122,6 +126,7 @@ from minikubelet.sim.cri.scenario_values import (
     scenario_error,
 )
 from minikubelet.sim.cri.usage_scenario import ContainerUsage, NodeUsageScript, parse_usage_sections
+from minikubelet.sim.volume_scenario import VolumeScript, parse_volume_scripts
 
 #: The annotation with the lifetimes of a pod's containers.
 ScenarioAnnotation = "minikubelet.dev/scenario"
@@ -248,6 +253,8 @@ class Scenario:
     #: CRI method (the fake runtime's name for it, ``container_status``) → windows in which its
     #: calls hang until the window ends.
     runtime_hangs: dict[str, list[Window]] = field(default_factory=dict)
+    #: "namespace/name" → volume name → how its SetUps go (read by the volume plugins).
+    volumes: dict[str, dict[str, VolumeScript]] = field(default_factory=dict)
     #: The node's own usage, and "namespace/name" → container → usage (sim.cri.usage_scenario).
     node_usage: NodeUsageScript = field(default_factory=NodeUsageScript)
     usage: dict[str, dict[str, ContainerUsage]] = field(default_factory=dict)
@@ -514,26 +521,16 @@ def parse_scenario(data: Any, where: str = "scenario") -> Scenario:
             "defaults",
             "runtime",
             "network",
+            "volumes",
             "node",
             "usage",
         ),
         where,
     )
     sc = Scenario()
-    for pod, scripts in as_mapping(m.get("pods"), f"{where}: pods").items():
-        if "/" not in str(pod):
-            raise scenario_error(
-                f"{where}: pods: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
-            )
-        sc.pods[str(pod)] = parse_container_scripts(scripts, f"{where}: pod {cut(str(pod))}")
-    for pod, script in as_mapping(m.get("sandboxes"), f"{where}: sandboxes").items():
-        if "/" not in str(pod):
-            raise scenario_error(
-                f"{where}: sandboxes: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
-            )
-        sc.sandboxes[str(pod)] = parse_sandbox_script(
-            script, f"{where}: sandbox of pod {cut(str(pod))}"
-        )
+    sc.pods = by_pod(m, "pods", where, "pod", parse_container_scripts)
+    sc.sandboxes = by_pod(m, "sandboxes", where, "sandbox of pod", parse_sandbox_script)
+    sc.volumes = by_pod(m, "volumes", where, "volumes of pod", parse_volume_scripts)
     sc.images = parse_image_scripts(m.get("images"), f"{where}: images")
     present = m.get("presentImages") or []
     if not isinstance(present, list):

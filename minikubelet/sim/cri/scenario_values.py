@@ -100,6 +100,7 @@ def check_keys(m: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
 
 
 def load_text(text: str | bytes, where: str) -> Any:
+    """The value of an annotation's or a file's YAML (or JSON) text."""
     try:
         return yaml_to_json(text)
     except YAMLSyntaxError as e:
@@ -108,6 +109,18 @@ def load_text(text: str | bytes, where: str) -> Any:
         raise scenario_error(
             where, f"not YAML or JSON: {problem}", f"不是 YAML 或 JSON：{problem_zh}"
         ) from None
+
+
+def by_pod(m: dict[str, Any], section: str, where: str, label: str, parse: Any) -> Any:
+    """``namespace/name`` → the parsed script, for one section of a scenario file."""
+    out = {}
+    for pod, script in as_mapping(m.get(section), f"{where}: {section}").items():
+        if "/" not in str(pod):
+            raise scenario_error(
+                f"{where}: {section}: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
+            )
+        out[str(pod)] = parse(script, f"{where}: {label} {cut(str(pod))}")
+    return out
 
 
 _annotation_cache: dict[tuple[str, str], Any] = {}

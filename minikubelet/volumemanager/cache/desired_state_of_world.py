@@ -11,14 +11,18 @@ random order; the port keeps the order volumes were added, so runs are reproduci
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
-from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.api.core.v1 import Pod, ResourceEphemeralStorage
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import BinarySI, Quantity, QuantityError
+from minikubelet.k8s_io.kubernetes.pkg.api.v1.resource.helpers import pod_requests_and_limits
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumePluginMgr
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.operationexecutor.operation_executor import (
     VolumeToMount,
 )
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.util import (
     get_unique_volume_name_from_spec_with_pod,
+    is_local_ephemeral_volume,
 )
 
 #: Go: maxPodErrors
@@ -45,6 +49,22 @@ class DesiredVolume:
     volume_gid_value: str
     pods_to_mount: dict[str, PodToMount] = field(default_factory=dict)
     reported_in_use: bool = False
+    desired_size_limit: Quantity | None = None
+
+
+def _size_limit(volume_spec: Spec) -> Quantity | None:
+    """An emptyDir's ``sizeLimit`` (Go's ``EmptyDir.SizeLimit``), or None.
+
+    The manifest loader keeps volume sources as written; the API server would have refused a
+    size that does not parse, so one is taken for no limit here.
+    """
+    raw = (volume_spec.source("emptyDir") or {}).get("sizeLimit")
+    if raw is None:
+        return None
+    try:
+        return Quantity.parse(str(raw))
+    except QuantityError:
+        return None
 
 
 class DesiredStateOfWorld:
@@ -80,11 +100,27 @@ class DesiredStateOfWorld:
             pod_name, volume_plugin, volume_spec
         )
         if volume_name not in self.volumes_to_mount:
+            size_limit: Quantity | None = None
+            # A volume on the node's disk is sized as the pod's ephemeral-storage limit (or its
+            # emptyDir's sizeLimit, when smaller): 0 when the pod sets none.
+            if is_local_ephemeral_volume(volume_spec.volume):
+                _, pod_limits = pod_requests_and_limits(pod)
+                ephemeral_storage_limit = pod_limits.get(ResourceEphemeralStorage)
+                limit = ephemeral_storage_limit.value() if ephemeral_storage_limit else 0
+                size_limit = Quantity(Fraction(limit), BinarySI)
+                volume_size = _size_limit(volume_spec)
+                if (
+                    volume_size is not None
+                    and volume_size.value() > 0
+                    and (size_limit.value() == 0 or volume_size.value() < size_limit.value())
+                ):
+                    size_limit = Quantity(Fraction(volume_size.value()), BinarySI)
             self.volumes_to_mount[volume_name] = DesiredVolume(
                 volume_name=volume_name,
                 plugin_is_attachable=False,
                 plugin_is_device_mountable=False,
                 volume_gid_value=volume_gid_value,
+                desired_size_limit=size_limit,
             )
         self.volumes_to_mount[volume_name].pods_to_mount[pod_name] = PodToMount(
             pod_name, pod, volume_spec, outer_volume_spec_name
@@ -123,6 +159,7 @@ class DesiredStateOfWorld:
                 plugin_is_device_mountable=volume_obj.plugin_is_device_mountable,
                 volume_gid_value=volume_obj.volume_gid_value,
                 reported_in_use=volume_obj.reported_in_use,
+                desired_size_limit=volume_obj.desired_size_limit,
             )
             for volume_name, volume_obj in self.volumes_to_mount.items()
             for pod_name, pod_obj in volume_obj.pods_to_mount.items()

@@ -278,10 +278,10 @@ class DesiredStateOfWorldPopulator:
         if pvc_source is None and "ephemeral" in pod_volume.volume_source:
             pvc_source = {"claimName": f"{pod.metadata.name}-{pod_volume.name}"}
         if pvc_source is not None:
-            # No PVCs nor PVs in the port's API server: a claim is never found.
+            # No PVCs nor PVs in the port's API server: getPVCExtractPV never finds a claim.
             claim = pvc_source.get("claimName", "")
             raise ValueError(
-                f"error processing PVC {pod.metadata.namespace}/{claim}: "
-                f'persistentvolumeclaims "{claim}" not found'
+                f"error processing PVC {pod.metadata.namespace}/{claim}: failed to fetch PVC "
+                f'from API server: persistentvolumeclaims "{claim}" not found'
             )
         return new_spec_from_volume(pod_volume), ""

@@ -128,6 +128,7 @@ class Reconciler:
                 volume_to_mount.pod_name, volume_to_mount.volume_name
             )
             volume_to_mount.device_path = device_path
+            # Go: if cache.IsVolumeNotAttachedError(err) {
             if is_volume_not_attached_error(err):
                 # Go: if rc.controllerAttachDetachEnabled || !volumeToMount.PluginIsAttachable {
                 # (Go's else branch, kubelet attaching the volume itself, needs an attachable

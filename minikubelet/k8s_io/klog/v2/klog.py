@@ -152,6 +152,11 @@ def infof(fmt: str, *args: Any) -> None:
     _logger.write("I", 1, go_fmt.sprintf(fmt, *args) if args else fmt, {}, printf=True)
 
 
+def warningf(fmt: str, *args: Any) -> None:
+    """Log a warning line the old way (klog's Warningf): as [`infof`][], at severity W."""
+    _logger.write("W", 1, go_fmt.sprintf(fmt, *args) if args else fmt, {}, printf=True)
+
+
 def errorf(fmt: str, *args: Any) -> None:
     """Log an error line the old way (klog's Errorf): as [`infof`][], at severity E."""
     _logger.write("E", 1, go_fmt.sprintf(fmt, *args) if args else fmt, {}, printf=True)

@@ -273,6 +273,10 @@ func main() {
 		must(fmt.Errorf("pod does not decode (parsed=%v): %v", parsed, err))
 	}
 
+	if os.Getenv("ORACLE_MODE") == "volumes" {
+		runVolumes(pod, volumeSteps(data), fs)
+		return
+	}
 	fc := clock.NewFakeClock(epoch)
 	log := newCallLog()
 	images := NewFakeImages(fc, log, sc.PresentImages)

@@ -131,8 +131,11 @@ class Quantity:
     part in comparisons.
     """
 
-    #: Go's ``*Quantity`` has a ``String`` method: klog quotes it in a log line (``quantity="100Mi"``).
+    #: Go's ``*Quantity`` has a ``String`` method: klog quotes a pointer in a log line
+    #: (``quantity="100Mi"``, ``fmt.Ptr(q)`` here); a ``Quantity`` held by value (in a
+    #: ``ResourceList``) prints its fields ([`go_fields`][]).
     go_stringer: ClassVar[bool] = True
+    go_pointer_receiver: ClassVar[bool] = True
 
     amount: Fraction
     format: Format = field(default=Format.DECIMAL_SI, compare=False)

@@ -16,6 +16,7 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import (
     VolumeHost,
     VolumePlugin,
 )
+from minikubelet.k8s_io.kubernetes.pkg.volume.volume import MounterArgs
 
 #: Go: hostPathPluginName
 hostPathPluginName = "kubernetes.io/host-path"
@@ -75,9 +76,10 @@ class HostPathMounter:
         """Go: pkg/volume/hostpath/host_path.go (*hostPath).GetPath"""
         return self.path
 
-    async def set_up(self) -> None:
+    async def set_up(self, mounter_args: MounterArgs) -> None:
         """Go: pkg/volume/hostpath/host_path.go (*hostPathMounter).SetUp"""
         assert self.pod is not None
+        # Ours: the run's mount script may make this SetUp slow, or fail it.
         await self.host.scenario.play(self.pod, self.vol_name)
         # Go first validates the path (no ".." parts): the API server has already refused one.
         if self.path_type == "":
@@ -95,6 +97,11 @@ def check_type_internal(fs: FileSystem, path: str, path_type: str) -> None:
     """Raise Go's error when ``path`` is not what ``path_type`` asks; make it for ``…OrCreate``.
 
     Go: pkg/volume/hostpath/host_path.go checkTypeInternal
+
+    ``fs`` is the node's filesystem (Go's ``hostPathTypeChecker`` over the host's files). As
+    in Go, ``DirectoryOrCreate`` makes the parents too (``os.MkdirAll``), but ``FileOrCreate``
+    does not: a file whose directory is missing fails with ``open <path>: no such file or
+    directory``.
     """
     match path_type:
         # Go: case v1.HostPathDirectoryOrCreate:
@@ -109,7 +116,7 @@ def check_type_internal(fs: FileSystem, path: str, path_type: str) -> None:
         # Go: case v1.HostPathFile:
         case "FileOrCreate" | "File":
             if path_type == "FileOrCreate" and not fs.exists(path):
-                fs.write_file(path, b"")
+                fs.create_file(path)
                 return
             if not fs.is_file(path):
                 raise ValueError(f"hostPath type check failed: {path} is not a file")

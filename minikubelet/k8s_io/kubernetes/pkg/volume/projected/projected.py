@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.api.core.v1 import Pod, Volume
 from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
 from minikubelet.k8s_io.apimachinery.pkg.util.errors.errors import new_aggregate
 from minikubelet.k8s_io.klog.v2 import klog
@@ -21,6 +21,11 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.configmap import configmap
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
 from minikubelet.k8s_io.kubernetes.pkg.volume.secret import secret
+from minikubelet.k8s_io.kubernetes.pkg.volume.util.util import (
+    unmount_via_empty_dir,
+    wrapper_volume_name,
+)
+from minikubelet.k8s_io.kubernetes.pkg.volume.volume import MounterArgs
 
 #: Go: projectedPluginName
 projectedPluginName = "kubernetes.io/projected"
@@ -29,6 +34,14 @@ projectedPluginName = "kubernetes.io/projected"
 def probe_volume_plugins() -> list[VolumePlugin]:
     """Go: pkg/volume/projected/projected.go ProbeVolumePlugins"""
     return [ProjectedPlugin()]
+
+
+def wrapped_volume_spec(vol_name: str) -> Spec:
+    """The emptyDir (in memory) the volume's files are written into.
+
+    Go: pkg/volume/projected/projected.go wrappedVolumeSpec
+    """
+    return Spec(volume=Volume(name=vol_name, volume_source={"emptyDir": {"medium": "Memory"}}))
 
 
 class ProjectedPlugin:
@@ -81,15 +94,19 @@ class ProjectedVolumeMounter:
         """Go: pkg/volume/projected/projected.go (*projectedVolume).GetPath"""
         return get_path(self.plugin.host, self.pod.metadata.uid, self.vol_name, projectedPluginName)
 
-    async def set_up(self) -> None:
+    async def set_up(self, mounter_args: MounterArgs) -> None:
         """Go: pkg/volume/projected/projected.go (*projectedVolumeMounter).SetUp"""
+        # Ours: the run's mount script may make this SetUp slow, or fail it.
         await self.plugin.host.scenario.play(self.pod, self.vol_name)
-        self.set_up_at(self.get_path())
+        self.set_up_at(self.get_path(), mounter_args)
 
-    def set_up_at(self, dir: str) -> None:
+    def set_up_at(self, dir: str, mounter_args: MounterArgs) -> None:
         """Go: pkg/volume/projected/projected.go (*projectedVolumeMounter).SetUpAt"""
+        klog.v(3).infof(
+            "Setting up volume %s for pod %s at %s", self.vol_name, self.pod.metadata.uid, dir
+        )
         wrapped = self.plugin.wrapped.new_mounter(
-            configmap.wrapped_volume_spec(self.vol_name), self.pod
+            wrapped_volume_spec(wrapper_volume_name(self.vol_name)), self.pod
         )
         try:
             data = self.collect_data()
@@ -102,7 +119,7 @@ class ProjectedVolumeMounter:
                 err,
             )
             raise
-        wrapped.set_up_at(dir)
+        wrapped.set_up_at(dir, mounter_args)
         fs = self.plugin.host.fs
         for path in fs.list_dir(dir):
             fs.remove_all(f"{dir}/{path}")
@@ -142,6 +159,9 @@ class ProjectedVolumeMounter:
                         secret.make_payload(s.get("items", []), secret_api, default_mode, optional)
                     )
                 except ValueError as err:
+                    klog.errorf(
+                        "Couldn't get secret payload %s/%s: %s", namespace, s.get("name", ""), err
+                    )
                     errlist.append(err)
             # Go: case source.ConfigMap != nil:
             elif "configMap" in source:
@@ -164,6 +184,12 @@ class ProjectedVolumeMounter:
                         )
                     )
                 except ValueError as err:
+                    klog.errorf(
+                        "Couldn't get configMap payload %s/%s: %s",
+                        namespace,
+                        c.get("name", ""),
+                        err,
+                    )
                     errlist.append(err)
             # Go omitted: case source.DownwardAPI != nil: -- the downward API plugin is not ported; its files are left out
             # Go: case source.ServiceAccountToken != nil:
@@ -200,4 +226,4 @@ class ProjectedVolumeUnmounter:
         """Go: pkg/volume/projected/projected.go (*projectedVolumeUnmounter).TearDown"""
         # Ours: the scenario may make the removal fail, as a busy mount makes it fail on a node.
         self.plugin.host.scenario.tear_down(self.pod_uid, self.vol_name)
-        self.plugin.host.fs.remove_all(self.get_path())
+        unmount_via_empty_dir(self.get_path(), self.plugin.wrapped, self.vol_name, self.pod_uid)

@@ -17,6 +17,11 @@ from minikubelet.k8s_io.apimachinery.pkg.api.errors.errors import is_not_found
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.volume.emptydir.empty_dir import EmptyDirPlugin, get_path
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumeHost, VolumePlugin
+from minikubelet.k8s_io.kubernetes.pkg.volume.util.util import (
+    unmount_via_empty_dir,
+    wrapper_volume_name,
+)
+from minikubelet.k8s_io.kubernetes.pkg.volume.volume import MounterArgs
 
 #: Go: secretPluginName
 secretPluginName = "kubernetes.io/secret"
@@ -86,17 +91,20 @@ class SecretVolumeMounter:
         """Go: pkg/volume/secret/secret.go (*secretVolume).GetPath"""
         return get_path(self.plugin.host, self.pod.metadata.uid, self.vol_name, secretPluginName)
 
-    async def set_up(self) -> None:
+    async def set_up(self, mounter_args: MounterArgs) -> None:
         """Go: pkg/volume/secret/secret.go (*secretVolumeMounter).SetUp"""
+        # Ours: the run's mount script may make this SetUp slow, or fail it.
         await self.plugin.host.scenario.play(self.pod, self.vol_name)
-        self.set_up_at(self.get_path())
+        self.set_up_at(self.get_path(), mounter_args)
 
-    def set_up_at(self, dir: str) -> None:
+    def set_up_at(self, dir: str, mounter_args: MounterArgs) -> None:
         """Go: pkg/volume/secret/secret.go (*secretVolumeMounter).SetUpAt"""
         klog.v(3).infof(
             "Setting up volume %s for pod %s at %s", self.vol_name, self.pod.metadata.uid, dir
         )
-        wrapped = self.plugin.wrapped.new_mounter(wrapped_volume_spec(self.vol_name), self.pod)
+        wrapped = self.plugin.wrapped.new_mounter(
+            wrapped_volume_spec(wrapper_volume_name(self.vol_name)), self.pod
+        )
         name = self.source.get("secretName", "")
         namespace = self.pod.metadata.namespace
         optional = bool(self.source.get("optional", False))
@@ -107,10 +115,17 @@ class SecretVolumeMounter:
                 klog.errorf("Couldn't get secret %s/%s: %s", namespace, name, err)
                 raise
             secret = {"metadata": {"namespace": namespace, "name": name}}
+        klog.v(3).infof(
+            "Received secret %s/%s containing (%d) pieces of data, %d total bytes",
+            namespace,
+            name,
+            len(secret.get("data") or {}),
+            total_secret_bytes(secret),
+        )
         payload = make_payload(
             self.source.get("items", []), secret, self.source.get("defaultMode"), optional
         )
-        wrapped.set_up_at(dir)
+        wrapped.set_up_at(dir, mounter_args)
         # Go writes through an AtomicWriter (a timestamped dir and a ..data link); the port
         # writes the files in place: there is no reader to see a half-written volume.
         fs = self.plugin.host.fs
@@ -150,6 +165,17 @@ def make_payload(
     return payload
 
 
+def total_secret_bytes(secret: dict[str, Any]) -> int:
+    """The bytes of all the (decoded) values.
+
+    Go: pkg/volume/secret/secret.go totalSecretBytes
+    """
+    total_size = 0
+    for value in (secret.get("data") or {}).values():
+        total_size += len(base64.b64decode(value))
+    return total_size
+
+
 class SecretVolumeUnmounter:
     """Go: pkg/volume/secret/secret.go type secretVolumeUnmounter"""
 
@@ -166,4 +192,4 @@ class SecretVolumeUnmounter:
         """Go: pkg/volume/secret/secret.go (*secretVolumeUnmounter).TearDown"""
         # Ours: the scenario may make the removal fail, as a busy mount makes it fail on a node.
         self.plugin.host.scenario.tear_down(self.pod_uid, self.vol_name)
-        self.plugin.host.fs.remove_all(self.get_path())
+        unmount_via_empty_dir(self.get_path(), self.plugin.wrapped, self.vol_name, self.pod_uid)

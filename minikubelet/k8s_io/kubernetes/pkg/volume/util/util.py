@@ -5,12 +5,41 @@ Go: pkg/volume/util/util.go
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from minikubelet.k8s_io.api.core.v1 import ContainerStatus, Pod, PodPhase, PodStatus, Volume
+from minikubelet.k8s_io.klog.v2 import klog
 
 if TYPE_CHECKING:
-    from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec, VolumePlugin
+    from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import FileSystem, Spec, VolumePlugin
+
+
+#: Go: readyFileName
+readyFileName = "ready"
+
+
+def is_ready(fs: FileSystem, dir: str) -> bool:
+    """Whether ``dir`` holds the ``ready`` file a finished SetUp leaves (``fs`` is ours: the
+    node's files).
+
+    Go: pkg/volume/util/util.go IsReady
+    """
+    ready_file = f"{dir}/{readyFileName}"
+    if not fs.exists(ready_file):
+        return False
+    if not fs.is_file(ready_file):
+        klog.errorf("ready-file is not a file: %s", ready_file)
+        return False
+    return True
+
+
+def set_ready(fs: FileSystem, dir: str) -> None:
+    """Leave the ``ready`` file in ``dir``.
+
+    Go: pkg/volume/util/util.go SetReady
+    """
+    fs.mkdir_all(dir)
+    fs.write_file(f"{dir}/{readyFileName}", b"")
 
 
 def get_unique_pod_name(pod: Pod) -> str:
@@ -76,3 +105,22 @@ def get_pod_volume_names(pod: Pod) -> tuple[list[str], list[str]]:
         for mount in container.volume_mounts:
             mounts[mount.name] = None
     return list(mounts), []
+
+
+def unmount_via_empty_dir(dir: str, wrapped: Any, vol_name: str, pod_uid: str) -> None:
+    """Tear a volume down as the emptyDir it wraps (configMap, secret, projected).
+
+    Go: pkg/volume/util/util.go UnmountViaEmptyDir
+
+    Go asks the host for the wrapped plugin's unmounter; here the plugin holds its emptyDir
+    plugin (``wrapped``) and asks it.
+    """
+    klog.v(3).infof("Tearing down volume %v for pod %v at %v", vol_name, pod_uid, dir)
+    wrapped.new_unmounter(wrapper_volume_name(vol_name), pod_uid).tear_down_at(dir)
+
+
+def wrapper_volume_name(vol_name: str) -> str:
+    """The name kubelet gives the emptyDir a configMap, secret or projected volume wraps (its
+    ``NewWrapperMounter`` and ``NewWrapperUnmounter`` rename the wrapped spec so):
+    ``wrapped_<name>``. It names the emptyDir's ready file and its log lines."""
+    return "wrapped_" + vol_name

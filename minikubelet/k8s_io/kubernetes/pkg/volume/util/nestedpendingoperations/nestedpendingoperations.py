@@ -164,8 +164,14 @@ class NestedPendingOperations:
             if err is not None:
                 klog.errorf("operation %+v failed with: %v", key, err)
             return
-        index = self.get_operation(key)
-        if index < 0:
+        index, get_op_err = self.get_operation(key)
+        if get_op_err is not None:
+            klog.errorf(
+                "Operation %s completed. error: %s. exponentialBackOffOnError is enabled, but "
+                "failed to get operation to update.",
+                key,
+                err,
+            )
             return
         op = self.operations[index]
         op.exp_backoff.update(err)
@@ -174,12 +180,12 @@ class NestedPendingOperations:
             "%v", op.exp_backoff.generate_no_retries_permitted_msg(go_fmt.sprintf("%+v", key))
         )
 
-    def get_operation(self, key: OperationKey) -> int:
+    def get_operation(self, key: OperationKey) -> tuple[int, Exception | None]:
         """Go: pkg/volume/util/nestedpendingoperations/nestedpendingoperations.go (*nestedPendingOperations).getOperation"""
         for index, op in enumerate(self.operations):
             if op.key == key:
-                return index
-        return -1
+                return index, None
+        return 0, Exception(f"operation {key} not found")
 
     def delete_operation(self, key: OperationKey) -> None:
         """Go: pkg/volume/util/nestedpendingoperations/nestedpendingoperations.go (*nestedPendingOperations).deleteOperation"""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from minikubelet.k8s_io.api.core.v1 import Pod
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import Spec
 from minikubelet.k8s_io.kubernetes.pkg.volume.util.nestedpendingoperations.nestedpendingoperations import (
     EmptyUniquePodName,
@@ -70,6 +71,7 @@ class VolumeToMount:
     volume_gid_value: str = ""
     reported_in_use: bool = False
     device_path: str = ""
+    desired_size_limit: Quantity | None = None
 
     def _details(self) -> str:
         return f'(UniqueName: "{self.volume_name}") pod "{self.pod.metadata.name}" (UID: "{self.pod.metadata.uid}")'

@@ -25,6 +25,7 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.util.types.types import (
     GeneratedOperations,
     OperationContext,
 )
+from minikubelet.k8s_io.kubernetes.pkg.volume.volume import MounterArgs
 
 
 class OperationGenerator:
@@ -89,7 +90,9 @@ class OperationGenerator:
             )
             # No attacher nor device mounter: WaitForAttach and MountDevice have nothing to do.
             try:
-                await volume_mounter.set_up()
+                await volume_mounter.set_up(
+                    MounterArgs(desired_size=volume_to_mount.desired_size_limit)
+                )
             except Exception as mount_err:
                 # Go marks the mount uncertain only for errors of a plugin that may have
                 # mounted (a time-out); SetUp of these plugins either happened or did not.
