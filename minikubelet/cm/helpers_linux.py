@@ -113,8 +113,10 @@ def resource_config_for_pod(pod: Pod, enforce_cpu_limits: bool, cpu_period: int)
     can use the whole node, so the pod cannot be capped). BestEffort: 2 shares and nothing
     else. With ``--cpu-cfs-quota=false`` the quota is -1: no cap.
     """
+    # Go: reqs, limits := resource.PodRequestsAndLimits(pod)
     reqs, limits = pod_requests_and_limits(pod)
 
+    # Go: cpuRequests := int64(0)
     cpu_requests = 0
     cpu_limits = 0
     memory_limits = 0
@@ -125,9 +127,11 @@ def resource_config_for_pod(pod: Pod, enforce_cpu_limits: bool, cpu_period: int)
     if (limit := limits.get(ResourceMemory)) is not None:
         memory_limits = limit.value()
 
+    # Go: cpuShares := MilliCPUToShares(cpuRequests)
     cpu_shares = milli_cpu_to_shares(cpu_requests)
     cpu_quota = milli_cpu_to_quota(cpu_limits, cpu_period)
 
+    # Go: memoryLimitsDeclared := true
     memory_limits_declared = True
     cpu_limits_declared = True
     huge_page_limit: dict[int, int] = {}
@@ -145,8 +149,10 @@ def resource_config_for_pod(pod: Pod, enforce_cpu_limits: bool, cpu_period: int)
     if not enforce_cpu_limits:
         cpu_quota = -1
 
+    # Go: qosClass := v1qos.GetPodQOS(pod)
     qos_class = get_pod_qos(pod)
 
+    # Go: result := &ResourceConfig{}
     result = ResourceConfig()
     # Go: if qosClass == v1.PodQOSGuaranteed {
     if qos_class == PodQOSGuaranteed:
@@ -163,6 +169,7 @@ def resource_config_for_pod(pod: Pod, enforce_cpu_limits: bool, cpu_period: int)
             result.memory = memory_limits
     else:
         result.cpu_shares = MinShares
+    # Go: result.HugePageLimit = hugePageLimits
     result.huge_page_limit = huge_page_limit
     return result
 
