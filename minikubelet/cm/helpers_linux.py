@@ -137,6 +137,7 @@ def resource_config_for_pod(pod: Pod, enforce_cpu_limits: bool, cpu_period: int)
     huge_page_limit: dict[int, int] = {}
     # Go: for _, container := range pod.Spec.Containers {
     for container in pod.spec.containers:
+        # Go: if container.Resources.Limits.Cpu().IsZero() {
         if resource_list_cpu(container.resources.limits).is_zero():
             cpu_limits_declared = False
         if resource_list_memory(container.resources.limits).is_zero():

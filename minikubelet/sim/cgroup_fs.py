@@ -67,12 +67,15 @@ class SimCgroupFS:
             if p.startswith(prefix) and p != prefix and "/" not in p[len(prefix) :]
         )
 
-    def render(self) -> list[str]:
-        """The tree, one cgroup a line, indented under its parent, with its files."""
+    def render(self, hide: tuple[str, ...] = ()) -> list[str]:
+        """The tree, one cgroup a line, indented under its parent, with its files (but those
+        whose names start with one of ``hide``)."""
         lines = []
         for path in sorted(self.cgroups, key=lambda p: p.split("/")):
             depth = 0 if path == "/" else path.count("/")
             name = path if path == "/" else posixpath.basename(path)
-            files = " ".join(f"{k}={v}" for k, v in sorted(self.cgroups[path].items()))
+            files = " ".join(
+                f"{k}={v}" for k, v in sorted(self.cgroups[path].items()) if not k.startswith(hide)
+            )
             lines.append("  " * depth + name + (f"  {files}" if files else ""))
         return lines

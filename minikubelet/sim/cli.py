@@ -213,6 +213,15 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         ),
     )
     run.add_argument(
+        "--show-cgroups",
+        action="store_true",
+        help=t(
+            "at the end, print the node's cgroup tree with the CPU and memory files kubelet "
+            "wrote (ours: kubelet has no such flag)",
+            "结束时打印节点的 cgroup 树，以及 kubelet 写入的 CPU 与内存文件（我们加的：kubelet 没有这个参数）",
+        ),
+    )
+    run.add_argument(
         "--seed", type=int, default=0, help=t("seed of every random choice", "所有随机选择的种子")
     )
     run.add_argument(
@@ -412,13 +421,14 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
             allowed_unsafe_sysctls=allowed_unsafe_sysctls,
             max_per_pod_container_count=args.maximum_dead_containers_per_container,
             kube_client=kube_client,
-            cgroup_fs=SimCgroupFS(),
+            cgroup_fs=cgroup_fs,
         )
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         kl.status_manager.on_status_change = reporter.on_status_change
         reporter.kubelet = kl
         await kl.run(pod_cfg.updates())
 
+    cgroup_fs = SimCgroupFS()
     klog.configure(verbosity=args.verbosity, out=out, observer=reporter.on_log)
     try:
         with trace.recording() if args.trace else contextlib.nullcontext() as rec:
@@ -428,6 +438,16 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     finally:
         klog.configure(verbosity=0, out=None)
     reporter.summary(args.until)
+    if args.show_cgroups:
+        out.write(
+            text(
+                "minikubelet: the node's cgroups (huge page limits left out):\n",
+                "minikubelet: 节点的 cgroup（未列出大页上限）：\n",
+                lang,
+            )
+        )
+        for line in cgroup_fs.render(hide=("hugetlb.",)):
+            out.write(f"  {line}\n")
     if rec is not None:
         return write_trace(rec, args, lang)
     return 0

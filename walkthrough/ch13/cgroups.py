@@ -24,7 +24,9 @@ SHOWN = ("cpu.shares", "cpu.cfs_quota_us", "cpu.cfs_period_us", "memory.limit_in
 
 @dataclass(frozen=True)
 class Change:
-    """One change of the tree: ``op`` is ``mkdir``, ``write`` (``files`` written) or ``rmdir``."""
+    """One change of the tree: ``op`` is ``mkdir``, ``write`` (``files`` written) or ``rmdir``;
+    in a record of :func:`run_cgroups`, also ``runtime``: the runtime's SyncPod was called for
+    the pod named ``path`` (so that a check can tell what came first)."""
 
     at: float
     op: str
@@ -91,6 +93,14 @@ def run_cgroups(
 
     def prepare(kl: Kubelet) -> None:
         watch_cgroups(kl, tree.changes.append)
+        runtime: Any = kl.container_runtime
+        sync_pod = runtime.sync_pod
+
+        async def synced(pod: Any, *args: Any) -> Any:
+            tree.changes.append(Change(now(), "runtime", pod.metadata.name))
+            return await sync_pod(pod, *args)
+
+        runtime.sync_pod = synced
         if setup is not None:
             setup(kl)
 
