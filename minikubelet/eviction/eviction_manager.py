@@ -635,9 +635,11 @@ class ManagerImpl:
 
         Static pods are critical, and kubelet would not admit them again after an eviction.
         """
+        # Go: if kubelettypes.IsCriticalPod(pod) {
         if is_critical_pod(pod):
             klog.error_s(None, "Eviction manager: cannot evict a critical pod", pod=klog.kobj(pod))
             return False
+        # Go: status := v1.PodStatus{
         status = PodStatus(phase=PodFailed, message=evict_msg, reason=Reason)
         # Go: m.recorder.AnnotatedEventf(pod, annotations, v1.EventTypeWarning, Reason, evictMsg)
         self.recorder.annotated_eventf(pod, annotations, EventTypeWarning, Reason, evict_msg)

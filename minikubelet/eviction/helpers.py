@@ -173,6 +173,7 @@ def parse_threshold_config(
 
     Raises ValueError with kubelet's message where Go returns an error.
     """
+    # Go: results := []evictionapi.Threshold{}
     results: list[Threshold] = []
     hard_thresholds = parse_threshold_statements(eviction_hard)
     results.extend(hard_thresholds)
@@ -549,12 +550,14 @@ def memory(stats: StatsFunc) -> CmpFunc:
     """
 
     def cmp(p1: Pod, p2: Pod) -> int:
+        # Go: p1Stats, p1Found := stats(p1)
         found = _stats_of_both(stats, p1, p2)
         if isinstance(found, int):
             return found
         p1_stats, p2_stats = found
 
         # Usage relative to the request (zero when there is none).
+        # Go: p1Memory := memoryUsage(p1Stats.Memory)
         p1_memory = memory_usage(p1_stats.memory)
         p1_request = get_resource_request_quantity(p1, ResourceMemory)
         p1_memory = p1_memory.sub(p1_request)

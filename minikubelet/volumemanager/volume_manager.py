@@ -141,6 +141,7 @@ class VolumeManager:
 
         Go: pkg/kubelet/volumemanager/volume_manager.go (*volumeManager).WaitForAttachAndMount
         """
+        # Go: if pod == nil {
         if pod is None:
             return
         expected_volumes = get_expected_volumes(pod)

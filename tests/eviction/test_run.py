@@ -68,7 +68,12 @@ def test_the_best_effort_pod_above_its_request_is_evicted(capsys, monkeypatch):
     )
     summary = out[out.index("after 1m0s") :]
     assert "shop/db " in summary and "shop/web " in summary
-    assert summary.count("Running") == 2 and summary.count("Failed") == 1
+    assert summary.count("Running") == 2 and summary.count("Failed") == 2
+    # The pressure outlasts the eviction: the BestEffort pod that comes at 30 s is refused.
+    assert (
+        "minikubelet: pod shop/late is Failed at 30s "
+        "(Evicted: Pod The node had condition: [MemoryPressure]. )"
+    ) in out
     # The API server keeps the evicted pod, Failed, and the node's MemoryPressure condition.
     (server,) = servers
     batch = server.get_pod("shop", "batch")

@@ -44,7 +44,11 @@ def test_a_level_is_a_quantity_or_steps_in_time():
             "scenario: node: memory: soon: ",
             "应为 5s 或 1m30s 这样的时长",
         ),
-        ({"node": {"memory": {}}}, "expected at least one time: quantity pair", "至少应有一个"),
+        (
+            {"node": {"memory": {}}},
+            "expected at least one time: quantity pair",
+            "至少要有一对“时间: 数量”",
+        ),
         ({"node": {"swap": "1Gi"}}, "scenario: node: unknown field 'swap'", "未知字段 'swap'"),
         (
             {"node": {"nodefs": {"capacity": 0}}},
@@ -54,7 +58,7 @@ def test_a_level_is_a_quantity_or_steps_in_time():
         (
             {"usage": {"web": {"app": {"memory": "1Gi"}}}},
             "scenario: usage: 'web': expected namespace/name",
-            "应为 命名空间/名称",
+            "应为“命名空间/名称”的形式",
         ),
         (
             {"usage": {"default/web": {"app": {"cpu": "1"}}}},

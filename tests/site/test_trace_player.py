@@ -263,8 +263,8 @@ def test_at_390_px_one_pane_at_a_time(page, site_server, lang):
             "chapters/07-compute-pod-actions/",
             "init",
             [
-                "NextInitContainerToStart:wait-for-db",
-                "NextInitContainerToStart:migrate",
+                "NextInitContainerToStart:&Container{Name:wait-for-db,",
+                "NextInitContainerToStart:&Container{Name:migrate,",
                 "StartContainer web for default/migrate-then-serve-minikubelet",
             ],
         ),

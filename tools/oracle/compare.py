@@ -116,7 +116,7 @@ RULES: tuple[Rule, ...] = (
         "harness: the Go driver hands kubelet its fake CRI directly, not through kubelet's gRPC "
         "client (remote_runtime.go), so the client's line for a failed ExecSync is not printed; "
         "the port's fake answers through the ported client, which prints it as kubelet does",
-        "harness：Go 驱动把假 CRI 直接交给 kubelet，没有经过 kubelet 的 gRPC 客户端"
+        "对照装置所致：Go 驱动把假 CRI 直接交给 kubelet，没有经过 kubelet 的 gRPC 客户端"
         "（remote_runtime.go），所以客户端为失败的 ExecSync 打印的那一行不会出现；移植版的假运行时"
         "通过移植的客户端作答，像 kubelet 一样打印这一行",
         _without_cri_client_lines,
@@ -126,8 +126,8 @@ RULES: tuple[Rule, ...] = (
         "harness: kubelet's configMap and secret managers watch each object a pod mounts with a "
         "reflector of client-go, which logs its start and stop; the port reads configMaps and "
         "secrets from its in-memory API server at each SetUp, with no reflector",
-        "harness：kubelet 的 ConfigMap 和 Secret 管理器用 client-go 的 reflector 监视 Pod 挂载的每个对象，"
-        "reflector 启动和停止时会打日志；移植版在每次 SetUp 时直接从内存中的 API server 读取 ConfigMap 和 "
+        "对照装置所致：kubelet 的 ConfigMap 和 Secret 管理器用 client-go 的 reflector 监视 Pod 挂载的每个对象，"
+        "reflector 启动和停止时会打日志；移植版在每次 SetUp 时直接从内存中的 API Server 读取 ConfigMap 和 "
         "Secret，没有 reflector",
         _without_reflector_lines,
     ),
@@ -135,7 +135,7 @@ RULES: tuple[Rule, ...] = (
         "statfs-numbers",
         "harness: the Statfs_t kubelet logs before it mounts a tmpfs describes the disk of the "
         "machine the oracle runs on; the port's describes its simulated node",
-        "harness：kubelet 挂载 tmpfs 之前记录的 Statfs_t 描述的是运行对照的那台机器的磁盘；移植版描述的是它模拟的节点",
+        "对照装置所致：kubelet 挂载 tmpfs 之前记录的 Statfs_t 描述的是运行对照的那台机器的磁盘；移植版描述的是它模拟的节点",
         _statfs_unsaid,
     ),
 )

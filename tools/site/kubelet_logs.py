@@ -53,7 +53,7 @@ ENTRIES = [
           "a sync failed; the worker tries again later", "一次同步失败了；worker 稍后重试"),
     Entry("Failed to pull image", "08-start-container.md", "ErrImagePull", "ErrImagePull（拉取镜像失败）"),
     Entry("Back-off pulling image", "08-start-container.md", "ImagePullBackOff",
-          "ImagePullBackOff（拉取退避）"),
+          "ImagePullBackOff（镜像拉取退避）"),
     Entry("Back-off restarting failed container", "08-start-container.md",
           "CrashLoopBackOff: the restart waits its back-off", "CrashLoopBackOff：重启要等退避结束"),
     Entry("failed liveness probe", "10-status-and-probes.md",

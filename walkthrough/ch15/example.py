@@ -1,6 +1,6 @@
 """Chapter 15 example: an eviction under memory pressure, and a pod refused while it lasts.
 
-The pods of examples/eviction/memory-pressure.yaml on a 1Gi node: "db" (Guaranteed, 250Mi),
+examples/eviction/memory-pressure.yaml on a 1Gi node: "db" (Guaranteed, 250Mi),
 "web" (Burstable, 150Mi for a request of 100Mi) and "batch" (BestEffort), which grows from 100Mi
 to 600Mi 15 s after it started. At 20 s the eviction manager finds memory.available at 24Mi
 (under the default hard threshold of 100Mi), reports MemoryPressure, ranks the pods and evicts
@@ -24,10 +24,8 @@ from pathlib import Path
 
 from walkthrough.examples import Spot, example_main, run_kubelet
 
-ROOT = Path(__file__).resolve().parents[2]
-
-#: A pod that arrives under memory pressure, after the script the page runs.
-LATE = Path(__file__).parent / "pods" / "late.yaml"
+#: What the scripted API server sends: the chapter's example of examples/eviction.
+SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "eviction" / "memory-pressure.yaml"
 
 SPOTS = [
     Spot(
@@ -69,13 +67,9 @@ SPOTS = [
 ]
 
 
-def script() -> str:
-    return (ROOT / "examples" / "eviction" / "memory-pressure.yaml").read_text() + LATE.read_text()
-
-
 def run(args: argparse.Namespace, lang: str) -> None:
     # BREAKPOINT: start: the scenario is about to run; "b" any spot above, then "c".
-    run_kubelet(script(), seed=args.seed, until=args.until, memory="1Gi", lang=lang)
+    run_kubelet(SCRIPT, seed=args.seed, until=args.until, memory="1Gi", lang=lang)
 
 
 def main(argv: list[str] | None = None) -> int:

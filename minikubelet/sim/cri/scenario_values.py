@@ -117,7 +117,9 @@ def by_pod(m: dict[str, Any], section: str, where: str, label: str, parse: Any) 
     for pod, script in as_mapping(m.get(section), f"{where}: {section}").items():
         if "/" not in str(pod):
             raise scenario_error(
-                f"{where}: {section}: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
+                f"{where}: {section}: {shown(pod)}",
+                "expected namespace/name",
+                "应为“命名空间/名称”的形式",
             )
         out[str(pod)] = parse(script, f"{where}: {label} {cut(str(pod))}")
     return out

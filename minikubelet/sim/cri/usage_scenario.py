@@ -166,7 +166,7 @@ def parse_level(value: Any, where: str) -> Level:
         raise scenario_error(
             where,
             "expected at least one time: quantity pair, like {0s: 1Gi, 30s: 7Gi}",
-            "至少应有一个 时间: 数量 对，例如 {0s: 1Gi, 30s: 7Gi}",
+            "至少要有一对“时间: 数量”，例如 {0s: 1Gi, 30s: 7Gi}",
         )
     steps: dict[float, int] = {}
     for at, amount in value.items():
@@ -253,7 +253,9 @@ def parse_usage_sections(
     for pod, scripts in as_mapping(m.get("usage"), f"{where}: usage").items():
         if "/" not in str(pod):
             raise scenario_error(
-                f"{where}: usage: {shown(pod)}", "expected namespace/name", "应为 命名空间/名称"
+                f"{where}: usage: {shown(pod)}",
+                "expected namespace/name",
+                "应为“命名空间/名称”的形式",
             )
         usage[str(pod)] = parse_container_usage(scripts, f"{where}: usage of pod {cut(str(pod))}")
     return parse_node_usage(m.get("node"), f"{where}: node"), usage

@@ -194,6 +194,7 @@ class DesiredStateOfWorldPopulator:
 
         Go: pkg/kubelet/volumemanager/populator/desired_state_of_world_populator.go (*desiredStateOfWorldPopulator).processPodVolumes
         """
+        # Go: if pod == nil {
         if pod is None:
             return
         unique_pod_name = get_unique_pod_name(pod)
@@ -202,6 +203,7 @@ class DesiredStateOfWorldPopulator:
 
         all_volumes_added = True
         mounts, devices = get_pod_volume_names(pod)
+        # Go: for _, podVolume := range pod.Spec.Volumes {
         for pod_volume in pod.spec.volumes:
             if pod_volume.name not in mounts and pod_volume.name not in devices:
                 klog.v(4).info_s(
@@ -240,6 +242,7 @@ class DesiredStateOfWorldPopulator:
                 )
             # Go omitted: if expandInUsePV { -- only persistent volumes are resized; the port has none
 
+        # Go: if allVolumesAdded {
         if all_volumes_added:
             self.mark_pod_processed(unique_pod_name)
             # The pod was processed again: its configMaps and secrets may have changed.

@@ -24,7 +24,7 @@ def check_the_volumes_get_mounted_and_the_pod_starts() -> None:
         en="web's volumes (a configMap that exists, an emptyDir) can be attached and mounted "
         "at once: attached at the reconciler's first pass, mounted at its next, so that the pod "
         f"starts within a second. web's first container started: {when(started, 'en')}.",
-        zh="web 的卷（一个存在的 ConfigMap、一个 emptyDir）可以立刻附加和挂载：调谐器第一遍附加，下一遍挂载，"
+        zh="web 的卷（一个存在的 ConfigMap、一个 emptyDir）可以立刻挂接和挂载：调谐器第一轮挂接，下一轮挂载，"
         f"Pod 在一秒之内启动。web 的第一个容器启动于：{when(started, 'zh')}。",
     )
 

@@ -77,8 +77,8 @@ def check_the_error_says_which_volumes_are_missing() -> None:
         en="The error (kubelet puts it in the pod's event \"Unable to attach or mount volumes: "
         '…") must name the volumes still not mounted (cache is mounted: only config), then the '
         "unattached ones as the volume manager reports them, then why the wait ended.",
-        zh='这个错误（kubelet 把它放进 Pod 的事件 "Unable to attach or mount volumes: …"）必须列出仍未挂载的卷'
-        "（cache 已经挂载：只有 config），然后是卷管理器报告的未附加的卷，最后是等待结束的原因。",
+        zh="这个错误（kubelet 把它放进 Pod 的事件 “Unable to attach or mount volumes: …”）必须列出仍未挂载的卷"
+        "（cache 已经挂载：只有 config），然后是卷管理器报告的未挂接的卷，最后是等待结束的原因。",
     )
 
 

@@ -87,7 +87,7 @@ def check_above_request_then_priority_then_usage() -> None:
         "those within their request; among each, lower priority first; then the largest use "
         "beyond the request first. (A low-priority pod within its request stays after a "
         "high-priority pod above its own.)",
-        zh="kubelet 在内存压力下的顺序：用量超出请求量的 Pod 排在请求量之内的之前；各组内优先级低的先；然后超出请求量最多的先。（请求量之内的低优先级 Pod 排在超出自身请求量的高优先级 Pod 之后。）",
+        zh="kubelet 在内存压力下的顺序：用量超出请求量的 Pod 排在请求量之内的 Pod 之前；每组之内优先级低的在前；优先级相同时，超出请求量最多的在前。（请求量之内的低优先级 Pod 排在超出自身请求量的高优先级 Pod 之后。）",
     )
 
 

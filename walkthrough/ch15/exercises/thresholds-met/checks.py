@@ -78,7 +78,7 @@ def check_under_pressure_the_minimum_reclaim_counts_too() -> None:
         en="With the minimum reclaim enforced (the node is already under pressure), memory.available"
         "<1Gi with a minimum reclaim of 500Mi stays met until more than 1Gi + 500Mi is free: met "
         "at 1.05Gi, not at exactly 1.5Gi, not at 2Gi.",
-        zh="在执行最小回收量时（节点已处于压力之下），最小回收量为 500Mi 的 memory.available<1Gi 会一直算作被触及，直到空闲量超过 1Gi + 500Mi：1.05Gi 时被触及，正好 1.5Gi 时不算，2Gi 时也不算。",
+        zh="在计入最小回收量时（节点已处于压力之下），最小回收量为 500Mi 的 memory.available<1Gi 会一直算作被触及，直到空闲量超过 1Gi + 500Mi：1.05Gi 时被触及，正好 1.5Gi 时不算，2Gi 时也不算。",
     )
     expect_equal(
         [met(MEMORY_20, a, "1000Mi", enforce=True) for a in ("225Mi", "300Mi")],
@@ -96,5 +96,5 @@ def check_the_minimum_reclaim_only_counts_when_enforced() -> None:
         en="Without enforcing the minimum reclaim (the first look of each pass), memory.available"
         "<1Gi with 1.05Gi free is not met: the minimum reclaim only keeps a pressure going, it "
         "never starts one.",
-        zh="不执行最小回收量时（每一轮的第一次检查），剩 1.05Gi 的 memory.available<1Gi 没有被触及：最小回收量只会让已有的压力持续，从不会引发新的压力。",
+        zh="不计入最小回收量时（每一轮的第一次检查），剩 1.05Gi 的 memory.available<1Gi 没有被触及：最小回收量只会让已有的压力持续，从不会引发新的压力。",
     )

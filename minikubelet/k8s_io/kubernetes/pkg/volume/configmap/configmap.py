@@ -101,12 +101,15 @@ class ConfigMapVolumeMounter:
 
     def set_up_at(self, dir: str, mounter_args: MounterArgs) -> None:
         """Go: pkg/volume/configmap/configmap.go (*configMapVolumeMounter).SetUpAt"""
+        # Go: klog.V(3).Infof("Setting up volume %v for pod %v at %v"
         klog.v(3).infof(
             "Setting up volume %s for pod %s at %s", self.vol_name, self.pod.metadata.uid, dir
         )
+        # Go: wrapped, err := b.plugin.host.NewWrapperMounter(
         wrapped = self.plugin.wrapped.new_mounter(
             wrapped_volume_spec(wrapper_volume_name(self.vol_name)), self.pod
         )
+        # Go: optional := b.source.Optional != nil && *b.source.Optional
         name = self.source.get("name", "")
         namespace = self.pod.metadata.namespace
         optional = bool(self.source.get("optional", False))
@@ -117,6 +120,7 @@ class ConfigMapVolumeMounter:
                 klog.errorf("Couldn't get configMap %s/%s: %s", namespace, name, err)
                 raise
             config_map = {"metadata": {"namespace": namespace, "name": name}}
+        # Go: totalBytes := totalBytes(configMap)
         klog.v(3).infof(
             "Received configMap %s/%s containing (%d) pieces of data, %d total bytes",
             namespace,
@@ -124,10 +128,13 @@ class ConfigMapVolumeMounter:
             len(config_map.get("data") or {}) + len(config_map.get("binaryData") or {}),
             total_bytes(config_map),
         )
+        # Go: payload, err := MakePayload(
         payload = make_payload(
             self.source.get("items", []), config_map, self.source.get("defaultMode"), optional
         )
+        # Go: setupSuccess := false
         wrapped.set_up_at(dir, mounter_args)
+        # Go: writerContext := fmt.Sprintf(
         # Go writes through an AtomicWriter (a timestamped dir and a ..data link); the port
         # writes the files in place: there is no reader to see a half-written volume.
         fs = self.plugin.host.fs

@@ -99,6 +99,8 @@ class NestedPendingOperations:
 
         Go: pkg/volume/util/nestedpendingoperations/nestedpendingoperations.go (*nestedPendingOperations).Run
         """
+        # One event loop runs the port's goroutines, so no lock guards the operations.
+        # Go: grm.lock.Lock()
         op_key = OperationKey(volume_name, pod_name, node_name)
         op_exists, previous_op_index = self.is_operation_exists(op_key)
         if op_exists:
@@ -119,6 +121,7 @@ class NestedPendingOperations:
                 Operation(op_key, generated_operations.operation_name, operation_pending=True)
             )
 
+        # Go: go func() (eventErr, detailedErr error) {
         async def operation() -> None:
             _, detailed_err = await generated_operations.run()
             self.operation_complete(op_key, detailed_err)
