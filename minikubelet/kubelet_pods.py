@@ -393,14 +393,17 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).cleanupOrphanedPodCgroups
         """
+        # Go: podSet := sets.NewString()
         pod_set = {pod.metadata.uid for pod in active_pods}
 
         # Go: for uid, val := range cgroupPods {
         for uid, val in cgroup_pods.items():
+            # Go: if podSet.Has(string(uid)) {
             if uid in pod_set:
                 continue
 
             # A pod still in its grace period keeps its cgroup.
+            # Go: if kl.podKiller.IsPodPendingTerminationByUID(uid) {
             if self.pod_killer.is_pod_pending_termination_by_uid(uid):
                 klog.v(3).info_s("Pod is pending termination", podUID=uid)
                 continue
@@ -421,6 +424,7 @@ class KubeletPods:
                         err=err,
                     )
                 continue
+            # Go: klog.V(3).InfoS("Orphaned pod found, removing pod cgroups", "podUID", uid)
             klog.v(3).info_s("Orphaned pod found, removing pod cgroups", podUID=uid)
             # Errors are left to the next housekeeping, which tries again.
             # Go: go pcm.Destroy(val)

@@ -80,9 +80,13 @@ class PodContainerManagerImpl:
 
         A cgroup that exists is left as it is: a pod's limits are written once.
         """
+        # Go: podContainerName, _ := m.GetPodContainerName(pod)
         pod_container_name, _ = self.get_pod_container_name(pod)
+        # Go: alreadyExists := m.Exists(pod)
         already_exists = self.exists(pod)
+        # Go: if !alreadyExists {
         if not already_exists:
+            # Go: containerConfig := &CgroupConfig{
             container_config = CgroupConfig(
                 name=pod_container_name,
                 resource_parameters=resource_config_for_pod(
@@ -93,6 +97,7 @@ class PodContainerManagerImpl:
             if self.pod_pids_limit > 0:
                 assert container_config.resource_parameters is not None
                 container_config.resource_parameters.pids_limit = self.pod_pids_limit
+            # Go: if err := m.cgroupManager.Create(containerConfig); err != nil {
             try:
                 self.cgroup_manager.create(container_config)
             except Exception as err:

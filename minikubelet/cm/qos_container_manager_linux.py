@@ -217,6 +217,7 @@ class QOSContainerManagerImpl:
 
         # Go omitted: if utilfeature.DefaultFeatureGate.Enabled(kubefeatures.QOSReserved) { -- an alpha gate, off in v1.21: the memory reservation (--qos-reserved) is not ported
         # Go omitted: case v1.ResourceMemory: -- inside the QOSReserved gate (setMemoryReserve)
+        # Go omitted: for _, config := range qosConfigs { -- inside the QOSReserved gate (the first try)
         # Go omitted: case v1.ResourceMemory: -- inside the QOSReserved gate (retrySetMemoryReserve)
 
         # Go: for _, config := range qosConfigs {

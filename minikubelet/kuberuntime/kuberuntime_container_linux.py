@@ -65,6 +65,7 @@ class LinuxContainerMethods:
 
         The CPUCFSQuotaPeriod feature gate is off in v1.21: the period is always 100 ms.
         """
+        # Go: lc := &runtimeapi.LinuxContainerConfig{
         lc = runtimeapi.LinuxContainerConfig(
             resources=runtimeapi.LinuxContainerResources(),
             security_context=self.determine_effective_security_context(
@@ -77,6 +78,7 @@ class LinuxContainerMethods:
 
         # An ephemeral container that targets another container shares its PID namespace.
         assert security_context.namespace_options is not None
+        # Go: if nsTarget != nil && lc.SecurityContext.NamespaceOptions.Pid == runtimeapi.NamespaceMode_CONTAINER {
         if (
             ns_target is not None
             and security_context.namespace_options.pid == runtimeapi.NamespaceMode_CONTAINER
@@ -84,6 +86,7 @@ class LinuxContainerMethods:
             security_context.namespace_options.pid = runtimeapi.NamespaceMode_TARGET
             security_context.namespace_options.target_id = ns_target.id
 
+        # Go: cpuRequest := container.Resources.Requests.Cpu()
         cpu_request = resource_list_cpu(container.resources.requests)
         cpu_limit = resource_list_cpu(container.resources.limits)
         memory_limit = resource_list_memory(container.resources.limits).value()
@@ -92,10 +95,12 @@ class LinuxContainerMethods:
         )
         # A limit without a request: the API server would have set the request to the limit;
         # kubelet does it again for pods made before it did.
+        # Go: if cpuRequest.IsZero() && !cpuLimit.IsZero() {
         if cpu_request.is_zero() and not cpu_limit.is_zero():
             cpu_shares = milli_cpu_to_shares(cpu_limit.milli_value())
         else:
             cpu_shares = milli_cpu_to_shares(cpu_request.milli_value())
+        # Go: lc.Resources.CpuShares = cpuShares
         resources.cpu_shares = cpu_shares
         if memory_limit != 0:
             resources.memory_limit_in_bytes = memory_limit
@@ -109,8 +114,10 @@ class LinuxContainerMethods:
             resources.cpu_quota = cpu_quota
             resources.cpu_period = cpu_period
 
+        # Go: lc.Resources.HugepageLimits = GetHugepageLimitsFromResources(container.Resources)
         resources.hugepage_limits = get_hugepage_limits_from_resources(container.resources)
 
+        # Go: return lc
         return lc
 
 

@@ -30,9 +30,11 @@ def get_container_oom_score_adjust(pod: Pod, container: Container, memory_capaci
 
     Go: pkg/kubelet/qos/policy.go GetContainerOOMScoreAdjust
     """
+    # Go: if types.IsCriticalPod(pod) {
     if is_critical_pod(pod):
         return guaranteedOOMScoreAdj
 
+    # Go: switch v1qos.GetPodQOS(pod) {
     match get_pod_qos(pod):
         # Go: case v1.PodQOSGuaranteed:
         case PodQOSClass.GUARANTEED:
@@ -43,11 +45,15 @@ def get_container_oom_score_adjust(pod: Pod, container: Container, memory_capaci
 
     # A container that uses more than it requested ends up with a score near 1000 anyway; the
     # request only protects what it asked for.
+    # Go: memoryRequest := container.Resources.Requests.Memory().Value()
     memory_request = resource_list_memory(container.resources.requests).value()
     # Go's integer division truncates toward zero; the operands here are never negative.
     oom_score_adjust = 1000 - (1000 * memory_request) // memory_capacity
+    # Go: if int(oomScoreAdjust) < (1000 + guaranteedOOMScoreAdj) {
     if oom_score_adjust < 1000 + guaranteedOOMScoreAdj:
         return 1000 + guaranteedOOMScoreAdj
+    # Go: if int(oomScoreAdjust) == besteffortOOMScoreAdj {
     if oom_score_adjust == besteffortOOMScoreAdj:
         return oom_score_adjust - 1
+    # Go: return int(oomScoreAdjust)
     return oom_score_adjust

@@ -94,7 +94,9 @@ def describe(change: Change, lang: str) -> str | None:
             files = shown(change.files)
             if not files:
                 return None
-            return text(f"wrote    {change.path}: {files}", f"写入     {change.path}：{files}", lang)
+            return text(
+                f"wrote    {change.path}: {files}", f"写入     {change.path}：{files}", lang
+            )
 
 
 def watch(kl: Kubelet, lang: str) -> None:

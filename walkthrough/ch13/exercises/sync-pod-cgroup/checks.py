@@ -114,7 +114,9 @@ def check_a_pod_running_outside_its_cgroup_is_restarted_inside_it() -> None:
     assert tree.run is not None
     stopped = {name for _, name, _ in tree.run.stops}
     restarted = {pod for t, pod, _ in tree.run.starts if t > 5}
-    remade = {name for name, path in PODS.items() if index(tree.changes, "mkdir", path, 5) is not None}
+    remade = {
+        name for name, path in PODS.items() if index(tree.changes, "mkdir", path, 5) is not None
+    }
     expect_equal(
         {
             "killed": sorted({"web": "nginx" in stopped, "job": "report" in stopped}.items()),
