@@ -19,12 +19,9 @@ from minikubelet import go
 from minikubelet.container.cache import new_cache
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
-from minikubelet.kuberuntime.fake_kuberuntime_manager import (
-    MaxContainerBackOff,
-    backOffPeriod,
-    new_fake_runtime,
-)
+from minikubelet.kubelet import MaxContainerBackOff, backOffPeriod
 from minikubelet.pleg.generic import new_generic_pleg
+from minikubelet.sim.container_runtime import new_fake_runtime
 
 
 def make_pods(n: int) -> list[v1.Pod]:

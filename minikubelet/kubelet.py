@@ -86,6 +86,7 @@ from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.k8s_io.kubernetes.pkg.security.podsecuritypolicy.sysctl.mustmatchpatterns import (
     safe_sysctl_whitelist,
 )
+from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import FileSystem, MountScript
 from minikubelet.kubelet_getters import KubeletGetters
 from minikubelet.kubelet_node_status import KubeletNodeStatus
 from minikubelet.kubelet_pods import (
@@ -95,7 +96,7 @@ from minikubelet.kubelet_pods import (
     not_running,
 )
 from minikubelet.kubelet_volumes import KubeletVolumes
-from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeRuntime
+from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager
 from minikubelet.lifecycle.interfaces import (
     PodAdmitAttributes,
     PodAdmitHandlers,
@@ -128,8 +129,7 @@ from minikubelet.prober.results.results_manager import Manager as ResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager, Update
 from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import RuntimeState, new_runtime_state
-from minikubelet.sim.volume_fs import SimFS
-from minikubelet.sim.volume_scenario import VolumeScenario
+from minikubelet.server.stats.summary import SummaryProvider
 from minikubelet.status.status_manager import Manager as StatusManagerInterface
 from minikubelet.status.status_manager import need_to_reconcile_pod_readiness
 from minikubelet.status.status_manager import new_manager as new_status_manager
@@ -205,6 +205,51 @@ class SyncHandler(Protocol):
         ...
 
 
+class StatsProvider(SummaryProvider, DiskInfoProvider, Protocol):
+    """Ours: what the port reads of Go's ``StatsProvider`` (a ``*stats.Provider`` built on
+    cAdvisor and the CRI): the summary the eviction manager measures, and whether images have
+    a disk of their own."""
+
+
+@dataclass
+class Dependencies:
+    """What kubelet's caller hands it: the API client, the runtime, the node's measures, files
+    and mounts.
+
+    Go: pkg/kubelet/kubelet.go type Dependencies
+
+    Only the fields the port uses, plus two of its own. Go's ``cmd/kubelet`` fills them from
+    the real node; here the simulation does
+    ([`new_dependencies`][minikubelet.sim.dependencies.new_dependencies]), so that kubelet
+    never imports it.
+    """
+
+    #: Go: ``CAdvisorInterface``, what the node measures. The port is handed the stats
+    #: provider Go's NewMainKubelet builds on it and on the CRI: the simulated node measures both.
+    cadvisor_interface: StatsProvider
+    #: The API server; None to run without one (static pods only).
+    kube_client: Interface | None
+    #: Go: ``Mounter``, through which the volume plugins mount. The port's plugins also write
+    #: their files through it (Go's call the ``os`` package), so it is the node's filesystem.
+    mounter: FileSystem
+    #: The merged pod sources (Go makes them here when the caller left this nil; the port's
+    #: callers make them with [`make_pod_source_config`][minikubelet.kubelet.make_pod_source_config]).
+    pod_config: PodConfig
+    #: Where events go: give the runtime manager the same one, so that a pod's events are in
+    #: one place.
+    recorder: EventRecorder
+    #: Ours: Go's ``RemoteRuntimeService`` and ``RemoteImageService``, on which NewMainKubelet
+    #: builds kuberuntime's manager. The port is handed that manager, built on the simulated CRI
+    #: with its hooks' HTTP client (``minikubelet.sim.container_runtime``).
+    container_runtime: KubeGenericRuntimeManager
+    #: Ours: how long each volume's SetUp takes on the simulated node and how it fails.
+    mount_script: MountScript
+    #: Ours: the node's cgroup tree. Go's ``cmd/kubelet`` makes the container manager on the
+    #: kernel's cgroup files and hands it in ``ContainerManager``; the port makes the manager in
+    #: NewMainKubelet, from the same flags, on this tree.
+    cgroup_fs: CgroupFS
+
+
 @dataclass
 class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     """The fields of Go's Kubelet struct that the pod-creation path uses.
@@ -248,7 +293,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     eviction_manager: EvictionManager = field(init=False)
     #: Go's ``StatsProvider``: what the eviction manager measures, and whether images have a
     #: disk of their own (here the simulated node).
-    stats_provider: DiskInfoProvider = field(init=False)
+    stats_provider: StatsProvider = field(init=False)
     volume_manager: VolumeManager | None = None
     #: --keep-terminated-pod-volumes (deprecated in v1.21; default false).
     keep_terminated_pod_volumes: bool = False
@@ -1292,9 +1337,7 @@ class NoImageGC:
 
 def new_main_kubelet(
     kube_cfg: KubeletConfiguration,
-    recorder: Any,
-    pod_config: PodConfig,
-    runtime: FakeRuntime,
+    kube_deps: Dependencies,
     *,
     hostname: str,
     node_name: str,
@@ -1305,22 +1348,19 @@ def new_main_kubelet(
     max_per_pod_container_count: int = 1,
     max_container_count: int = -1,
     allowed_unsafe_sysctls: Sequence[str] = (),
-    kube_client: Interface | None = None,
-    cgroup_fs: CgroupFS,
 ) -> Kubelet:
-    """A Kubelet wired as Go's constructor wires it, on the fake runtime.
+    """A Kubelet wired as Go's constructor wires it, from what its caller hands it.
 
     Go: pkg/kubelet/kubelet.go NewMainKubelet
 
-    ``recorder`` is Go's ``kubeDeps.Recorder``: give the runtime the same one, so that all
-    events of a pod are in one place. ``hostname`` and ``node_name`` come from
+    ``kube_deps`` holds the API client, the runtime manager, the recorder, the pod sources and
+    the node's measures and files (see [`Dependencies`][minikubelet.kubelet.Dependencies]).
+    ``hostname`` and ``node_name`` come from
     [`get_hostname`][minikubelet.k8s_io.kubernetes.pkg.util.node.node.get_hostname] (the same, without a cloud provider);
     ``node_ips`` is ``--node-ip``, ``node_labels`` is ``--node-labels``,
     ``max_per_pod_container_count`` is ``--maximum-dead-containers-per-container`` (default 1),
     ``allowed_unsafe_sysctls`` is ``--allowed-unsafe-sysctls``.
-    ``machine_info`` stands for what cAdvisor measures. ``kube_client`` is the API server
-    (Go's ``kubeDeps.KubeClient``), None to run without one. ``cgroup_fs`` is the node's
-    cgroup tree (kubelet is handed the kernel's); the container manager writes there. ``minimum_gc_age`` and
+    ``machine_info`` stands for what cAdvisor measures. ``minimum_gc_age`` and
     ``max_container_count``, with ``max_per_pod_container_count``, make the container garbage
     collector's policy, with the defaults of kubelet's flags (see
     [`GCPolicy`][minikubelet.container.container_gc.GCPolicy]); raises ``ValueError`` for a
@@ -1333,6 +1373,8 @@ def new_main_kubelet(
     thresholds in ``kube_cfg`` (kubelet's message).
     """
     clock = current_runtime().clock
+    recorder = kube_deps.recorder
+    kube_client = kube_deps.kube_client
     node_ref = ObjectReference(kind="Node", name=node_name, uid=node_name, namespace="")
 
     # Go: enforceNodeAllocatable := kubeCfg.EnforceNodeAllocatable
@@ -1377,8 +1419,8 @@ def new_main_kubelet(
     pod_manager = BasicManager(BasicMirrorClient(kube_client, node_name, node_lister))
     status_manager = new_status_manager(kube_client, pod_manager, None)
 
-    # The container runtime: kuberuntime's manager on the fake CRI runtime.
-    container_runtime = runtime.manager
+    # The container runtime: kuberuntime's manager, made by the caller (see Dependencies).
+    container_runtime = kube_deps.container_runtime
     container_runtime.liveness_manager = liveness_manager
     container_runtime.readiness_manager = readiness_manager
     container_runtime.startup_manager = startup_manager
@@ -1397,7 +1439,7 @@ def new_main_kubelet(
     # Ours: kubelet's command line (cmd/kubelet/app) makes the container manager and hands it
     # in kubeDeps; the port makes it here, from the same flags.
     container_manager = new_container_manager(
-        cgroup_fs,
+        kube_deps.cgroup_fs,
         {ResourceCPU: machine_info.cpu, ResourceMemory: machine_info.memory},
         NodeConfig(
             cgroups_per_qos=kube_cfg.cgroups_per_qos,
@@ -1423,7 +1465,7 @@ def new_main_kubelet(
         pod_cache=pod_cache,
         pleg=pleg,
         runtime_state=runtime_state,
-        sources_ready=SourcesReady(pod_config.seen_all_sources),
+        sources_ready=SourcesReady(kube_deps.pod_config.seen_all_sources),
         liveness_manager=liveness_manager,
         readiness_manager=readiness_manager,
         startup_manager=startup_manager,
@@ -1448,7 +1490,7 @@ def new_main_kubelet(
     if isinstance(container_runtime.runtime_helper, FakeRuntimeHelper):
         container_runtime.runtime_helper.pod_cgroup_parent = kl.get_pod_cgroup_parent
     # cAdvisor and the CRI's stats, which Go's StatsProvider reads: the simulated node.
-    kl.stats_provider = runtime.simulated_node(machine_info.memory.value())
+    kl.stats_provider = kube_deps.cadvisor_interface
     # Go hands the Kubelet itself to the parts that ask about pods: the runtime and its garbage
     # collector (is a pod deleted?) and the status manager (are a pod's resources reclaimed?).
     container_runtime.pod_state_provider = kl
@@ -1467,9 +1509,7 @@ def new_main_kubelet(
         node_name,
         pod_manager,
         status_manager,
-        new_initialized_volume_plugin_mgr(
-            kube_client, SimFS(), VolumeScenario(runtime.scenario.volumes)
-        ),
+        new_initialized_volume_plugin_mgr(kube_client, kube_deps.mounter, kube_deps.mount_script),
         container_runtime,
         KUBELET_PODS_DIR,
         recorder,

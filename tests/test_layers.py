@@ -155,3 +155,32 @@ def test_the_document_lists_the_layers_the_contracts_check(name: str) -> None:
     rest = [i for i, layer in enumerate(document) if layer == {"minikubelet"}]
     assert len(rest) == 1, f"{name}: the mirror's row should name `minikubelet` alone"
     assert expand_rest(document, rest) == layers_of_the_contracts()
+
+
+def ignored_edges_of_the_contracts() -> set[tuple[str, str]]:
+    return {
+        (a.strip(), b.strip())
+        for contract in contracts()
+        for a, b in (edge.split("->") for edge in contract.get("ignore_imports", []))
+    }
+
+
+@pytest.mark.parametrize("name", ["ARCHITECTURE.md", "ARCHITECTURE.zh.md"])
+def test_the_document_lists_the_edges_the_contracts_ignore(name: str) -> None:
+    """Each upward edge a contract lets through is named, with its reason, in the document."""
+    text = (ROOT / name).read_text(encoding="utf-8")
+    section = text.split("### ", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^- `([\w.*]+)` →\s+`([\w.*]+)`[:：]\s*\S", section, re.M))
+    assert listed == ignored_edges_of_the_contracts()
+
+
+def test_each_ignored_edge_says_why_in_pyproject() -> None:
+    """In pyproject.toml a comment gives each ignored edge its reason: right above it, or above
+    the edges just before it that share the reason."""
+    lines = [line.strip() for line in (ROOT / "pyproject.toml").read_text("utf-8").splitlines()]
+    for a, b in ignored_edges_of_the_contracts():
+        (at,) = (i for i, line in enumerate(lines) if line.startswith(f'"{a} -> {b}"'))
+        above = at - 1
+        while lines[above].startswith('"') and " -> " in lines[above]:
+            above -= 1
+        assert lines[above].startswith("#"), f"pyproject.toml: {a} -> {b} has no reason above it"

@@ -1,14 +1,15 @@
 """The chapters and their exercises, read from the files under ``walkthrough/`` (see README.md).
 
-This is the book's one list of chapters: the site's navigation (tools/site/nav.py), the
-debugger configurations (``.vscode/launch.json``, walkthrough/vscode.py), the exercise list
+This is the book's one list of chapters: the site's navigation (tools/site/nav.py), the home
+page's path through the chapters (tools/site/chapter_list.py), the debugger configurations (``.vscode/launch.json``, walkthrough/vscode.py), the exercise list
 and the tests that go through every chapter all read it. A chapter is its folder; its page is
 ``docs/chapters/NN-*.md`` (and ``.zh.md``).
 
 Layout (nothing of the port is imported to list them, so ``list`` and the site stay cheap)::
 
-    walkthrough/ch03/chapter.yaml                 title (en, zh); optional: part, example
-                                                  (what it shows), exercises in order
+    walkthrough/ch03/chapter.yaml                 title (en, zh); optional: summary (en, zh),
+                                                  part, example (what it shows), exercises
+                                                  in order
     walkthrough/ch03/example.py                   the chapter's example, made for a debugger
                                                   (optional: a chapter may have none yet)
     walkthrough/ch03/exercises/config-ops/
@@ -52,7 +53,7 @@ CATALOG_FILES = (
 MIN_MUTANTS = 3
 
 #: What a chapter.yaml may hold.
-CHAPTER_KEYS = ("title", "part", "example", "exercises")
+CHAPTER_KEYS = ("title", "summary", "part", "example", "exercises")
 #: Part numbers as a reader sees them, in each language (a book has a handful of parts).
 PART_NUMERALS = {
     "en": ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"),
@@ -188,6 +189,10 @@ class Chapter:
     #: Lines the example prints (seed 1, in English) that show what the chapter is about; the
     #: tests hold the example to them. Empty when the chapter has no example.
     shows: list[str] = field(default_factory=list)
+    #: What the chapter follows on the pod's path, a sentence or two in each language, for the
+    #: home page's list of chapters; None when its chapter.yaml has none (the list then shows
+    #: the chapter's heading alone).
+    summary: dict[str, str] | None = None
 
     @property
     def slug(self) -> str:
@@ -393,6 +398,7 @@ def load_chapter(folder: Path, number: int) -> Chapter:
         number=number,
         dir=folder,
         title=_title(meta, folder),
+        summary=_summary(meta.get("summary"), spec),
         part=_part(meta.get("part"), spec),
         shows=_shows(meta.get("example"), spec),
     )
@@ -408,6 +414,12 @@ def load_chapter(folder: Path, number: int) -> Chapter:
         raise CatalogError(f"{spec}: exercises: a list of names")
     chapter.exercises = [load_exercise(chapter, str(n)) for n in names]
     return chapter
+
+
+def _summary(data: Any, spec: Path) -> dict[str, str] | None:
+    if data is None:
+        return None
+    return _prose(_bilingual(data, f"{spec}: summary"))
 
 
 def _part(data: Any, spec: Path) -> Part | None:

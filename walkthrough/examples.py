@@ -34,10 +34,10 @@ from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.sim.argparse_messages import speak
-from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.cli import duration_arg
+from minikubelet.sim.container_runtime import new_fake_runtime
+from minikubelet.sim.dependencies import new_dependencies
 from minikubelet.sim.phase_reporter import PhaseReporter
 from minikubelet.sim.scripted_watch import load_script, load_script_file, start_scripted_cluster
 from walkthrough.catalog import CatalogError, chapter_title
@@ -205,14 +205,10 @@ def run_kubelet(
         pod_cfg = make_pod_source_config(cfg, recorder, "node-1", lambda: True, kube_client)
         kl = new_main_kubelet(
             cfg,
-            recorder,
-            pod_cfg,
-            runtime,
+            new_dependencies(runtime, machine, pod_cfg, kube_client),
             hostname="node-1",
             node_name="node-1",
             machine_info=machine,
-            kube_client=kube_client,
-            cgroup_fs=SimCgroupFS(),
         )
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         kl.status_manager.on_status_change = reporter.on_status_change

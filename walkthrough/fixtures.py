@@ -24,12 +24,7 @@ from minikubelet.k8s_io.api.core.v1 import Pod, PodStatus
 from minikubelet.k8s_io.client_go.tools.record.event import Event, EventRecorder, Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.k8s_io.klog.v2 import klog
-from minikubelet.kubelet import Kubelet
-from minikubelet.kuberuntime.fake_kuberuntime_manager import (
-    MaxContainerBackOff,
-    backOffPeriod,
-    new_fake_runtime,
-)
+from minikubelet.kubelet import Kubelet, MaxContainerBackOff, backOffPeriod
 from minikubelet.lifecycle.admission_failure_handler_stub import new_admission_failure_handler_stub
 from minikubelet.lifecycle.predicate import new_predicate_admit_handler
 from minikubelet.pleg.pleg import PodLifecycleEvent
@@ -39,6 +34,7 @@ from minikubelet.pod_workers import UpdatePodOptions
 from minikubelet.prober.results.results_manager import ResultsManager
 from minikubelet.reason_cache import ReasonCache
 from minikubelet.runtime import new_runtime_state
+from minikubelet.sim.container_runtime import new_fake_runtime
 from minikubelet.sim.node import new_node
 from minikubelet.status.status_manager import new_manager
 from minikubelet.types import ConfigMirrorAnnotationKey, ConfigSourceAnnotationKey, FileSource

@@ -25,6 +25,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from minikubelet.base.files import read_stream_at_most
 from minikubelet.config.common import forget_decoded, maxConfigLength, try_decode_pods
 from minikubelet.github_com.fsnotify.fsnotify.fsnotify import (
     Create,
@@ -216,7 +217,7 @@ class SourceFile:
         klog.v(3).info_s("Reading config file", path=filename)
         with open_regular_file(filename) as file:
             # As Go's utilio.ReadAtMost(file, maxConfigLength).
-            data = file.read(maxConfigLength + 1)
+            data = read_stream_at_most(file, maxConfigLength)
         if len(data) > maxConfigLength:
             raise ValueError(f"{filename}: larger than {maxConfigLength} bytes")
         pods, errors = try_decode_pods(data, filename, True, self.node_name, allow_pod_list=False)

@@ -127,8 +127,24 @@ def hash_container(container: v1.Container) -> int:
     """
     hash = Fnv32a()
     container_json = go_json.container_json(container)
+    known = _HASH_BY_JSON.get(container_json)
+    if known is not None:
+        return known
     hashutil.deep_hash_object(hash, container_json)
+    if len(_HASH_BY_JSON) >= _HASH_MEMO_SIZE:
+        _HASH_BY_JSON.clear()
+    _HASH_BY_JSON[container_json] = hash.sum32()
     return hash.sum32()
+
+
+#: Ours, not kubelet's: the hash of each container JSON already hashed. kubelet hashes every
+#: container of a pod at each sync (every minute, and on every change); in Python the FNV-1a
+#: loop over spew's printing (about four bytes per byte of JSON) cost as much as the JSON itself.
+#: The hash is a function of the JSON bytes alone, so a JSON seen before gives the hash it gave
+#: then; the JSON is still made at each call, as Go makes it. Emptied when full.
+#: ``tests/container/test_hash_memo.py`` holds it to a fresh computation.
+_HASH_BY_JSON: dict[bytes, int] = {}
+_HASH_MEMO_SIZE = 4096
 
 
 def env_vars_to_map(envs: list[EnvVar]) -> dict[str, str]:

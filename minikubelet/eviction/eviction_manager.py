@@ -65,6 +65,7 @@ from minikubelet.eviction.types import (
     ThresholdsObservedAt,
 )
 from minikubelet.go import Clock, Second, go, new_ticker, new_timer, recv, select, sleep
+from minikubelet.go import fmt as go_fmt
 from minikubelet.k8s_io.api.core.v1 import (
     NodeConditionType,
     NodeDiskPressure,
@@ -76,6 +77,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     PodQOSBestEffort,
     PodStatus,
     ResourceEphemeralStorage,
+    ResourceName,
     Taint,
     TaintEffectNoSchedule,
     TaintNodeMemoryPressure,
@@ -199,7 +201,7 @@ class ManagerImpl:
         return PodAdmitResult(
             admit=False,
             reason=Reason,
-            message=nodeConditionMessageFmt % _go_list(self.node_conditions),
+            message=go_fmt.sprintf(nodeConditionMessageFmt, self.node_conditions),
         )
 
     def start(
@@ -477,7 +479,7 @@ class ManagerImpl:
             ticker.stop()
 
     async def reclaim_node_level_resources(
-        self, signal_to_reclaim: Signal, resource_to_reclaim: str
+        self, signal_to_reclaim: Signal, resource_to_reclaim: ResourceName
     ) -> bool:
         """Run the reclaim functions of the signal (container and image garbage collection);
         True when the thresholds are no longer met afterwards, so no pod need be evicted.
@@ -567,7 +569,7 @@ class ManagerImpl:
                     return await self.evict_pod(
                         pod,
                         0,
-                        emptyDirMessageFmt % (klog.quote(volume.name), klog.quote(str(size))),
+                        go_fmt.sprintf(emptyDirMessageFmt, volume.name, str(size)),
                         None,
                     )
 
@@ -587,7 +589,7 @@ class ManagerImpl:
             return await self.evict_pod(
                 pod,
                 0,
-                podEphemeralStorageMessageFmt % pod_ephemeral_storage_limit,
+                go_fmt.sprintf(podEphemeralStorageMessageFmt, str(pod_ephemeral_storage_limit)),
                 None,
             )
         return False
@@ -615,8 +617,11 @@ class ManagerImpl:
                     return await self.evict_pod(
                         pod,
                         0,
-                        containerEphemeralStorageMessageFmt
-                        % (container_stat.name, klog.quote(str(ephemeral_storage_threshold))),
+                        go_fmt.sprintf(
+                            containerEphemeralStorageMessageFmt,
+                            container_stat.name,
+                            str(ephemeral_storage_threshold),
+                        ),
                         None,
                     )
         return False
@@ -694,8 +699,3 @@ def _size_limit(empty_dir: dict[str, object]) -> Quantity | None:
     if isinstance(raw, Quantity):
         return raw
     return Quantity.parse(str(raw))
-
-
-def _go_list(items: list[NodeConditionType]) -> str:
-    """A slice as Go's ``%v`` prints it: ``[MemoryPressure DiskPressure]``."""
-    return "[" + " ".join(str(i) for i in items) + "]"

@@ -64,6 +64,7 @@ from minikubelet.k8s_io.api.core.v1 import (
     ResourceEphemeralStorage,
     ResourceList,
     ResourceMemory,
+    ResourceName,
 )
 from minikubelet.k8s_io.apimachinery.pkg.api.resource import Format, Quantity
 from minikubelet.k8s_io.component_helpers.scheduling.corev1.helpers import pod_priority
@@ -86,22 +87,22 @@ from minikubelet.types.constants import NodeAllocatableEnforcementKey
 if TYPE_CHECKING:
     from minikubelet.eviction.types import ContainerGC, ImageGC
 
-unsupportedEvictionSignal = "unsupported eviction signal %s"
+# The messages keep Go's verbs; they are filled in with Go's fmt ([`go_fmt.sprintf`][minikubelet.go.fmt.sprintf]).
+unsupportedEvictionSignal = "unsupported eviction signal %v"
 #: Go: pkg/kubelet/eviction/helpers.go Reason: the reason in an evicted pod's status and event.
 Reason = "Evicted"
-nodeLowMessageFmt = "The node was low on resource: %s. "
-nodeConditionMessageFmt = "The node had condition: %s. "
+nodeLowMessageFmt = "The node was low on resource: %v. "
+nodeConditionMessageFmt = "The node had condition: %v. "
 containerMessageFmt = "Container %s was using %s, which exceeds its request of %s. "
-# Go writes the limits (and the volume's name) with %q: the port quotes them where it formats.
-containerEphemeralStorageMessageFmt = "Container %s exceeded its local ephemeral storage limit %s. "
+containerEphemeralStorageMessageFmt = "Container %s exceeded its local ephemeral storage limit %q. "
 podEphemeralStorageMessageFmt = (
     "Pod ephemeral local storage usage exceeds the total limit of containers %s. "
 )
-emptyDirMessageFmt = "Usage of EmptyDir volume %s exceeds the limit %s. "
+emptyDirMessageFmt = "Usage of EmptyDir volume %q exceeds the limit %q. "
 #: Inodes, a resource only the eviction manager counts.
-resourceInodes = "inodes"
+resourceInodes = ResourceName("inodes")
 #: Process IDs, likewise.
-resourcePids = "pids"
+resourcePids = ResourceName("pids")
 #: Keys of the eviction event's annotations.
 OffendingContainersKey = "offending_containers"
 OffendingContainersUsageKey = "offending_containers_usage"
@@ -119,13 +120,14 @@ signalToNodeCondition: dict[Signal, NodeConditionType] = {
     SignalPIDAvailable: NodePIDPressure,
 }
 
-#: Go: pkg/kubelet/eviction/helpers.go signalToResource: the resource each signal measures.
-signalToResource: dict[Signal, str] = {
-    SignalMemoryAvailable: ResourceMemory,
-    SignalAllocatableMemoryAvailable: ResourceMemory,
-    SignalImageFsAvailable: ResourceEphemeralStorage,
+#: Go: pkg/kubelet/eviction/helpers.go signalToResource: the resource each signal measures, as
+#: a [`ResourceName`][minikubelet.k8s_io.api.core.v1.types.ResourceName], which klog prints bare.
+signalToResource: dict[Signal, ResourceName] = {
+    SignalMemoryAvailable: ResourceName(ResourceMemory),
+    SignalAllocatableMemoryAvailable: ResourceName(ResourceMemory),
+    SignalImageFsAvailable: ResourceName(ResourceEphemeralStorage),
     SignalImageFsInodesFree: resourceInodes,
-    SignalNodeFsAvailable: ResourceEphemeralStorage,
+    SignalNodeFsAvailable: ResourceName(ResourceEphemeralStorage),
     SignalNodeFsInodesFree: resourceInodes,
     SignalPIDAvailable: resourcePids,
 }
@@ -141,7 +143,7 @@ def valid_signal(signal: str) -> bool:
 
 def get_reclaimable_threshold(
     thresholds: list[Threshold],
-) -> tuple[Threshold | None, str, bool]:
+) -> tuple[Threshold | None, ResourceName, bool]:
     """The first threshold whose signal has a resource to reclaim, with that resource.
 
     Go: pkg/kubelet/eviction/helpers.go getReclaimableThreshold
@@ -154,7 +156,7 @@ def get_reclaimable_threshold(
             "Eviction manager: threshold was crossed, but reclaim is not implemented for this threshold.",
             threshold=threshold_to_reclaim.signal,
         )
-    return None, "", False
+    return None, ResourceName(""), False
 
 
 def parse_threshold_config(
@@ -242,7 +244,7 @@ def parse_threshold_statement(signal: str, val: str) -> Threshold | None:
     Go: pkg/kubelet/eviction/helpers.go parseThresholdStatement
     """
     if not valid_signal(signal):
-        raise ValueError(unsupportedEvictionSignal % signal)
+        raise ValueError(go_fmt.sprintf(unsupportedEvictionSignal, signal))
     operator = OpForSignal[Signal(signal)]
     # Go: if strings.HasSuffix(val, "%") {
     if val.endswith("%"):
@@ -298,7 +300,7 @@ def parse_grace_periods(statements: dict[str, str]) -> dict[Signal, float]:
     results: dict[Signal, float] = {}
     for signal, val in statements.items():
         if not valid_signal(signal):
-            raise ValueError(unsupportedEvictionSignal % signal)
+            raise ValueError(go_fmt.sprintf(unsupportedEvictionSignal, signal))
         grace_period = parse_duration(val)
         if grace_period < 0:
             raise ValueError(
@@ -315,7 +317,7 @@ def parse_minimum_reclaims(statements: dict[str, str]) -> dict[Signal, Threshold
     results: dict[Signal, ThresholdValue] = {}
     for signal, val in statements.items():
         if not valid_signal(signal):
-            raise ValueError(unsupportedEvictionSignal % signal)
+            raise ValueError(go_fmt.sprintf(unsupportedEvictionSignal, signal))
         # Go: if strings.HasSuffix(val, "%") {
         if val.endswith("%"):
             percentage = parse_percentage(val)
@@ -1175,7 +1177,7 @@ def build_signal_to_node_reclaim_funcs(
 
 
 def eviction_message(
-    resource_to_reclaim: str, pod: Pod, stats: StatsFunc
+    resource_to_reclaim: ResourceName, pod: Pod, stats: StatsFunc
 ) -> tuple[str, dict[str, str]]:
     """The evicted pod's status message, and the annotations of its event: which containers
     used more of the resource than they requested.
@@ -1183,7 +1185,7 @@ def eviction_message(
     Go: pkg/kubelet/eviction/helpers.go evictionMessage
     """
     annotations: dict[str, str] = {}
-    message = nodeLowMessageFmt % resource_to_reclaim
+    message = go_fmt.sprintf(nodeLowMessageFmt, resource_to_reclaim)
     containers: list[str] = []
     container_usage_list: list[str] = []
     pod_stats, ok = stats(pod)
@@ -1216,10 +1218,12 @@ def eviction_message(
                     if mem is not None and mem.working_set_bytes is not None:
                         usage = Quantity.from_int(mem.working_set_bytes, Format.BINARY_SI)
                 if usage is not None and usage.cmp(requests) > 0:
-                    message += containerMessageFmt % (container.name, usage, requests)
+                    message += go_fmt.sprintf(
+                        containerMessageFmt, container.name, str(usage), str(requests)
+                    )
                     containers.append(container.name)
                     container_usage_list.append(str(usage))
     annotations[OffendingContainersKey] = ",".join(containers)
     annotations[OffendingContainersUsageKey] = ",".join(container_usage_list)
-    annotations[StarvedResourceKey] = resource_to_reclaim
+    annotations[StarvedResourceKey] = str(resource_to_reclaim)
     return message, annotations

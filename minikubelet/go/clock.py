@@ -211,11 +211,14 @@ def time_string(t: float | None) -> str:
 
 def now() -> Time:
     """The current time on the running runtime's clock. Go: `time.Now()`."""
-    from .runtime import current_runtime
-
-    return current_runtime().now()
+    return _runtime.current_runtime().now()
 
 
 def since(t: Time) -> float:
     """Seconds elapsed since `t`. Go: `time.Since(t)`."""
     return now().sub(t)
+
+
+# The runtime module imports this one, so it is bound once both exist, not on each call of
+# `now()` (an import statement in a function costs more than the rest of `now()`).
+from . import runtime as _runtime  # noqa: E402

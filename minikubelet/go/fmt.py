@@ -35,6 +35,8 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+from minikubelet.go.duration import format_duration
+
 #: Go names of a dataclass field that Go spells with capitals (``image_id`` → ``ImageID``).
 _INITIALISMS = {
     "api": "API",
@@ -96,6 +98,24 @@ class Time:
         if mono is not None:
             text += f" m={'-' if mono < 0 else '+'}{abs(mono):.9f}"
         return text
+
+
+class Duration:
+    """A ``time.Duration``: fmt prints it with its ``String()`` method (``1m30s``, ``300ms``).
+
+    The port keeps a duration as a float of seconds; wrapping it here, rather than formatting it
+    where it is logged, leaves the formatting to the moment a line is written, as Go's klog
+    does, so a line the verbosity suppresses formats nothing.
+    """
+
+    go_stringer = True
+    __slots__ = ("d",)
+
+    def __init__(self, d: float) -> None:
+        self.d = d
+
+    def __str__(self) -> str:
+        return format_duration(self.d)
 
 
 class Empty:
@@ -210,7 +230,9 @@ def _sort_key(key: Any) -> Any:
 
 
 def _float(f: float) -> str:
-    """``%v`` of a float64: the shortest digits, with an exponent below 1e-4 or from 1e21."""
+    """``%v`` of a float64: ``%g`` with the shortest digits that read back as ``f``, so with an
+    exponent when the first digit's power of ten is below -4 or at least 6 (``1e+06``,
+    ``1.5e-05``)."""
     if f != f:
         return "NaN"
     if f in (float("inf"), float("-inf")):
@@ -221,7 +243,7 @@ def _float(f: float) -> str:
     minus = "-" if sign else ""
     if digits == "0":
         return minus + "0"
-    if -4 <= point < 21:
+    if -4 <= point < 6:
         if point >= len(digits) - 1:
             return minus + digits + "0" * (point - len(digits) + 1)
         if point >= 0:

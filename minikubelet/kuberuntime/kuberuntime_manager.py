@@ -145,7 +145,7 @@ class KubeGenericRuntimeManager(
 
     Make one with [`new_kube_generic_runtime_manager`][] (asks the runtime its name, as Go
     does) or, on the fake runtime, with
-    [`minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime`][minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime].
+    [`minikubelet.sim.container_runtime.new_fake_runtime`][minikubelet.sim.container_runtime.new_fake_runtime].
     The Go struct's other fields serve parts of kubelet the port leaves out.
     """
 
@@ -1011,7 +1011,7 @@ async def new_kube_generic_runtime_manager(
 
     Kept for the reader: this is how kubelet makes its runtime, asking it for its name and API
     version first. The port's runs use
-    [`new_fake_runtime`][minikubelet.kuberuntime.fake_kuberuntime_manager.new_fake_runtime],
+    [`new_fake_runtime`][minikubelet.sim.container_runtime.new_fake_runtime],
     which knows the fake's name without asking; tests/kuberuntime/test_new_manager.py runs this
     one. As in Go, the lifecycle hook runner is made here, on ``http_client`` and the manager.
     """

@@ -86,6 +86,7 @@ from minikubelet.container.ref import generate_container_ref
 from minikubelet.container.runtime import ContainerID
 from minikubelet.events import ContainerProbeWarning, ContainerUnhealthy
 from minikubelet.go import Second
+from minikubelet.go import fmt as go_fmt
 from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.api.core.v1 import Container, HTTPHeader, Pod, PodStatus, Probe
 from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
@@ -353,7 +354,7 @@ class Prober:
             if host == "":
                 host = status.pod_ip
             klog.v(4).info_s(
-                "TCP-Probe Host", host=host, port=port, timeout=format_duration(timeout)
+                "TCP-Probe Host", host=host, port=port, timeout=go_fmt.Duration(timeout)
             )
             # Go: pb.tcp.Probe(host, port, timeout), a TCP dial.
             return self.fake.probe(

@@ -341,10 +341,11 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     from minikubelet.k8s_io.klog.v2 import klog
     from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
     from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
-    from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
     from minikubelet.sim import trace
     from minikubelet.sim.cgroup_fs import SimCgroupFS
+    from minikubelet.sim.container_runtime import new_fake_runtime
     from minikubelet.sim.cri.scenario import ScenarioError
+    from minikubelet.sim.dependencies import new_dependencies
     from minikubelet.sim.phase_reporter import PhaseReporter
     from minikubelet.sim.scripted_watch import ScriptError, load_script_file, start_scripted_cluster
     from minikubelet.sysctl.whitelist import new_whitelist
@@ -410,9 +411,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         pod_cfg = make_pod_source_config(kube_cfg, recorder, node_name, lambda: True, kube_client)
         kl = new_main_kubelet(
             kube_cfg,
-            recorder,
-            pod_cfg,
-            runtime,
+            new_dependencies(runtime, machine_info, pod_cfg, kube_client, cgroup_fs),
             hostname=hostname,
             node_name=node_name,
             machine_info=machine_info,
@@ -420,8 +419,6 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
             node_labels=node_labels,
             allowed_unsafe_sysctls=allowed_unsafe_sysctls,
             max_per_pod_container_count=args.maximum_dead_containers_per_container,
-            kube_client=kube_client,
-            cgroup_fs=cgroup_fs,
         )
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         kl.status_manager.on_status_change = reporter.on_status_change

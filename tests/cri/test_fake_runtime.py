@@ -262,7 +262,7 @@ def test_init_containers_are_known_without_a_pod_lookup():
     pod = make_pod(containers=[container("app")], init_containers=[container("init")])
 
     async def main():
-        from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
+        from minikubelet.sim.container_runtime import new_fake_runtime
 
         fake = new_fake_runtime()  # no pod_lookup
         back_off = fake.image_back_off

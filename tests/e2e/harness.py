@@ -17,8 +17,9 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.sim.cgroup_fs import SimCgroupFS
+from minikubelet.sim.container_runtime import new_fake_runtime
+from minikubelet.sim.dependencies import new_dependencies
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
 
 NODE = "node-1"
@@ -77,13 +78,10 @@ def run_kubelet(
         pod_cfg = make_pod_source_config(cfg, recorder, NODE, lambda: True, None)
         kl = new_main_kubelet(
             cfg,
-            recorder,
-            pod_cfg,
-            runtime,
+            new_dependencies(runtime, machine, pod_cfg, None, cgroup_fs),
             hostname=NODE,
             node_name=NODE,
             machine_info=machine,
-            cgroup_fs=cgroup_fs,
         )
         kl.start_garbage_collection()  # as kubelet's main does, before Run
         holder["kl"] = kl

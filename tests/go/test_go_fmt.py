@@ -260,3 +260,25 @@ def test_a_time_read_from_the_clock_prints_its_monotonic_reading():
     )
     assert str(fmt.Time(1626307211.7)) == "2021-07-15 00:00:11.7 +0000 UTC"
     assert str(fmt.Time(None)) == "0001-01-01 00:00:00 +0000 UTC"
+
+
+def test_a_float_prints_as_go_prints_it_with_v():
+    # print.go fmtFloat: %v is %g with the shortest digits, and strconv's ftoa.go
+    # formatDigits switches to an exponent when the exponent is < -4 or >= 6 (eprec = 6 when
+    # shortest). The right column is what Go 1.19 printed for each value.
+    cases = {
+        0.1: "0.1",
+        100.0: "100",
+        123456.7: "123456.7",
+        999999.0: "999999",
+        1e6: "1e+06",
+        12345678.9: "1.23456789e+07",
+        1e21: "1e+21",
+        0.000123: "0.000123",
+        -2.5e-5: "-2.5e-05",
+        -0.0: "-0",
+        5e-324: "5e-324",
+        1.7976931348623157e308: "1.7976931348623157e+308",
+    }
+    assert {f: fmt.sprint(f) for f in cases} == cases
+    assert fmt.sprintf("%+v", 1e6) == "1e+06"

@@ -20,8 +20,8 @@ from minikubelet.k8s_io.apimachinery.pkg.apis.meta.v1 import ObjectMeta
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import new_main_kubelet
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim.cgroup_fs import SimCgroupFS
+from minikubelet.sim.container_runtime import new_fake_runtime
+from minikubelet.sim.dependencies import new_dependencies
 
 STARTED = 1626307201.5  # 2021-07-15 00:00:01.5 UTC
 
@@ -33,15 +33,18 @@ def generate(pod: Pod, runtime_status: kubecontainer.PodStatus) -> tuple[PodStat
 
     async def main() -> None:
         recorder = Recorder()
+        machine = MachineInfo(cpu=Quantity.parse("2"), memory=Quantity.parse("4Gi"))
         kl = new_main_kubelet(
             KubeletConfiguration(),
-            recorder,
-            PodConfig(PodConfigNotificationIncremental, recorder),
-            new_fake_runtime(recorder=recorder),
+            new_dependencies(
+                new_fake_runtime(recorder=recorder),
+                machine,
+                PodConfig(PodConfigNotificationIncremental, recorder),
+                None,
+            ),
             hostname="node-a",
             node_name="node-a",
-            machine_info=MachineInfo(cpu=Quantity.parse("2"), memory=Quantity.parse("4Gi")),
-            cgroup_fs=SimCgroupFS(),
+            machine_info=machine,
         )
         klog.configure(verbosity=0, out=log)
         holder["status"] = kl.generate_api_pod_status(pod, runtime_status)

@@ -20,8 +20,8 @@ from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
 from minikubelet.kubelet import new_main_kubelet
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
-from minikubelet.sim.cgroup_fs import SimCgroupFS
+from minikubelet.sim.container_runtime import new_fake_runtime
+from minikubelet.sim.dependencies import new_dependencies
 from tests.test_cli import EXAMPLES, run_cli
 
 
@@ -75,15 +75,18 @@ def initial_node(**kw):
     async def main() -> None:
         recorder = Recorder()
         cfg = KubeletConfiguration(max_pods=30)
+        machine = MachineInfo(cpu=Quantity.parse("3"), memory=Quantity.parse("6Gi"))
         kl = new_main_kubelet(
             cfg,
-            recorder,
-            PodConfig(PodConfigNotificationIncremental, recorder),
-            new_fake_runtime(recorder=recorder),
+            new_dependencies(
+                new_fake_runtime(recorder=recorder),
+                machine,
+                PodConfig(PodConfigNotificationIncremental, recorder),
+                None,
+            ),
             hostname="node-a",
             node_name="node-a",
-            machine_info=MachineInfo(cpu=Quantity.parse("3"), memory=Quantity.parse("6Gi")),
-            cgroup_fs=SimCgroupFS(),
+            machine_info=machine,
             **kw,
         )
         holder["node"] = kl.get_node_any_way()

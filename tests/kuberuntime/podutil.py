@@ -10,12 +10,8 @@ from minikubelet.container.runtime import PodStatus
 from minikubelet.container.sync_result import PodSyncResult
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import Backoff, new_back_off
-from minikubelet.kuberuntime.fake_kuberuntime_manager import (
-    FakeRuntime,
-    MaxContainerBackOff,
-    backOffPeriod,
-    new_fake_runtime,
-)
+from minikubelet.kubelet import MaxContainerBackOff, backOffPeriod
+from minikubelet.sim.container_runtime import FakeRuntime, new_fake_runtime
 
 
 def container(name: str, image: str = "busybox:1.34", **kw: Any) -> v1.Container:

@@ -28,7 +28,6 @@ from minikubelet.container.runtime import (
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.kuberuntime.kuberuntime_container import find_next_init_container_to_run
 from minikubelet.kuberuntime.kuberuntime_manager import (
     ContainerKillReason,
@@ -39,6 +38,7 @@ from minikubelet.kuberuntime.kuberuntime_manager import (
     reasonUnknown,
 )
 from minikubelet.prober.results.results_manager import Result
+from minikubelet.sim.container_runtime import new_fake_runtime
 from tests.kuberuntime.podutil import container, make_pod
 
 NOW = 1_626_307_200.0

@@ -7,7 +7,8 @@ import pytest
 from minikubelet import go
 from minikubelet.container.container_gc import GCPolicy, new_container_gc
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.kuberuntime.fake_kuberuntime_manager import FakePodStateProvider, new_fake_runtime
+from minikubelet.kuberuntime.fake_kuberuntime_manager import FakePodStateProvider
+from minikubelet.sim.container_runtime import new_fake_runtime
 from tests.cri.test_fake_runtime import container_config, sandbox_config
 from tests.e2e.harness import run_kubelet
 from tests.e2e.test_pod_creation import pod

@@ -9,15 +9,12 @@ from minikubelet.go import Second
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.kuberuntime.fake_kuberuntime_manager import (
-    FakeHTTP,
-    FakePodStateProvider,
-    new_fake_runtime,
-)
+from minikubelet.kuberuntime.fake_kuberuntime_manager import FakeHTTP, FakePodStateProvider
 from minikubelet.kuberuntime.kuberuntime_manager import (
     ErrVersionNotSupported,
     new_kube_generic_runtime_manager,
 )
+from minikubelet.sim.container_runtime import new_fake_runtime
 
 
 def _new(api_version: str | None = None):

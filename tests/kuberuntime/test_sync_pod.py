@@ -14,7 +14,7 @@ from minikubelet.container.sync_result import (
 from minikubelet.images.types import ErrImageNeverPull, ErrImagePull
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.kuberuntime.fake_kuberuntime_manager import MaxContainerBackOff, backOffPeriod
+from minikubelet.kubelet import MaxContainerBackOff, backOffPeriod
 from tests.kuberuntime.podutil import Node, container, dedup, make_pod, rel
 
 

@@ -1,7 +1,8 @@
-"""The chapters drive the site's navigation, the debugger configurations and the exercise list.
+"""The chapters drive the site's navigation, the home page's list of chapters, the debugger
+configurations and the exercise list.
 
 The last test follows the contributor notes' recipe "add a chapter in one folder": a throw-away
-chapter in a copy of the chapters appears in all three, its part in both languages.
+chapter in a copy of the chapters appears in all four, its part in both languages.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import yaml
 from tests.conftest import mkdocs_build
 from tests.walkthrough.conftest import copy_chapters
 from tools.site import nav
+from tools.site.chapter_list import chapter_list
 from tools.site.nav import NavError, chapter_pages, chapters_nav, fill_nav
 from walkthrough.__main__ import main as walkthrough_main
 from walkthrough.catalog import PACKAGE_DIR, CatalogError, Part, discover
@@ -123,6 +125,7 @@ def test_a_part_that_cannot_be_shown_is_refused(tmp_path: Path, parts, error: st
         ({"example": {"shows": ["a line"]}}, False, "there is no ch13/example.py"),
         ({"example": {"shows": []}}, True, "shows: a list of lines it prints"),
         ({"example": ["a line"]}, True, "a mapping with shows"),
+        ({"summary": {"en": "No Chinese"}}, False, "summary: needs an English (en) and a Chinese"),
     ],
 )
 def test_a_chapter_yaml_that_says_too_little_or_too_much_is_refused(
@@ -167,6 +170,31 @@ def test_a_chapter_whose_pages_are_not_written_yet_is_left_out(tmp_path: Path) -
     (tmp_path / "docs" / "chapters" / "15-chapter-15.zh.md").unlink()
     pages = chapter_pages(tmp_path / "docs", chapters)
     assert chapters_nav(chapters, pages, "zh") == ["chapters/12-chapter-12.md"]  # no empty part
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_home_page_lists_every_chapter_page_with_its_summary(lang: str) -> None:
+    """docs/index.md's path is the chapters' list: each page, in order, under its heading."""
+    suffix = "" if lang == "en" else f".{lang}"
+    assert "{{ chapters() }}" in (DOCS / f"index{suffix}.md").read_text(encoding="utf-8")
+    chapters = discover()
+    pages = chapter_pages(DOCS, chapters)
+    listed = chapter_list(DOCS, chapters, lang)
+    items = re.findall(r"^- \*\*\[(.+?)\]\((chapters/[^)]+)\)\*\*(.*)$", listed, re.M)
+    assert [page for _, page, _ in items] == [
+        pages[c.number] for c in chapters if c.number in pages
+    ]
+    for (heading, page, rest), chapter in zip(
+        items, [c for c in chapters if c.number in pages], strict=True
+    ):
+        text = (DOCS / page.replace(".md", f"{suffix}.md")).read_text(encoding="utf-8")
+        assert text.startswith(f"# {heading}\n")
+        assert chapter.summary is not None, f"{chapter.slug}: chapter.yaml has no summary"
+        assert rest == ("：" if lang == "zh" else ": ") + chapter.summary[lang]
+    part_iv = (
+        "**第四部分：syncPod 在等什么**" if lang == "zh" else "**Part IV: What syncPod waits for**"
+    )
+    assert listed.index("chapters/12-") < listed.index(part_iv) < listed.index("chapters/14-")
 
 
 def test_part_labels_read_naturally() -> None:
@@ -236,6 +264,13 @@ def test_a_new_chapter_is_one_folder_plus_its_pages(tmp_path: Path) -> None:
     # The debugger configurations.
     assert '"program": "${workspaceFolder}/walkthrough/ch13/example.py"' in launch_json(chapters)
     assert "walkthrough/ch12/" not in launch_json(chapters)
+
+    # The home page's list: the new chapter under its part, its heading alone (no summary).
+    listed = chapter_list(tmp_path / "docs", chapters, "zh")
+    assert listed.index("chapters/12-chapter-12.md") < listed.index(
+        "**第四部分：syncPod 在等什么**"
+    )
+    assert "- **[第 13 章：第 13 章的中文标题](chapters/13-chapter-13.md)**\n" in listed
 
     # The site's navigation, in both languages: a real build with the hook.
     (tmp_path / "mkdocs.yml").write_text(MKDOCS_YML.format(hook=Path(nav.__file__).resolve()))

@@ -34,7 +34,6 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
 from minikubelet.kubelet_pods import podKillingChannelCapacity
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.lifecycle.admission_failure_handler_stub import (
     new_admission_failure_handler_stub,
 )
@@ -52,8 +51,9 @@ from minikubelet.prober.prober_manager import (
 )
 from minikubelet.prober.results.results_manager import Result
 from minikubelet.prober.worker import new_worker
-from minikubelet.sim.cgroup_fs import SimCgroupFS
+from minikubelet.sim.container_runtime import new_fake_runtime
 from minikubelet.sim.cri.scenario import Scenario
+from minikubelet.sim.dependencies import new_dependencies
 from minikubelet.types import (
     ApiserverSource,
     ConfigHashAnnotationKey,
@@ -295,13 +295,10 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
     machine = MachineInfo(cpu=capacity["cpu"], memory=capacity["memory"])
     kl = new_main_kubelet(
         cfg,
-        recorder,
-        pod_cfg,
-        runtime,
+        new_dependencies(runtime, machine, pod_cfg, None),
         hostname=NODE,
         node_name=NODE,
         machine_info=machine,
-        cgroup_fs=SimCgroupFS(),
     )
     # --- what the Go driver puts around real kubelet (see the module docstring) ---
     stream.take()  # the container manager's creation, which the Go driver does not log

@@ -29,14 +29,11 @@ from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
 from minikubelet.k8s_io.klog.v2 import klog
-from minikubelet.kuberuntime.fake_kuberuntime_manager import (
-    FakePodStateProvider,
-    MaxContainerBackOff,
-    backOffPeriod,
-    new_fake_runtime,
-)
+from minikubelet.kubelet import MaxContainerBackOff, backOffPeriod
+from minikubelet.kuberuntime.fake_kuberuntime_manager import FakePodStateProvider
 from minikubelet.prober.results.results_manager import Result
 from minikubelet.sim.cgroup_fs import SimCgroupFS
+from minikubelet.sim.container_runtime import new_fake_runtime
 from minikubelet.sim.cri.scenario import Scenario, default_tag
 
 

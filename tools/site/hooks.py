@@ -55,6 +55,7 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 from tools.site.book import links_directive as book_links  # noqa: E402
 from tools.site.breakpoints import pdb_directive  # noqa: E402
 from tools.site.building import BuildingPage  # noqa: E402
+from tools.site.chapter_list import chapters_directive  # noqa: E402
 from tools.site.directives import Directive, DirectiveError, expand, find  # noqa: E402
 from tools.site.edit_link import REPOSITORY_ENV, edit_uri  # noqa: E402
 from tools.site.exercises import exercises_directive  # noqa: E402
@@ -260,6 +261,11 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
             raise DirectiveError("exercises(chapter=None) takes at most a chapter number")
         return exercises_directive(src, lang, *d.args)
 
+    def chapters(d: Directive) -> str:
+        if d.args or d.kwargs:
+            raise DirectiveError("chapters() takes no arguments")
+        return chapters_directive(Path(config.docs_dir), lang)
+
     def oracle(d: Directive) -> str:
         if d.kwargs or len(d.args) > 1:
             raise DirectiveError("oracle(chapter=None) takes at most a chapter number")
@@ -275,6 +281,7 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         "exercises": exercises,
         "trace": trace,
         "book": book,
+        "chapters": chapters,
     }
     try:
         out = expand(markdown, handlers)

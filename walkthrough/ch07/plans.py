@@ -23,9 +23,9 @@ from minikubelet.container.runtime import (
 )
 from minikubelet.k8s_io.api.core import v1
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.kuberuntime.kuberuntime_manager import PodActions
 from minikubelet.prober.results.results_manager import Result, ResultsManager
+from minikubelet.sim.container_runtime import new_fake_runtime
 
 #: When the containers of these pods started (seconds since the Unix epoch).
 STARTED = 1_626_307_200.0

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from minikubelet.go import fmt as go_fmt
-from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
 from minikubelet.k8s_io.klog.v2 import klog
@@ -54,7 +53,7 @@ class RemoteRuntimeService:
         klog.v(10).info_s(
             "[RemoteRuntimeService] ExecSync",
             containerID=container_id,
-            timeout=format_duration(timeout),
+            timeout=go_fmt.Duration(timeout),
         )
         timeout_seconds = int(timeout)
         req = runtimeapi.ExecSyncRequest(

@@ -15,7 +15,6 @@ from typing import Any
 from minikubelet.container import runtime as kubecontainer
 from minikubelet.go import RecvChan, now, recv, select, sleep
 from minikubelet.go import fmt as go_fmt
-from minikubelet.go.duration import format_duration
 from minikubelet.k8s_io.api.core.v1 import Pod, Volume
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
 from minikubelet.k8s_io.klog.v2 import klog
@@ -101,7 +100,7 @@ class DesiredStateOfWorldPopulator:
                 nextRetryTime=go_fmt.Time(
                     self.time_of_last_get_pod_status + self.get_pod_status_retry_duration
                 ),
-                retryDuration=format_duration(self.get_pod_status_retry_duration),
+                retryDuration=go_fmt.Duration(self.get_pod_status_retry_duration),
             )
             return
         await self.find_and_remove_deleted_pods()

@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from minikubelet.base import trace
 from minikubelet.go import fmt as go_fmt
 from minikubelet.go.fmt import quote
+from minikubelet.go.runtime import current_runtime_or_none
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,6 @@ def _write(out: TextIO, line: str) -> None:
 
 def _now() -> float:
     """The running runtime's clock if there is one (virtual time in a virtual run)."""
-    from minikubelet.go.runtime import current_runtime_or_none
-
     runtime = current_runtime_or_none()
     return runtime.clock.now() if runtime is not None else time.time()
 
@@ -185,6 +184,12 @@ class Verbose:
             _logger.write("E", 1, msg, pairs)
 
 
+#: Ours: the two values [`v`][] returns, made once. Go's ``Verbose`` is a value, not an
+#: allocation; kubelet calls ``V(n)`` for every line it might log, most of them suppressed.
+_ENABLED = Verbose(True)
+_DISABLED = Verbose(False)
+
+
 def v(level: int) -> Verbose:
     """A logger for verbosity ``level`` (klog's V): ``klog.v(4).info_s(...)``."""
-    return Verbose(level <= _logger.verbosity)
+    return _ENABLED if level <= _logger.verbosity else _DISABLED

@@ -6,7 +6,7 @@ from typing import Any
 
 from minikubelet.config.manifest import pod_from_dict
 from minikubelet.k8s_io.api.core import v1
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
+from minikubelet.sim.container_runtime import new_fake_runtime
 from walkthrough.expect import expect_equal
 from walkthrough.fixtures import run_go
 

@@ -8,8 +8,8 @@ from minikubelet import go
 from minikubelet.config.manifest import pod_from_dict
 from minikubelet.container.cache import new_cache
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.pleg.generic import new_generic_pleg
+from minikubelet.sim.container_runtime import new_fake_runtime
 from walkthrough.expect import expect_equal
 from walkthrough.fixtures import run_go
 

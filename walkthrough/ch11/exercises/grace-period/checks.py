@@ -9,7 +9,7 @@ from minikubelet.config.manifest import pod_from_dict
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
 from minikubelet.k8s_io.api.core.v1 import Pod
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
+from minikubelet.sim.container_runtime import new_fake_runtime
 from walkthrough.expect import expect_equal
 from walkthrough.fixtures import run_go
 

@@ -20,6 +20,7 @@ EnvVarSource, without the defaulting of ``fieldRef.apiVersion`` the API server a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from enum import Enum
 from typing import Any
@@ -32,7 +33,14 @@ from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 _Field = tuple[str, str, bool, Any]
 
 
+#: A character Go's encoder writes escaped: the ones ``_escape`` changes.
+_NEEDS_ESCAPE = re.compile('[\x00-\x1f"\\\\<>&\u2028\u2029]')
+
+
 def _escape(s: str) -> str:
+    # Most strings (names, images, paths) have nothing to escape: one regex search says so.
+    if _NEEDS_ESCAPE.search(s) is None:
+        return f'"{s}"'
     out = ['"']
     for ch in s:
         o = ord(ch)

@@ -70,6 +70,19 @@ TerminationMessagePathDefault = "/dev/termination-log"
 #: Seconds a pod gets to stop before it is killed. Go: ``v1.DefaultTerminationGracePeriodSeconds``.
 DefaultTerminationGracePeriodSeconds = 30
 
+
+class ResourceName(str):
+    """Go: staging/src/k8s.io/api/core/v1/types.go type ResourceName
+
+    The port keeps resource names as plain ``str`` (the keys of a ``ResourceList``). Where Go
+    hands a ``v1.ResourceName`` to klog, the port wraps it in this type: a named string type is
+    not a ``string`` to klog's type switch, so klog prints it bare (``resourceName=memory``, not
+    ``resourceName="memory"``), as it prints [`UID`][minikubelet.k8s_io.apimachinery.pkg.types.uid.UID].
+    """
+
+    __slots__ = ()
+
+
 #: Go: ``v1.ResourceCPU`` (in cores; ``"500m"`` is half a core).
 ResourceCPU = "cpu"
 #: Go: ``v1.ResourceMemory`` (in bytes).

@@ -21,7 +21,8 @@ NEVER_STOP: RecvChan[Any] | None = None
 
 async def _call(f: Callable[[], Any]) -> None:
     result = f()
-    if inspect.isawaitable(result):
+    # Most of kubelet's periodic functions return nothing: skip the slower awaitable check.
+    if result is not None and inspect.isawaitable(result):
         await result
 
 
