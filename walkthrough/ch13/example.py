@@ -57,10 +57,10 @@ SPOTS = [
     Spot(
         "ensure",
         "minikubelet.cm.pod_container_manager_linux:PodContainerManagerImpl.ensure_exists",
-        "already_exists = self.exists(pod)",
-        "a pod cgroup is about to be made: `p pod_container_name`, then `n` and "
+        "if self.pod_pids_limit > 0:",
+        "a pod cgroup is about to be made: `p pod_container_name`, then "
         "`p container_config.resource_parameters`",
-        "马上要创建一个 Pod cgroup：`p pod_container_name`，然后 `n`，再 "
+        "马上要创建一个 Pod cgroup：`p pod_container_name`，然后 "
         "`p container_config.resource_parameters`",
     ),
     Spot(
