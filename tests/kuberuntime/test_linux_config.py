@@ -12,8 +12,8 @@ import pytest
 
 from minikubelet.config.manifest import pod_from_dict
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
-from minikubelet.kuberuntime.fake_kuberuntime_manager import new_fake_runtime
 from minikubelet.qos.policy import get_container_oom_score_adjust
+from minikubelet.sim.container_runtime import new_fake_runtime
 
 GI = 1 << 30
 
