@@ -23,6 +23,9 @@ from typing import Any, Protocol
 
 from minikubelet.active_deadline import ActiveDeadlineHandler
 from minikubelet.apis.config.types import KubeletConfiguration
+from minikubelet.cm.container_manager import NodeConfig
+from minikubelet.cm.container_manager_linux import ContainerManagerImpl, new_container_manager
+from minikubelet.cm.types import CgroupFS
 from minikubelet.config.apiserver import new_source_apiserver
 from minikubelet.config.config import PodConfig, PodConfigNotificationMode
 from minikubelet.config.file import new_source_file
@@ -33,9 +36,11 @@ from minikubelet.container.container_gc import GC, GCPolicy, new_container_gc
 from minikubelet.container.runtime import PodPair, Pods, Runtime, get_pod_full_name
 from minikubelet.container.runtime_cache import RuntimeCache, new_runtime_cache
 from minikubelet.container.sync_result import ErrCrashLoopBackOff
+from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
 from minikubelet.events import (
     ContainerGCFailed,
     FailedMountVolume,
+    FailedToCreatePodContainer,
     FailedToKillPod,
     FailedToMakePodDataDirectories,
     NetworkNotReady,
@@ -50,6 +55,7 @@ from minikubelet.go import (
     Clock,
     Millisecond,
     Minute,
+    Once,
     RecvChan,
     Second,
     Time,
@@ -62,7 +68,15 @@ from minikubelet.go import (
 )
 from minikubelet.go import fmt as go_fmt
 from minikubelet.images.types import ErrImagePullBackOff
-from minikubelet.k8s_io.api.core.v1 import ObjectReference, Pod, PodPhase, PodStatus
+from minikubelet.k8s_io.api.core.v1 import (
+    ObjectReference,
+    Pod,
+    PodPhase,
+    PodStatus,
+    ResourceCPU,
+    ResourceMemory,
+    RestartPolicy,
+)
 from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.runtime import runtime as utilruntime
 from minikubelet.k8s_io.apimachinery.pkg.util.wait.wait import until
@@ -77,7 +91,12 @@ from minikubelet.k8s_io.kubernetes.pkg.volume.plugins import FileSystem, MountSc
 from minikubelet.k8s_io.mount_utils.mount import Interface as MountInterface
 from minikubelet.kubelet_getters import KubeletGetters
 from minikubelet.kubelet_node_status import KubeletNodeStatus
-from minikubelet.kubelet_pods import KubeletPods, PodKillerWithChannel, not_running
+from minikubelet.kubelet_pods import (
+    KubeletPods,
+    PodKillerWithChannel,
+    TerminatedFilterMemo,
+    not_running,
+)
 from minikubelet.kubelet_volumes import KubeletVolumes
 from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager
 from minikubelet.lifecycle.interfaces import (
@@ -227,6 +246,10 @@ class Dependencies:
     container_runtime: KubeGenericRuntimeManager
     #: Ours: how long each volume's SetUp takes on the simulated node and how it fails.
     mount_script: MountScript
+    #: Ours: the node's cgroup tree. Go's ``cmd/kubelet`` makes the container manager on the
+    #: kernel's cgroup files and hands it in ``ContainerManager``; the port makes the manager in
+    #: NewMainKubelet, from the same flags, on this tree.
+    cgroup_fs: CgroupFS
 
 
 @dataclass
@@ -262,6 +285,13 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     pod_killer: PodKillerWithChannel = field(init=False)
     container_gc: GC = field(init=False)
     node_ref: ObjectReference = field(init=False)
+    #: The QoS and pod cgroups (Go's ``containerManager``).
+    container_manager: ContainerManagerImpl = field(init=False)
+    kubelet_configuration: KubeletConfiguration = field(init=False)
+    #: --cgroups-per-qos.
+    cgroups_per_qos: bool = True
+    #: Starts the modules that need the runtime, once (the container manager here).
+    one_time_initializer: Once = field(default_factory=Once)
     eviction_manager: EvictionManager = field(init=False)
     #: Go's ``StatsProvider``: what the eviction manager measures, and whether images have a
     #: disk of their own (here the simulated node).
@@ -299,9 +329,7 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
     #: Go's ``oneTimeInitializer`` (a ``sync.Once``): whether initialize_runtime_dependent_modules ran.
     runtime_dependent_modules_initialized: bool = False
     #: Ours: the last answer of filter_out_terminated_pods (see there).
-    terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None = field(
-        default=None, repr=False
-    )
+    terminated_filter_cache: TerminatedFilterMemo | None = field(default=None, repr=False)
     admit_handlers: PodAdmitHandlers = field(default_factory=PodAdmitHandlers)
     soft_admit_handlers: PodAdmitHandlers = field(default_factory=PodAdmitHandlers)
     # Go embeds these two lists in the Kubelet (so `klet.AddPodSyncLoopHandler(...)`).
@@ -423,21 +451,28 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
         # Go: kl.runtimeState.setRuntimeState(nil)
         self.runtime_state.set_runtime_state(None)
         # Go: kl.oneTimeInitializer.Do(kl.initializeRuntimeDependentModules)
-        if not self.runtime_dependent_modules_initialized:
-            self.runtime_dependent_modules_initialized = True
-            self.initialize_runtime_dependent_modules()
+        self.one_time_initializer.do(self.initialize_runtime_dependent_modules)
         # Go: kl.runtimeState.setRuntimeSync(kl.clock.Now())
         self.runtime_state.set_runtime_sync(self.clock.now())
 
     def initialize_runtime_dependent_modules(self) -> None:
-        """Start what needs the runtime up: here, the eviction manager.
+        """Start what needs the runtime up: the container manager, which makes ``kubepods``
+        and the QoS cgroups, and the eviction manager.
 
         Go: pkg/kubelet/kubelet.go (*Kubelet).initializeRuntimeDependentModules
+
+        Go exits kubelet (``os.Exit(1)``) when the container manager cannot start; here the
+        error ends the run.
         """
         # Go omitted: if err := kl.cadvisor.Start(); err != nil { -- no cAdvisor: the simulated node (sim.cri.fake_stats) measures the node
         # Go omitted: kl.StatsProvider.GetCgroupStats("/", true) -- the simulated node measures at each request; there is nothing to prime
-        # Go omitted: node, err := kl.getNodeAnyWay() -- it is read only for the container manager, which the port does not have
-        # Go omitted: if err := kl.containerManager.Start(node, kl.GetActivePods, kl.sourcesReady, kl.statusManager, kl.runtimeService); err != nil { -- no container manager (cgroups) here
+        node = self.get_node_any_way()
+        # Go: if err := kl.containerManager.Start(node, kl.GetActivePods, kl.sourcesReady, kl.statusManager, kl.runtimeService); err != nil {
+        try:
+            self.container_manager.start(node, self.get_active_pods)
+        except Exception as err:
+            klog.error_s(err, "Failed to start ContainerManager")
+            raise
         # Go: kl.evictionManager.Start(kl.StatsProvider, kl.GetActivePods, kl.podResourcesAreReclaimed, evictionMonitoringPeriod)
         self.eviction_manager.start(
             self.stats_provider,
@@ -973,8 +1008,8 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
 
         The workflow, in Go's order: a kill request kills the pod; otherwise generate the API
         status from the runtime's status and hand it to the status manager; kill the pod if it
-        may not run, is being deleted or has failed; wait for the network; (cgroups); create the
-        mirror pod of a static pod; make the pod's data directories; wait for volumes; fetch
+        may not run, is being deleted or has failed; wait for the network; make the pod's cgroup
+        (and update the QoS cgroups); create the mirror pod of a static pod; make the pod's data directories; wait for volumes; fetch
         pull secrets; and call the container runtime's ``SyncPod``. Raises where Go returns an
         error; the pod worker backs off and retries.
         """
@@ -1070,6 +1105,57 @@ class Kubelet(KubeletPods, KubeletNodeStatus, KubeletGetters, KubeletVolumes):
                 network_err,
             )
             raise RuntimeError(f"{NetworkNotReadyErrorMsg}: {network_err}")
+
+        # Go: pcm := kl.containerManager.NewPodContainerManager()
+        pcm = self.container_manager.new_pod_container_manager()
+        # A terminated pod's cgroup is neither made nor updated.
+        # Go: if !kl.podIsTerminated(pod) {
+        if not self.pod_is_terminated(pod):
+            # A pod with a running container but no cgroup ran before kubelet had cgroups per
+            # QoS: it is killed, to come back inside the tree.
+            first_sync = True
+            for container_status in api_pod_status.container_statuses:
+                if container_status.state.running is not None:
+                    first_sync = False
+                    break
+            pod_killed = False
+            # Go: if !pcm.Exists(pod) && !firstSync {
+            if not pcm.exists(pod) and not first_sync:
+                try:
+                    await self.kill_pod(pod, None, pod_status, None)
+                except Exception as err:
+                    klog.error_s(err, "killPod failed", pod=klog.kobj(pod), podStatus=pod_status)
+                else:
+                    pod_killed = True
+            # A run-once pod killed above stays down: it gets no cgroup.
+            # Go: if !(podKilled && pod.Spec.RestartPolicy == v1.RestartPolicyNever) {
+            if not (pod_killed and pod.spec.restart_policy == RestartPolicy.NEVER):
+                # Go: if !pcm.Exists(pod) {
+                if not pcm.exists(pod):
+                    # Go: if err := kl.containerManager.UpdateQOSCgroups(); err != nil {
+                    try:
+                        self.container_manager.update_qos_cgroups()
+                    except Exception as err:
+                        klog.v(2).info_s(
+                            "Failed to update QoS cgroups while syncing pod",
+                            pod=klog.kobj(pod),
+                            err=err,
+                        )
+                    # Go: if err := pcm.EnsureExists(pod); err != nil {
+                    try:
+                        pcm.ensure_exists(pod)
+                    except Exception as err:
+                        self.recorder.eventf(
+                            pod,
+                            EventTypeWarning,
+                            FailedToCreatePodContainer,
+                            "unable to ensure pod container exists: %s",
+                            err,
+                        )
+                        raise RuntimeError(
+                            f"failed to ensure that the pod: {pod.metadata.uid} cgroups exist "
+                            f"and are correctly applied: {err}"
+                        ) from err
 
         if is_static_pod(pod):
             deleted = False
@@ -1304,10 +1390,10 @@ def new_main_kubelet(
     negative ``minimum_gc_age``.
 
     Call it inside [`minikubelet.go.run`][minikubelet.go.run]: several parts read the run's
-    clock. Left out of Go's long list: cAdvisor, the container manager (cgroups), the plugin
-    manager, the secret and config-map managers (the volume plugins read the API server),
-    the node lease, DNS, the image garbage collector, certificate and shutdown managers.
-    ``ValueError`` also for bad eviction thresholds in ``kube_cfg`` (kubelet's message).
+    clock. Left out of Go's long list: cAdvisor, the plugin manager, the secret and config-map
+    managers (the volume plugins read the API server), the node lease, DNS, the image garbage
+    collector, certificate and shutdown managers. ``ValueError`` also for bad eviction
+    thresholds in ``kube_cfg`` (kubelet's message).
     """
     clock = current_runtime().clock
     recorder = kube_deps.recorder
@@ -1373,6 +1459,22 @@ def new_main_kubelet(
         container_runtime, max(max_per_pod_container_count, minDeadContainerInPod)
     )
 
+    # Ours: kubelet's command line (cmd/kubelet/app) makes the container manager and hands it
+    # in kubeDeps; the port makes it here, from the same flags.
+    container_manager = new_container_manager(
+        kube_deps.cgroup_fs,
+        {ResourceCPU: machine_info.cpu, ResourceMemory: machine_info.memory},
+        NodeConfig(
+            cgroups_per_qos=kube_cfg.cgroups_per_qos,
+            cgroup_root=kube_cfg.cgroup_root,
+            cgroup_driver=kube_cfg.cgroup_driver,
+            experimental_pod_pids_limit=kube_cfg.pod_pids_limit,
+            enforce_cpu_limits=kube_cfg.cpu_cfs_quota,
+            cpu_cfs_quota_period=kube_cfg.cpu_cfs_quota_period,
+        ),
+        recorder,
+    )
+
     work_queue = BasicWorkQueue(clock)
     kl = Kubelet(
         node_name=node_name,
@@ -1399,6 +1501,7 @@ def new_main_kubelet(
         machine_info=machine_info,
         max_pods=kube_cfg.max_pods,
         kube_client=kube_client,
+        cgroups_per_qos=kube_cfg.cgroups_per_qos,
     )
     kl.node_ref = node_ref
     # Go: mounter: kubeDeps.Mounter, (and os: kubeDeps.OSInterface)
@@ -1406,6 +1509,14 @@ def new_main_kubelet(
     # to the same tree as its volume plugins', where Go reaches the disk through package os.
     kl.fs = kube_deps.mounter
     kl.mounter = kube_deps.mounter
+    kl.kubelet_configuration = kube_cfg
+    kl.container_manager = container_manager
+    # Go gives the runtime manager the machine, --cpu-cfs-quota and the Kubelet as its helper;
+    # the port's helper is the fake one, which asks the Kubelet for the pod's cgroup.
+    container_runtime.machine_info = machine_info
+    container_runtime.cpu_cfs_quota = kube_cfg.cpu_cfs_quota
+    if isinstance(container_runtime.runtime_helper, FakeRuntimeHelper):
+        container_runtime.runtime_helper.pod_cgroup_parent = kl.get_pod_cgroup_parent
     # cAdvisor and the CRI's stats, which Go's StatsProvider reads: the simulated node.
     kl.stats_provider = kube_deps.cadvisor_interface
     # Go hands the Kubelet itself to the parts that ask about pods: the runtime and its garbage

@@ -9,10 +9,13 @@ module, so these live in [`KubeletPods`][], which
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import posixpath
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from minikubelet.cm.types import CgroupName, PodContainerManager
 from minikubelet.container import runtime as kubecontainer
 from minikubelet.container.helpers import (
     convert_pod_status_to_running_pod,
@@ -56,6 +59,19 @@ PodInitializing = "PodInitializing"
 ContainerCreating = "ContainerCreating"
 
 
+@dataclass
+class TerminatedFilterMemo:
+    """Ours: filter_out_terminated_pods' last answer, and what it was computed from."""
+
+    #: The status manager's generation it saw.
+    generation: int
+    pods: list[Pod] = field(default_factory=list)
+    filtered: list[Pod] = field(default_factory=list)
+    #: id(pod) → whether it was terminated; the pods stay alive in ``pods``, so ids are stable.
+    terminated: dict[int, bool] = field(default_factory=dict)
+    by_uid: dict[str, list[Pod]] = field(default_factory=dict)
+
+
 class KubeletPods:
     """The methods of Go's Kubelet defined in kubelet_pods.go."""
 
@@ -87,7 +103,7 @@ class KubeletPods:
         return active_pods
 
     # Kubelet's field, written here (filter_out_terminated_pods).
-    terminated_filter_cache: tuple[int, list[Pod], list[Pod]] | None
+    terminated_filter_cache: TerminatedFilterMemo | None
 
     async def kill_pod(
         self: Kubelet,
@@ -114,6 +130,21 @@ class KubeletPods:
         err = await self.container_runtime.kill_pod(pod, p, grace_period_override)
         if err is not None:
             raise err
+        # Go: if err := kl.containerManager.UpdateQOSCgroups(); err != nil {
+        try:
+            self.container_manager.update_qos_cgroups()
+        except Exception as qos_err:
+            klog.v(2).info_s("Failed to update QoS cgroups while killing pod", err=qos_err)
+
+    def get_pod_cgroup_parent(self: Kubelet, pod: Pod) -> str:
+        """The pod's cgroup as the driver spells it: the runtime's ``cgroup_parent`` for the
+        sandbox and its containers.
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).GetPodCgroupParent
+        """
+        pcm = self.container_manager.new_pod_container_manager()
+        _, cgroup_parent = pcm.get_pod_container_name(pod)
+        return cgroup_parent
 
     def make_pod_data_dirs(self: Kubelet, pod: Pod) -> None:
         """Make the pod's directory on disk, with its ``volumes`` and ``plugins``.
@@ -196,12 +227,10 @@ class KubeletPods:
 
     def pod_resources_are_reclaimed(self: Kubelet, pod: Pod, status: PodStatus) -> bool:
         """Whether nothing of a terminated pod is left on the node: no container running, none
-        still recorded by the runtime. Only then may the status manager delete the pod from the
-        API server.
+        still recorded by the runtime, no volume mounted, no pod cgroup. Only then may the
+        status manager delete the pod from the API server.
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).PodResourcesAreReclaimed
-
-        Go also waits for the pod's cgroup; the port has none.
         """
         if not not_running(status.container_statuses):
             klog.v(3).info_s(
@@ -232,6 +261,15 @@ class KubeletPods:
                 "Pod is terminated, but some volumes have not been cleaned up", pod=klog.kobj(pod)
             )
             return False
+        # Go: if kl.kubeletConfiguration.CgroupsPerQOS {
+        if self.kubelet_configuration.cgroups_per_qos:
+            pcm = self.container_manager.new_pod_container_manager()
+            if pcm.exists(pod):
+                klog.v(3).info_s(
+                    "Pod is terminated, but pod cgroup sandbox has not been cleaned up",
+                    pod=klog.kobj(pod),
+                )
+                return False
         return True
 
     def filter_out_terminated_pods(self: Kubelet, pods: list[Pod]) -> list[Pod]:
@@ -239,28 +277,38 @@ class KubeletPods:
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).filterOutTerminatedPods
 
-        ``HandlePodAdditions`` calls this for every new pod with all the pods so far: n² status
-        lookups for n pods, which in Python makes 10,000 pods take minutes. So the port
-        remembers its last answer: when ``pods`` begins with the last list it was given (the
-        same pod objects) and no pod status changed since, only the new pods are looked at.
+        ``HandlePodAdditions`` calls this for every new pod with all the pods so far, and
+        ``UpdateQOSCgroups`` (through ``GetActivePods``) before every pod's cgroup is made: n²
+        status lookups for n pods, which in Python makes 10,000 pods take minutes. So the port
+        remembers its last answer ([`TerminatedFilterMemo`][]): when ``pods`` begins with the
+        last list it was given (the same pod objects), only the new pods, and the old ones
+        whose status changed since (the status manager's ``changed_uids``), are looked at.
         The result is the same list Go computes.
         """
-        generation = self.status_manager.generation
+        sm = self.status_manager
         last = self.terminated_filter_cache
-        if last is not None and last[0] == generation and pods[: len(last[1])] == last[1]:
-            filtered_pods = [*last[2], *self._filter_out_terminated(pods[len(last[1]) :])]
+        if last is None or pods[: len(last.pods)] != last.pods:
+            last = self.terminated_filter_cache = TerminatedFilterMemo(sm.generation)
+            new = pods
         else:
-            filtered_pods = self._filter_out_terminated(pods)
-        self.terminated_filter_cache = (generation, list(pods), list(filtered_pods))
-        return filtered_pods
-
-    def _filter_out_terminated(self: Kubelet, pods: list[Pod]) -> list[Pod]:
-        filtered_pods = []
-        for p in pods:
-            if self.pod_is_terminated(p):
-                continue
-            filtered_pods.append(p)
-        return filtered_pods
+            new = pods[len(last.pods) :]
+        flipped = False
+        for uid in set(sm.changed_uids[last.generation : sm.generation]):
+            for p in last.by_uid.get(uid, ()):
+                terminated = self.pod_is_terminated(p)
+                if terminated != last.terminated[id(p)]:
+                    last.terminated[id(p)] = terminated
+                    flipped = True
+        for p in new:
+            last.terminated[id(p)] = self.pod_is_terminated(p)
+            last.by_uid.setdefault(p.metadata.uid, []).append(p)
+        if flipped:
+            last.filtered = [p for p in pods if not last.terminated[id(p)]]
+        else:
+            last.filtered.extend(p for p in new if not last.terminated[id(p)])
+        last.pods = list(pods)
+        last.generation = sm.generation
+        return list(last.filtered)
 
     def remove_orphaned_pod_statuses(
         self: Kubelet, pods: list[Pod], mirror_pods: list[Pod]
@@ -295,11 +343,20 @@ class KubeletPods:
         """Housekeeping: stop workers, probes and containers of pods that should not exist.
 
         Go: pkg/kubelet/kubelet_pods.go (*Kubelet).HandlePodCleanups
-
-        Go also cleans up orphaned cgroups: the port makes none.
         """
-        # Go omitted: var ( -- the port makes no cgroups (see above)
-        # Go omitted: if kl.cgroupsPerQOS { -- no cgroups
+        # The pod cgroups are listed before the pods, so that a pod added meanwhile is not
+        # taken for an orphan.
+        cgroup_pods: dict[str, CgroupName] = {}
+        # Go: if kl.cgroupsPerQOS {
+        if self.cgroups_per_qos:
+            pcm = self.container_manager.new_pod_container_manager()
+            try:
+                cgroup_pods = pcm.get_all_pods_from_cgroups()
+            except Exception as err:
+                raise RuntimeError(
+                    f"failed to get list of pods that still exist on cgroup mounts: {err}"
+                ) from err
+
         # Go: allPods, mirrorPods := kl.podManager.GetPodsAndMirrorPods()
         all_pods, mirror_pods = self.pod_manager.get_pods_and_mirror_pods()
         # A pod in a final phase never runs again, so its workers and probes can go too.
@@ -344,9 +401,61 @@ class KubeletPods:
         # Go: kl.deleteOrphanedMirrorPods()
         self.delete_orphaned_mirror_pods()
 
-        # Go omitted: if kl.cgroupsPerQOS { -- no cgroups
+        # Go: if kl.cgroupsPerQOS {
+        if self.cgroups_per_qos:
+            pcm = self.container_manager.new_pod_container_manager()
+            self.cleanup_orphaned_pod_cgroups(pcm, cgroup_pods, active_pods)
+
         # Go: kl.backOff.GC()
         self.back_off.gc()
+
+    def cleanup_orphaned_pod_cgroups(
+        self: Kubelet,
+        pcm: PodContainerManager,
+        cgroup_pods: dict[str, CgroupName],
+        active_pods: list[Pod],
+    ) -> None:
+        """Remove the cgroups of pods that should not run any more, once their kill is over
+        and their volumes are gone (until then, only lower their CPU weight).
+
+        Go: pkg/kubelet/kubelet_pods.go (*Kubelet).cleanupOrphanedPodCgroups
+        """
+        # Go: podSet := sets.NewString()
+        pod_set = {pod.metadata.uid for pod in active_pods}
+
+        # Go: for uid, val := range cgroupPods {
+        for uid, val in cgroup_pods.items():
+            # Go: if podSet.Has(string(uid)) {
+            if uid in pod_set:
+                continue
+
+            # A pod still in its grace period keeps its cgroup.
+            # Go: if kl.podKiller.IsPodPendingTerminationByUID(uid) {
+            if self.pod_killer.is_pod_pending_termination_by_uid(uid):
+                klog.v(3).info_s("Pod is pending termination", podUID=uid)
+                continue
+            # Memory-backed volumes are charged to the cgroup: it stays until they are gone,
+            # with the least CPU weight meanwhile.
+            # Go: if podVolumesExist := kl.podVolumesExist(uid); podVolumesExist && !kl.keepTerminatedPodVolumes {
+            if self.pod_volumes_exist(uid) and not self.keep_terminated_pod_volumes:
+                klog.v(3).info_s(
+                    "Orphaned pod found, but volumes not yet removed.  Reducing cpu to minimum",
+                    podUID=uid,
+                )
+                try:
+                    pcm.reduce_cpu_limits(val)
+                except Exception as err:
+                    klog.info_s(
+                        "Failed to reduce cpu time for pod pending volume cleanup",
+                        podUID=uid,
+                        err=err,
+                    )
+                continue
+            # Go: klog.V(3).InfoS("Orphaned pod found, removing pod cgroups", "podUID", uid)
+            klog.v(3).info_s("Orphaned pod found, removing pod cgroups", podUID=uid)
+            # Errors are left to the next housekeeping, which tries again.
+            # Go: go pcm.Destroy(val)
+            go(_destroy_ignoring_error, pcm, val, name=f"destroy pod{uid}")
 
     def generate_api_pod_status(
         self: Kubelet, pod: Pod, pod_status: kubecontainer.PodStatus
@@ -673,6 +782,12 @@ def _is_ipv6_string(ip: str) -> bool:
     return parse_ip(ip) is not None and not _is_ipv4_string(ip)
 
 
+async def _destroy_ignoring_error(pcm: PodContainerManager, val: CgroupName) -> None:
+    """``go pcm.Destroy(val)``: Go drops the error a goroutine's function returns."""
+    with contextlib.suppress(Exception):
+        pcm.destroy(val)
+
+
 def not_running(statuses: list[ContainerStatus]) -> bool:
     """True when no container is running (each is waiting or terminated).
 
@@ -790,6 +905,14 @@ class PodKillerWithChannel:
         #: running pod UID → its full name, while its kill is pending.
         self.pod_termination_map: dict[str, str] = {}
         self.kill_pod_fn = kl.kill_pod
+
+    def is_pod_pending_termination_by_uid(self, uid: str) -> bool:
+        """Whether the pod of that UID is being killed.
+
+        Go: pkg/kubelet/kubelet_pods.go (*podKillerWithChannel).IsPodPendingTerminationByUID
+        """
+        # Go omitted: pk.podKillingLock.RLock() -- goroutines here switch only at an await: no lock
+        return uid in self.pod_termination_map or uid in self.mirror_pod_termination_map
 
     def is_pod_pending_termination_by_pod_name(self, pod_fullname: str) -> bool:
         """Whether a pod of that full name is being killed.

@@ -149,3 +149,33 @@ def test_run_under_the_real_clock():
     assert ats
     for at in ats:
         assert 0 < parse_duration(at) < 1.5, at
+
+
+def test_show_cgroups_prints_the_tree_each_driver_makes():
+    # examples/cgroups: one pod of each QoS class (guaranteed.yaml, burstable.yaml, besteffort.yaml).
+    code, out = run_cli("--manifests", EXAMPLES + "/cgroups", "--until", "3s", "--show-cgroups")
+    assert code == 0
+    tree = out.split("minikubelet: the node's cgroups (huge page limits left out):\n")[1]
+    assert tree.splitlines()[:3] == [
+        "  /",
+        "    kubepods  cpu.shares=4096 memory.limit_in_bytes=8589934592",
+        "      besteffort  cpu.shares=2",
+    ]
+    # Guaranteed: straight under kubepods, capped at its limits (500m, 256Mi).
+    assert (
+        "      pod3b0d7e55-61a2-4c1f-8e0a-9d4b2c1a0f13  cpu.cfs_period_us=100000 "
+        "cpu.cfs_quota_us=50000 cpu.shares=512 memory.limit_in_bytes=268435456"
+    ) in tree
+    # Burstable: under burstable, whose weight is its pods' CPU requests (250m).
+    assert "      burstable  cpu.shares=256\n        pod6f1c2a34-" in tree
+    assert "hugetlb" not in tree
+    code, out = run_cli(
+        "--manifests", EXAMPLES + "/cgroups", "--until", "3s", "--show-cgroups",
+        "--cgroup-driver", "systemd", "--lang", "zh",
+    )  # fmt: skip
+    assert "minikubelet: 节点的 cgroup（未列出大页上限）：" in out
+    assert (
+        "        kubepods-burstable-pod6f1c2a34_0d5e_4b7a_9c1e_5a0b3c2d1e0f.slice  cpu.shares=256"
+    ) in out
+    _, out = run_cli("--manifests", EXAMPLES + "/cgroups", "--until", "3s")
+    assert "cgroups" not in out.split("after 3s")[1]

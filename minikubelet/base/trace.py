@@ -40,6 +40,14 @@ def cri(op: str, sandbox_config: Any, detail: str | None = None) -> None:
         rec.cri(op, pod, detail)
 
 
+def cgroup(op: str, path: str, files: dict[str, int | str] | None) -> None:
+    """The node's cgroup file system changed: ``mkdir`` or ``rmdir`` of ``path``, or a
+    ``write`` of ``files`` in it."""
+    rec: Any = tracing.tracer
+    if rec is not None:
+        rec.cgroup(op, path, files)
+
+
 def log(severity: str, msg: str, pairs: str) -> None:
     """A log line was printed (klog)."""
     rec: Any = tracing.tracer

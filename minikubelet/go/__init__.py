@@ -56,7 +56,7 @@ from .runtime import (
     to_thread,
 )
 from .select import DEFAULT, RecvCase, Selected, SendCase, recv, select, send
-from .sync import Mutex, WaitGroup
+from .sync import Mutex, Once, WaitGroup
 from .ticker import Ticker, new_ticker, tick
 from .timer import Timer, after, after_func, new_timer, sleep
 
@@ -75,6 +75,7 @@ __all__ = [
     "Minute",
     "Mutex",
     "Nanosecond",
+    "Once",
     "Panic",
     "RealClock",
     "RecvCase",

@@ -1,4 +1,4 @@
-"""`sync.WaitGroup` and `sync.Mutex`, for goroutines of one runtime.
+"""`sync.WaitGroup`, `sync.Mutex` and `sync.Once`, for goroutines of one runtime.
 
 All goroutines share one thread and only switch at an `await`, so code between two `await`s
 is already atomic. A `Mutex` is needed only when a critical section itself awaits (sends on
@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
+from collections.abc import Callable
 from types import TracebackType
 
 from .panic import Panic, blocking
@@ -52,6 +53,27 @@ class WaitGroup:
 
     def __repr__(self) -> str:
         return f"<WaitGroup n={self._n}>"
+
+
+class Once:
+    """Call a function once, the first time `do` is called. Go: `sync.Once`.
+
+    `f` is an ordinary function: with no `await` in it, no other goroutine can call `do`
+    while it runs, so Go's lock is not needed. As in Go, `f` counts as done even when it
+    raises (Go marks it done in a `defer`).
+    """
+
+    def __init__(self) -> None:
+        self._done = False
+
+    def do(self, f: Callable[[], object]) -> None:
+        """Call `f` unless this `Once` already did. Go: `Once.Do`."""
+        if self._done:
+            return
+        try:
+            f()
+        finally:
+            self._done = True
 
 
 class Mutex:

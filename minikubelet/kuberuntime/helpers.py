@@ -27,6 +27,11 @@ from minikubelet.container.runtime import (
     Status,
 )
 from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.api.core.v1.annotation_key_constants import (
+    SeccompContainerAnnotationKeyPrefix,
+    SeccompLocalhostProfileNamePrefix,
+    SeccompPodAnnotationKey,
+)
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kuberuntime.labels import (
@@ -152,6 +157,51 @@ class HelperMethods:
                 return None, image_status.username
 
         return 0, ""  # an image that names no user runs as root
+
+    def get_seccomp_profile_path(
+        self: KubeGenericRuntimeManager, annotations: dict[str, str], container_name: str
+    ) -> str:
+        """The container's seccomp profile, as the deprecated annotations give it: the
+        container's own, else the pod's, else none (``""``).
+
+        Go: pkg/kubelet/kuberuntime/helpers.go (*kubeGenericRuntimeManager).getSeccompProfilePath
+
+        Go looks at the container's and the pod's ``securityContext.seccompProfile`` fields
+        first; the API here has neither, so only the annotations count.
+        """
+        if container_name != "":
+            profile = annotations.get(SeccompContainerAnnotationKeyPrefix + container_name)
+            if profile is not None:
+                return annotation_profile(profile, self.seccomp_profile_root)
+
+        profile = annotations.get(SeccompPodAnnotationKey)
+        if profile is not None:
+            return annotation_profile(profile, self.seccomp_profile_root)
+
+        return ""
+
+    def get_seccomp_profile(self: KubeGenericRuntimeManager) -> runtimeapi.SecurityProfile:
+        """The container's seccomp profile as a field: ``Unconfined`` unless a
+        ``seccompProfile`` says otherwise.
+
+        Go: pkg/kubelet/kuberuntime/helpers.go (*kubeGenericRuntimeManager).getSeccompProfile
+
+        The API here has no ``seccompProfile`` field (Go reads the container's, then the
+        pod's), so the answer is Go's last one; the annotations only set the path above.
+        """
+        return runtimeapi.SecurityProfile(profile_type=runtimeapi.SecurityProfile_Unconfined)
+
+
+def annotation_profile(profile: str, profile_root_path: str) -> str:
+    """A ``localhost/<name>`` profile becomes ``localhost/<root>/<name>``; others stay.
+
+    Go: pkg/kubelet/kuberuntime/helpers.go annotationProfile
+    """
+    if profile.startswith(SeccompLocalhostProfileNamePrefix):
+        name = profile.removeprefix(SeccompLocalhostProfileNamePrefix)
+        fname = posixpath.join(profile_root_path, name)
+        return SeccompLocalhostProfileNamePrefix + fname
+    return profile
 
 
 def is_init_container_failed(status: Status) -> bool:

@@ -14,7 +14,7 @@ a sentinel (``ErrCreateContainer`` …) that ends up as the container's waiting 
 
 Not ported (no files, no logs on this path): the legacy log symlinks, termination messages read
 from files or logs, the container log manager, the internal container lifecycle (CPU manager
-hooks) and Windows/Linux resource settings.
+hooks) and Windows resource settings (the Linux ones are in ``kuberuntime_container_linux``).
 """
 
 from __future__ import annotations
@@ -323,7 +323,7 @@ class ContainerMethods:
             return None, None, err
 
         try:
-            _uid, _username = await self.get_image_user(container.image)
+            uid, username = await self.get_image_user(container.image)
         except Exception as err:
             return None, cleanup_action, err
 
@@ -343,6 +343,11 @@ class ContainerMethods:
             stdin=container.stdin,
             stdin_once=container.stdin_once,
             tty=container.tty,
+        )
+
+        # Go: if err := m.applyPlatformSpecificContainerConfig(config, container, pod, uid, username, nsTarget); err != nil {
+        self.apply_platform_specific_container_config(
+            config, container, pod, uid, username, ns_target
         )
 
         config.envs = [runtimeapi.KeyValue(key=e.name, value=e.value) for e in opts.envs]

@@ -64,11 +64,13 @@ from minikubelet.container.sync_result import (
     StartContainer,
     new_sync_result,
 )
+from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.go import fmt as go_fmt
 from minikubelet.go.duration import format_duration
 from minikubelet.images.image_manager import new_image_manager
 from minikubelet.images.types import ErrImagePullBackOff, ImageManager
 from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.apimachinery.pkg.api.resource import Quantity
 from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.apimachinery.pkg.util.runtime import runtime as utilruntime
 from minikubelet.k8s_io.client_go.tools.record.event import (
@@ -95,9 +97,11 @@ from minikubelet.kuberuntime.kuberuntime_container import (
     container_start_spec,
     find_next_init_container_to_run,
 )
+from minikubelet.kuberuntime.kuberuntime_container_linux import LinuxContainerMethods
 from minikubelet.kuberuntime.kuberuntime_gc import new_container_gc
 from minikubelet.kuberuntime.kuberuntime_image import ImageMethods
 from minikubelet.kuberuntime.kuberuntime_sandbox import SandboxMethods
+from minikubelet.kuberuntime.security_context import SecurityContextMethods
 from minikubelet.lifecycle.handlers import new_handler_runner
 from minikubelet.prober.results.results_manager import Manager as ProberResultsManager
 from minikubelet.prober.results.results_manager import Result, ResultsManager
@@ -127,7 +131,14 @@ class PodStateProvider(Protocol):
         ...
 
 
-class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods, ImageMethods):
+class KubeGenericRuntimeManager(
+    HelperMethods,
+    SandboxMethods,
+    ContainerMethods,
+    LinuxContainerMethods,
+    SecurityContextMethods,
+    ImageMethods,
+):
     """kubelet's container runtime on top of a CRI runtime service and image service.
 
     Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go type kubeGenericRuntimeManager
@@ -152,8 +163,21 @@ class KubeGenericRuntimeManager(HelperMethods, SandboxMethods, ContainerMethods,
         readiness_manager: ProberResultsManager | None = None,
         startup_manager: ProberResultsManager | None = None,
         image_puller: ImageManager | None = None,
+        machine_info: MachineInfo | None = None,
+        cpu_cfs_quota: bool = True,
     ) -> None:
         self.runtime_name = runtime_name
+        #: What cAdvisor measures of the machine: a Burstable container's OOM score divides
+        #: by its memory (default: 4 CPUs and 8Gi, the command line's default node).
+        self.machine_info = (
+            machine_info
+            if machine_info is not None
+            else MachineInfo(cpu=Quantity.parse("4"), memory=Quantity.parse("8Gi"))
+        )
+        #: --cpu-cfs-quota: CPU limits become CFS quotas.
+        self.cpu_cfs_quota = cpu_cfs_quota
+        #: Where localhost seccomp profiles live (kubelet's root directory + ``seccomp``).
+        self.seccomp_profile_root = "/var/lib/kubelet/seccomp"
         self.recorder = recorder
         self.runner = runner  # runs postStart and preStop hooks
         self.runtime_helper = runtime_helper  # kubelet itself: DNS, hostname, pod directories

@@ -18,6 +18,7 @@ from minikubelet.container.helpers import (
     make_port_mappings,
 )
 from minikubelet.k8s_io.api.core import v1
+from minikubelet.k8s_io.api.core.v1.annotation_key_constants import SeccompProfileRuntimeDefault
 from minikubelet.k8s_io.apimachinery.pkg.types.uid import UID
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
@@ -33,8 +34,6 @@ from minikubelet.util import format
 
 if TYPE_CHECKING:
     from minikubelet.kuberuntime.kuberuntime_manager import KubeGenericRuntimeManager
-
-SeccompProfileRuntimeDefault = "runtime/default"
 
 
 def _parse_ip(s: str) -> bool:
@@ -146,6 +145,9 @@ class SandboxMethods:
             security_context=runtimeapi.LinuxSandboxSecurityContext(
                 privileged=has_privileged_container(pod),
                 seccomp_profile_path=SeccompProfileRuntimeDefault,
+                seccomp=runtimeapi.SecurityProfile(
+                    profile_type=runtimeapi.SecurityProfile_RuntimeDefault
+                ),
             ),
         )
         assert lc.security_context is not None

@@ -193,6 +193,35 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     )
     add_eviction_flags(run, lang)
     run.add_argument(
+        "--cgroup-driver",
+        choices=["cgroupfs", "systemd"],
+        default="cgroupfs",
+        help=t(
+            "how the pods' cgroups are named (kubelet's flag): /kubepods/burstable/pod<uid> or "
+            "/kubepods.slice/kubepods-burstable.slice/…",
+            "Pod 的 cgroup 如何命名（kubelet 的同名参数）：/kubepods/burstable/pod<uid> 或 "
+            "/kubepods.slice/kubepods-burstable.slice/…",
+        ),
+    )
+    run.add_argument(
+        "--cgroups-per-qos",
+        choices=["true", "false"],
+        default="true",
+        help=t(
+            "make the QoS cgroup tree and a cgroup per pod (kubelet's flag, default true)",
+            "创建 QoS cgroup 树，并为每个 Pod 创建一个 cgroup（kubelet 的同名参数，默认 true）",
+        ),
+    )
+    run.add_argument(
+        "--show-cgroups",
+        action="store_true",
+        help=t(
+            "at the end, print the node's cgroup tree with the CPU and memory files kubelet "
+            "wrote (ours: kubelet has no such flag)",
+            "结束时打印节点的 cgroup 树，以及 kubelet 写入的 CPU 与内存文件（我们加的：kubelet 没有这个参数）",
+        ),
+    )
+    run.add_argument(
         "--seed", type=int, default=0, help=t("seed of every random choice", "所有随机选择的种子")
     )
     run.add_argument(
@@ -313,6 +342,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     from minikubelet.k8s_io.kubernetes.pkg.util.node.node import get_hostname
     from minikubelet.kubelet import make_pod_source_config, new_main_kubelet
     from minikubelet.sim import trace
+    from minikubelet.sim.cgroup_fs import SimCgroupFS
     from minikubelet.sim.container_runtime import new_fake_runtime
     from minikubelet.sim.cri.scenario import ScenarioError
     from minikubelet.sim.dependencies import new_dependencies
@@ -358,6 +388,8 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         static_pod_path=args.manifests or "",
         static_pod_url=args.manifest_url or "",
         max_pods=args.max_pods,
+        cgroup_driver=args.cgroup_driver,
+        cgroups_per_qos=args.cgroups_per_qos == "true",
     )
     try:
         configure_eviction(kube_cfg, args)
@@ -379,7 +411,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         pod_cfg = make_pod_source_config(kube_cfg, recorder, node_name, lambda: True, kube_client)
         kl = new_main_kubelet(
             kube_cfg,
-            new_dependencies(runtime, machine_info, pod_cfg, kube_client),
+            new_dependencies(runtime, machine_info, pod_cfg, kube_client, cgroup_fs),
             hostname=hostname,
             node_name=node_name,
             machine_info=machine_info,
@@ -393,6 +425,7 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
         reporter.kubelet = kl
         await kl.run(pod_cfg.updates())
 
+    cgroup_fs = SimCgroupFS()
     klog.configure(verbosity=args.verbosity, out=out, observer=reporter.on_log)
     try:
         with trace.recording() if args.trace else contextlib.nullcontext() as rec:
@@ -402,6 +435,16 @@ def run(args: argparse.Namespace, lang: str, out: TextIO, parser: argparse.Argum
     finally:
         klog.configure(verbosity=0, out=None)
     reporter.summary(args.until)
+    if args.show_cgroups:
+        out.write(
+            text(
+                "minikubelet: the node's cgroups (huge page limits left out):\n",
+                "minikubelet: 节点的 cgroup（未列出大页上限）：\n",
+                lang,
+            )
+        )
+        for line in cgroup_fs.render(hide=("hugetlb.",)):
+            out.write(f"  {line}\n")
     if rec is not None:
         return write_trace(rec, args, lang)
     return 0

@@ -18,6 +18,7 @@ from minikubelet.config.config import PodConfig
 from minikubelet.github_com.google.cadvisor.info.v1.machine import MachineInfo
 from minikubelet.k8s_io.client_go.kubernetes.clientset import Interface
 from minikubelet.kubelet import Dependencies
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.container_runtime import FakeRuntime
 from minikubelet.sim.volume_fs import SimFS
 from minikubelet.sim.volume_scenario import VolumeScenario
@@ -28,10 +29,12 @@ def new_dependencies(
     machine_info: MachineInfo,
     pod_config: PodConfig,
     kube_client: Interface | None,
+    cgroup_fs: SimCgroupFS | None = None,
 ) -> Dependencies:
     """kubelet's dependencies on the simulated node: ``runtime``'s manager and recorder, the node
     measured from ``runtime``'s containers on a machine of ``machine_info``, a fresh in-memory
-    filesystem, and the mount script of ``runtime``'s scenario."""
+    filesystem, the mount script of ``runtime``'s scenario, and the cgroup tree
+    ``cgroup_fs`` (a fresh one if None: pass one to read it after the run)."""
     return Dependencies(
         cadvisor_interface=runtime.simulated_node(machine_info.memory.value()),
         kube_client=kube_client,
@@ -40,4 +43,5 @@ def new_dependencies(
         recorder=runtime.recorder,
         container_runtime=runtime.manager,
         mount_script=VolumeScenario(runtime.scenario.volumes),
+        cgroup_fs=SimCgroupFS() if cgroup_fs is None else cgroup_fs,
     )

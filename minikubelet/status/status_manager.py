@@ -162,6 +162,7 @@ class Manager(PodStatusProvider, Protocol):
     """
 
     generation: int
+    changed_uids: list[str]
     on_status_change: StatusChangeObserver | None
 
     def start(self) -> None:
@@ -261,6 +262,9 @@ class StatusManager:
         #: Ours, not Go's: counts every change to ``pod_statuses``, so that kubelet can tell
         #: whether a list it filtered by status is still valid (see filterOutTerminatedPods).
         self.generation = 0
+        #: Ours: the UID each change was about, in order (``changed_uids[g]`` made generation
+        #: ``g + 1``), so that kubelet can look again at those pods only.
+        self.changed_uids: list[str] = []
         #: Ours, not Go: called as ``on_status_change(pod, new_status, old_status)`` right after
         #: a new status version is stored; ``old_status`` is the previously cached status, or
         #: None for the pod's first one. Must not block or change the statuses it is given.
@@ -564,6 +568,7 @@ class StatusManager:
         self.pod_statuses[pod.metadata.uid] = new_status
         trace.pod_status(pod, status)
         self.generation += 1
+        self.changed_uids.append(pod.metadata.uid)
 
         # Ours, not Go: let an observer (the CLI) see the change.
         if self.on_status_change is not None:
@@ -602,6 +607,7 @@ class StatusManager:
         """
         self.pod_statuses.pop(uid, None)
         self.generation += 1
+        self.changed_uids.append(uid)
 
     def remove_orphaned_statuses(self, pod_uids: Container[str]) -> None:
         """Forget the status of every pod whose UID is not in ``pod_uids`` (a set, or a dict as
@@ -614,6 +620,7 @@ class StatusManager:
                 klog.v(5).info_s("Removing pod from status map.", podUID=UID(key))
                 del self.pod_statuses[key]
                 self.generation += 1
+                self.changed_uids.append(key)
 
     async def sync_batch(self) -> None:
         """Sync every status the API server is behind on, or disagrees with.

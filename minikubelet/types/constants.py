@@ -1,10 +1,13 @@
-"""kubelet's constants shared across packages.
+"""Constants kubelet's packages share.
 
 Go: pkg/kubelet/types/constants.go
 
-Only the one the port reads is here.
+Only the values of ``--enforce-node-allocatable`` are ported.
 """
 
-#: Go: pkg/kubelet/types/constants.go NodeAllocatableEnforcementKey: the value of
-#: ``--enforce-node-allocatable`` that limits the pods' cgroup to the node's allocatable.
+from __future__ import annotations
+
+#: The values of --enforce-node-allocatable: which cgroups get node allocatable's limits.
 NodeAllocatableEnforcementKey = "pods"
+SystemReservedEnforcementKey = "system-reserved"
+KubeReservedEnforcementKey = "kube-reserved"

@@ -17,6 +17,7 @@ from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import Kubelet, make_pod_source_config, new_main_kubelet
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.container_runtime import new_fake_runtime
 from minikubelet.sim.dependencies import new_dependencies
 from minikubelet.types import ApiserverSource, PodOperation, PodUpdate
@@ -35,6 +36,8 @@ class Run:
     running_containers: dict[str, list[str]] = field(default_factory=dict)
     #: pod name → how many containers (running or dead) the runtime still holds for it.
     runtime_containers: dict[str, int] = field(default_factory=dict)
+    #: The node's cgroup tree at the end: path → the files written in it.
+    cgroups: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def phase(self, name: str) -> str:
         return self.statuses[name].phase
@@ -65,6 +68,7 @@ def run_kubelet(
     recorder = Recorder()
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
     machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory))
+    cgroup_fs = SimCgroupFS()
     cfg = KubeletConfiguration(
         static_pod_path=str(manifests) if manifests else "", max_pods=max_pods
     )
@@ -74,7 +78,7 @@ def run_kubelet(
         pod_cfg = make_pod_source_config(cfg, recorder, NODE, lambda: True, None)
         kl = new_main_kubelet(
             cfg,
-            new_dependencies(runtime, machine, pod_cfg, None),
+            new_dependencies(runtime, machine, pod_cfg, None, cgroup_fs),
             hostname=NODE,
             node_name=NODE,
             machine_info=machine,
@@ -111,6 +115,7 @@ def run_kubelet(
         klog.configure(verbosity=0, out=None)
     kl = holder["kl"]
     result.log = log.getvalue()
+    result.cgroups = {p: dict(f) for p, f in cgroup_fs.cgroups.items()}
     for pod in kl.pod_manager.get_pods():
         status, ok = kl.status_manager.get_pod_status(pod.metadata.uid)
         result.statuses[pod.metadata.name] = status if ok else pod.status

@@ -177,6 +177,27 @@ MUTANTS = [
         "if sandbox_status.state != runtimeapi.PodSandboxState_SANDBOX_READY:",
         "if sandbox_status.state == runtimeapi.PodSandboxState_SANDBOX_NOTREADY + 1:",
     ),
+    Mutant(
+        "a container's CPU shares follow its limit, not its request",
+        "minikubelet.kuberuntime.kuberuntime_container_linux",
+        "LinuxContainerMethods.generate_linux_container_config",
+        "cpu_shares = milli_cpu_to_shares(cpu_request.milli_value())",
+        "cpu_shares = milli_cpu_to_shares(cpu_limit.milli_value())",
+    ),
+    Mutant(
+        "a Burstable container's OOM score follows its memory limit",
+        "minikubelet.qos.policy",
+        "get_container_oom_score_adjust",
+        "resource_list_memory(container.resources.requests)",
+        "resource_list_memory(container.resources.limits)",
+    ),
+    Mutant(
+        "Burstable pods go into the BestEffort cgroup",
+        "minikubelet.cm.pod_container_manager_linux",
+        "PodContainerManagerImpl.get_pod_container_name",
+        "parent_container = self.qos_containers_info.burstable",
+        "parent_container = self.qos_containers_info.best_effort",
+    ),
 ]
 
 

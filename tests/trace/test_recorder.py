@@ -116,7 +116,7 @@ def test_a_trace_follows_its_schema_with_every_kind_of_step():
     jsonschema.validate(trace, SCHEMA)
     kinds = {s["k"] for s in trace["steps"]}
     assert kinds >= {"select", "wait", "send", "recv", "close", "sleep", "go", "worker", "cri"}
-    assert kinds >= {"status", "log"}
+    assert kinds >= {"cgroup", "status", "log"}
     # Steps are in time order and name real goroutines, channels and locations.
     times = [s["t"] for s in trace["steps"]]
     assert times == sorted(times)
@@ -126,6 +126,25 @@ def test_a_trace_follows_its_schema_with_every_kind_of_step():
         assert all(0 <= i < len(trace["locations"]) for i in s["at"])
         for cid, _ in s.get("bufs", ()):
             assert 0 <= cid < len(trace["channels"])
+
+
+def test_the_cgroup_tree_is_in_the_trace_located_at_the_cgroup_manager():
+    trace, _ = cli_trace(["run", "--manifests", "examples/cgroups", "--until", "3s"])
+    cgroups = [s for s in trace["steps"] if s["k"] == "cgroup"]
+    pod_dir = "/kubepods/burstable/pod6f1c2a34-0d5e-4b7a-9c1e-5a0b3c2d1e0f"
+    assert [(s["op"], s["path"]) for s in cgroups[:3]] == [
+        ("mkdir", "/kubepods"),
+        ("write", "/kubepods"),
+        ("mkdir", "/kubepods/burstable"),
+    ]
+    made = next(s for s in cgroups if s["op"] == "write" and s["path"] == pod_dir)
+    assert made["set"]["cpu.shares"] == 256
+    assert made["set"]["memory.limit_in_bytes"] == 128 << 20
+    # Written from the cgroup manager (the simulated tree is skipped), called by syncPod.
+    where = [trace["locations"][i] for i in made["at"]]
+    assert where[0]["py"] == "minikubelet/cm/cgroup_manager_linux.py"
+    assert "Kubelet.sync_pod" in [w["fn"] for w in where]
+    jsonschema.validate(trace, SCHEMA)
 
 
 def test_schema_refuses_what_the_format_does_not_allow():

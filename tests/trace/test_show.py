@@ -75,13 +75,14 @@ def test_the_listing_follows_a_pod_from_syncloop_add_to_its_containers(trace_fil
     assert re.match(r"^0\.100s  1 main ", lines[add])
     # syncLoop ADD → the pod worker gets the pod → syncPod → the runtime creates the container.
     work = index(lines, f"the pod worker of {NGINX} gets work", start=add)
-    sync = index(lines, "15 podWorker", NGINX, "syncPod › ", start=work)
+    sync = index(lines, " podWorker", NGINX, "syncPod › ", start=work)
+    worker = lines[sync].split()[1]
     sandbox = index(lines, "syncPod › SyncPod › createPodSandbox", "RunPodSandbox", start=sync)
     create = index(
         lines, "SyncPod › startContainer", f"CreateContainer nginx for {NGINX}", start=sandbox
     )
     start = index(lines, f"StartContainer nginx for {NGINX}", start=create)
-    assert lines[create].split()[1:3] == ["15", "podWorker"]  # the pod's own goroutine
+    assert lines[create].split()[1:3] == [worker, "podWorker"]  # the pod's own goroutine
     # Later, the PLEG sees the container start and the sync loop takes its event.
     pleg = index(lines, "relist", f"it sends ContainerStarted {NGINX}", start=start)
     index(lines, "syncLoopIteration", f"plegCh is ready (ContainerStarted {NGINX})", start=pleg)
@@ -200,7 +201,7 @@ def _corrupt_middle(text: str) -> str:
 
 def _newer(text: str) -> str:
     trace = json.loads(text)
-    trace["version"] = 2
+    trace["version"] = 3
     return json.dumps(trace)
 
 
@@ -232,7 +233,7 @@ BAD = {
     "binary": (lambda _: "\udcff", "is not text (not UTF-8 at byte 0), so not a trace"),
     "newer": (
         _newer,
-        "is a trace of format version 2, newer than this minikubelet reads (version 1)",
+        "is a trace of format version 3, newer than this minikubelet reads (version 2)",
     ),
     "breaks the schema": (_bad_step, "is not a well-formed trace: steps[3].t is -1, below 0"),
     "dangling": (_dangling, "is not a well-formed trace: steps[0].at names location"),

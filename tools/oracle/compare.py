@@ -17,7 +17,6 @@ difference, with its reason. Ours; no Kubernetes code.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -74,26 +73,6 @@ class Rule:
     apply: Callable[[list[str]], list[str]]
 
 
-def _config_without(*paths: str) -> Callable[[list[str]], list[str]]:
-    def apply(lines: list[str]) -> list[str]:
-        out = []
-        for line in lines:
-            m = re.match(r"(config: CreateContainer \S+ )(\{.*\})$", line)
-            if m:
-                d = json.loads(m.group(2))
-                for path in paths:
-                    *parents, last = path.split("/")
-                    node = d
-                    for key in parents:
-                        node = node.get(key, {})
-                    node.pop(last, None)
-                line = m.group(1) + json.dumps(d, sort_keys=True, separators=(",", ":"))
-            out.append(line)
-        return out
-
-    return apply
-
-
 def _without_cri_client_lines(lines: list[str]) -> list[str]:
     return [line for line in lines if not _CRI_CLIENT.match(line)]
 
@@ -109,12 +88,6 @@ _STATFS = re.compile(r"^(klog: I Statfs_t of \S+: )\{.*\}$")
 
 
 RULES: tuple[Rule, ...] = (
-    Rule(
-        "container-config-json",
-        "issue #23 item 4: the port builds no ContainerConfig.linux (generateLinuxContainerConfig)",
-        "issue #23 第 4 项：移植版不构建 ContainerConfig.linux（generateLinuxContainerConfig）",
-        _config_without("linux"),
-    ),
     Rule(
         "cri-client-lines",
         "harness: the Go driver hands kubelet its fake CRI directly, not through kubelet's gRPC "

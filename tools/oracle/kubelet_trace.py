@@ -286,7 +286,11 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
     calls.lines = _CallTee(stream)
     instrument(runtime.runtime_service, runtime.image_service, calls)
 
-    cfg = KubeletConfiguration(static_pod_path="", max_pods=int(str(capacity["pods"])))
+    # The Go driver's Kubelet has no pod cgroups (cgroupsPerQOS is false, the container manager
+    # is cm's fake, which creates nothing and names every pod's cgroup ""): so has this one.
+    cfg = KubeletConfiguration(
+        static_pod_path="", max_pods=int(str(capacity["pods"])), cgroups_per_qos=False
+    )
     pod_cfg = make_pod_source_config(cfg, recorder, NODE, lambda: True, None)
     machine = MachineInfo(cpu=capacity["cpu"], memory=capacity["memory"])
     kl = new_main_kubelet(
@@ -297,6 +301,7 @@ async def _run(sc: dict, path: str, out: list[str], stream: _Stream) -> None:
         machine_info=machine,
     )
     # --- what the Go driver puts around real kubelet (see the module docstring) ---
+    stream.take()  # the container manager's creation, which the Go driver does not log
     kl.sources_ready.sources_ready_fn = lambda _sources: True
     kl.volume_manager = None
     kl.runtime_state.set_network_state(None)

@@ -17,10 +17,14 @@ import sys
 import yaml
 
 from minikubelet import go
+from minikubelet.cm.cgroup_manager_linux import new_cgroup_manager
+from minikubelet.cm.pod_container_manager_linux import PodContainerManagerImpl
+from minikubelet.cm.types import CgroupName, QOSContainersInfo
 from minikubelet.config.manifest import pod_from_dict
 from minikubelet.container.container_gc import GCPolicy
 from minikubelet.container.helpers import convert_pod_status_to_running_pod
 from minikubelet.container.runtime import ContainerID
+from minikubelet.container.testing.fake_runtime_helper import FakeRuntimeHelper
 from minikubelet.go.duration import format_duration, parse_duration
 from minikubelet.k8s_io.client_go.tools.record.event import Recorder
 from minikubelet.k8s_io.client_go.util.flowcontrol.backoff import new_back_off
@@ -28,6 +32,7 @@ from minikubelet.k8s_io.klog.v2 import klog
 from minikubelet.kubelet import MaxContainerBackOff, backOffPeriod
 from minikubelet.kuberuntime.fake_kuberuntime_manager import FakePodStateProvider
 from minikubelet.prober.results.results_manager import Result
+from minikubelet.sim.cgroup_fs import SimCgroupFS
 from minikubelet.sim.container_runtime import new_fake_runtime
 from minikubelet.sim.cri.scenario import Scenario, default_tag
 
@@ -229,6 +234,24 @@ def trace(path: str) -> list[str]:
     return lines
 
 
+def _pod_cgroup_parent(pod) -> str:
+    root = CgroupName(("kubepods",))
+    tree = SimCgroupFS()
+    pcm = PodContainerManagerImpl(
+        QOSContainersInfo(
+            guaranteed=root,
+            burstable=CgroupName((*root, "burstable")),
+            best_effort=CgroupName((*root, "besteffort")),
+        ),
+        tree,
+        new_cgroup_manager(tree, "cgroupfs"),
+        -1,
+        True,
+        100000,
+    )
+    return pcm.get_pod_container_name(pod)[1]
+
+
 def _run(sc: dict, path: str, lines: list[str], klog_out: io.StringIO) -> None:
     """Play the scenario's steps on a fresh fake runtime, appending the trace to ``lines``."""
     driver = _Driver(sc, path, lines, klog_out)
@@ -255,6 +278,9 @@ class _Driver:
         )
         instrument(self.fake.runtime_service, self.fake.image_service, self.log)
         self.m = self.fake.manager
+        # As the Go driver's helper: the pod's cgroup under kubelet's default tree (cgroupfs).
+        assert isinstance(self.m.runtime_helper, FakeRuntimeHelper)
+        self.m.runtime_helper.pod_cgroup_parent = _pod_cgroup_parent
         self.step = 0
         self.events_seen = 0
 

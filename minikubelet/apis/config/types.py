@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from minikubelet.go import Minute, Second
+from minikubelet.go import Millisecond, Minute, Second
 
 
 def default_eviction_hard() -> dict[str, str]:
@@ -44,6 +44,20 @@ class KubeletConfiguration:
     sync_frequency: float = 1 * Minute
     #: The most pods this node admits.
     max_pods: int = 110
+    #: The QoS cgroup tree and a cgroup per pod (``--cgroups-per-qos``, default true).
+    cgroups_per_qos: bool = True
+    #: How cgroups are named: ``cgroupfs`` or ``systemd`` (``--cgroup-driver``), as the
+    #: container runtime names them.
+    cgroup_driver: str = "cgroupfs"
+    #: Where the pods' cgroups go (``--cgroup-root``); kubelet's command line makes an empty
+    #: one ``/`` when ``cgroups_per_qos`` is on.
+    cgroup_root: str = "/"
+    #: CPU limits become CFS quotas (``--cpu-cfs-quota``, default true).
+    cpu_cfs_quota: bool = True
+    #: The CFS period (``--cpu-cfs-quota-period``, default 100ms).
+    cpu_cfs_quota_period: float = 100 * Millisecond
+    #: The most processes a pod may run (``--pod-max-pids``, default -1: no limit).
+    pod_pids_limit: int = -1
     #: ``--eviction-hard``: signal → threshold (``memory.available: 100Mi``, ``nodefs.available: 10%``).
     eviction_hard: dict[str, str] = field(default_factory=default_eviction_hard)
     #: ``--eviction-soft``: thresholds that evict only after their grace period.

@@ -34,6 +34,9 @@ class FakeRuntimeHelper:
     pod_container_dir: str = ""
     #: When set, the methods that can fail raise it.
     err: Exception | None = None
+    #: Not in Go's fake: kubelet's own ``GetPodCgroupParent``, which the port's kubelet puts
+    #: here (Go's runtime helper is the Kubelet itself); None answers ``""`` as Go's fake does.
+    pod_cgroup_parent: Callable[[v1.Pod], str] | None = None
 
     def generate_run_container_options(
         self, pod: v1.Pod, container: v1.Container, pod_ip: str, pod_ips: list[str]
@@ -50,6 +53,8 @@ class FakeRuntimeHelper:
 
     def get_pod_cgroup_parent(self, pod: v1.Pod) -> str:
         """Go: pkg/kubelet/container/testing/fake_runtime_helper.go (*FakeRuntimeHelper).GetPodCgroupParent"""
+        if self.pod_cgroup_parent is not None:
+            return self.pod_cgroup_parent(pod)
         return ""
 
     def get_pod_dns(self, pod: v1.Pod) -> runtimeapi.DNSConfig:

@@ -20,11 +20,12 @@ build time (the `trace` directive, see `tools/site`) and plays them back on the 
 The same seed and the same port give the same trace, byte for byte ([`dumps`][minikubelet.sim.trace.dumps]);
 tracing off costs one global lookup per channel operation (`bench/bench_trace.py` measures it).
 `schema.json` next to this module is the format's JSON Schema (the tests check traces with it).
+Version 2 added the `cgroup` steps; a version 1 trace is still read.
 
-**Format (version 1).** A JSON object:
+**Format (version 2).** A JSON object:
 
 ```
-{"format": "minikubelet-trace", "version": 1,
+{"format": "minikubelet-trace", "version": 2,
  "command": "minikubelet run …" | null,  "seed": 0, "clock": "virtual" | "real",
  "truncated": false,            # true: the run made more steps than were kept
  "xref": {...},                 # present once resolved (below)
@@ -63,6 +64,7 @@ and, by kind:
 | `exit` | goroutine `g` ended: `how` is `returned`, `panicked` or `cancelled` |
 | `worker` | a pod worker's state: `pod`, `working` (Go: `isWorking`), `pending` (Go: `lastUndeliveredWorkUpdate`, described, or null) |
 | `cri` | the container runtime did `op` (`RunPodSandbox`, `StopPodSandbox`, `CreateContainer`, `StartContainer`, `StopContainer`, `PullImage`) for `pod` on `on` (a container or an image) |
+| `cgroup` | the node's cgroup tree changed: `op` is `mkdir` or `rmdir` of the cgroup at `path` (as the cgroup driver spells it: `/kubepods/burstable/pod…`), or `write`, with the files written in `set` (`{"cpu.shares": 256, …}`; null for the other two) |
 | `status` | the status manager took a new status: `pod`, `phase`, `reason`, `containers` and `init` `[[name, state, ready], …]` with state `running`, `waiting:Reason` or `terminated:Reason(exit code)` |
 | `log` | a log line printed at the run's verbosity: `sev` (`I`/`E`), `msg`, `kv` |
 
@@ -88,12 +90,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from minikubelet.base.trace import cri, log, pod_status, pod_worker
+from minikubelet.base.trace import cgroup, cri, log, pod_status, pod_worker
 
 from .recorder import MAX_STEPS, Recorder, RecordingError, recording
 
 FORMAT = "minikubelet-trace"
-VERSION = 1
+VERSION = 2
 
 
 def dumps(trace: dict[str, Any]) -> str:
@@ -152,6 +154,7 @@ __all__ = [
     "VERSION",
     "Recorder",
     "RecordingError",
+    "cgroup",
     "cri",
     "dumps",
     "log",

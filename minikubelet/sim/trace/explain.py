@@ -102,12 +102,24 @@ def explain(step: dict[str, Any], ctx: Any, lang: str) -> str:
             f"container runtime: {step['op']}{on} for {step['pod']}",
             f"容器运行时：为 {step['pod']} 执行 {step['op']}{on}",
         )
+    if k == "cgroup":
+        return _cgroup(step, lang)
     if k == "status":
         return _status(step, lang)
     if k == "log":
         kv = f" {step['kv']}" if step.get("kv") else ""
         return _t(lang, "log: ", "日志：") + f'"{step["msg"]}"{kv}'
     return k
+
+
+def _cgroup(step: dict[str, Any], lang: str) -> str:
+    path, op = step["path"], step["op"]
+    if op == "mkdir":
+        return _t(lang, f"cgroup made: {path}", f"创建 cgroup：{path}")
+    if op == "rmdir":
+        return _t(lang, f"cgroup removed: {path}", f"删除 cgroup：{path}")
+    files = " ".join(f"{k}={v}" for k, v in sorted((step.get("set") or {}).items()))
+    return _t(lang, f"cgroup {path}: {files}", f"cgroup {path}：{files}")
 
 
 def _buffered(step: dict[str, Any], ctx: Any, lang: str) -> str:

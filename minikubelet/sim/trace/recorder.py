@@ -255,6 +255,10 @@ class Recorder:
         if self._on():
             self._step("cri", op=op, pod=pod, on=detail)
 
+    def cgroup(self, op: str, path: str, files: dict[str, int | str] | None) -> None:
+        if self._on():
+            self._step("cgroup", op=op, path=path, set=files)
+
     def log(self, severity: str, msg: str, pairs: str) -> None:
         if self._on():
             self._step("log", sev=severity, msg=msg, kv=pairs[:300])

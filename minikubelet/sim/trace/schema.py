@@ -2,7 +2,8 @@
 
 The port has no JSON Schema library at run time (the tests use ``jsonschema``), so this module
 reads ``schema.json`` itself and checks the part of JSON Schema the file uses: ``type``,
-``const``, ``enum``, ``required``, ``properties``, ``additionalProperties: false``, ``items``,
+``const``, ``enum``, ``required``, ``properties``, ``additionalProperties`` (``false`` or a
+schema), ``items``,
 ``prefixItems``, ``minItems``, ``maxItems``, ``minimum``, ``pattern``, ``$ref``, ``oneOf``,
 ``allOf`` and ``if``/``then``. A keyword the file starts using that is not among these makes
 [`problem`][] fail loudly (``KeyError``), so the two cannot drift apart unseen.
@@ -131,6 +132,12 @@ def _properties(
 def _additional(
     value: Any, want: Any, node: dict[str, Any], path: tuple[Any, ...]
 ) -> Bilingual | None:
+    if isinstance(want, dict) and isinstance(value, dict):
+        known = node.get("properties", {})
+        for key in sorted(k for k in value if k not in known):
+            if problem := _check(value[key], want, (*path, key)):
+                return problem
+        return None
     if want is not False or not isinstance(value, dict):
         return None
     extra = sorted(k for k in value if k not in node.get("properties", {}))

@@ -339,6 +339,7 @@ STYLES = {
     "wait": "blue",
     "worker": "bold magenta",
     "cri": "bold yellow",
+    "cgroup": "bold cyan",
     "status": "bold green",
     "go": "cyan",
     "exit": "dim cyan",

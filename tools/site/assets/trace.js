@@ -11,7 +11,7 @@
 
   var players = {};
   var DELAY = 900; // ms per step at 1×
-  var MARKED = { select: 1, cri: 1, status: 1, worker: 1 };
+  var MARKED = { select: 1, cri: 1, cgroup: 1, status: 1, worker: 1 };
 
   function make(tag, cls, text) {
     var e = document.createElement(tag);

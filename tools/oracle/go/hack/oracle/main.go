@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/clock"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/flowcontrol"
+	"k8s.io/kubernetes/pkg/kubelet/cm"
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/config"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
@@ -34,8 +35,9 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// helper: containertest.FakeRuntimeHelper plus the two things the Python port's fake helper
-// does differently (hostname = pod name; init containers marked for the fake runtime).
+// helper: containertest.FakeRuntimeHelper plus what the Python port's helper does differently
+// (hostname = pod name; init containers marked for the fake runtime; the pod's cgroup from the
+// real pod container manager, as kubelet's own GetPodCgroupParent gives it).
 type helper struct {
 	containertest.FakeRuntimeHelper
 }
@@ -48,6 +50,10 @@ func (h *helper) GenerateRunContainerOptions(pod *v1.Pod, c *v1.Container, podIP
 		}
 	}
 	return opts, cleanup, err
+}
+
+func (h *helper) GetPodCgroupParent(pod *v1.Pod) string {
+	return cm.OraclePodCgroupParent(pod)
 }
 
 func (h *helper) GeneratePodHostNameAndDomain(pod *v1.Pod) (string, string, error) {

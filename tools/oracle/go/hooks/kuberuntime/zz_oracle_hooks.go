@@ -26,7 +26,8 @@ type OracleManager struct {
 }
 
 // NewOracleManager builds the real manager the way newFakeKubeRuntimeManager does, then gives
-// it kubelet's own image-pull settings (serial pulls, back-off 10s..300s) on the given clock.
+// it kubelet's own image-pull settings (serial pulls, back-off 10s..300s) on the given clock and
+// kubelet's default CFS quota.
 func NewOracleManager(rs internalapi.RuntimeService, is internalapi.ImageManagerService,
 	osIf kubecontainer.OSInterface, helper kubecontainer.RuntimeHelper, fc *clock.FakeClock, rec record.EventRecorder) (*OracleManager, error) {
 	// The node of the port's command line: 4 CPUs, 8Gi (a Burstable container's OOM score divides by it).
@@ -36,6 +37,8 @@ func NewOracleManager(rs internalapi.RuntimeService, is internalapi.ImageManager
 		return nil, err
 	}
 	m.recorder = rec
+	// kubelet's default (--cpu-cfs-quota=true); the test constructor turns it off.
+	m.cpuCFSQuota = true
 	m.imagePuller = images.NewImageManager(
 		kubecontainer.FilterEventRecorder(m.recorder),
 		m,

@@ -115,6 +115,7 @@ class LinuxSandboxSecurityContext:
     namespace_options: NamespaceOption | None = None
     run_as_user: Int64Value | None = None
     privileged: bool = False
+    seccomp: SecurityProfile | None = None
     seccomp_profile_path: str = ""
 
 
@@ -278,6 +279,97 @@ class ContainerMetadata:
     attempt: int = 0
 
 
+class SecurityProfile_ProfileType(IntEnum):
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type SecurityProfile_ProfileType"""
+
+    RUNTIME_DEFAULT = 0
+    UNCONFINED = 1
+    LOCALHOST = 2
+
+
+SecurityProfile_RuntimeDefault = SecurityProfile_ProfileType.RUNTIME_DEFAULT
+SecurityProfile_Unconfined = SecurityProfile_ProfileType.UNCONFINED
+SecurityProfile_Localhost = SecurityProfile_ProfileType.LOCALHOST
+
+
+@dataclass(slots=True, kw_only=True)
+class SecurityProfile:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type SecurityProfile"""
+
+    profile_type: SecurityProfile_ProfileType = SecurityProfile_ProfileType.RUNTIME_DEFAULT
+    localhost_ref: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class Capability:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type Capability"""
+
+    add_capabilities: list[str] = field(default_factory=list)
+    drop_capabilities: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class SELinuxOption:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type SELinuxOption"""
+
+    user: str = ""
+    role: str = ""
+    type: str = ""
+    level: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class HugepageLimit:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type HugepageLimit"""
+
+    page_size: str = ""
+    limit: int = 0
+
+
+@dataclass(slots=True, kw_only=True)
+class LinuxContainerResources:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type LinuxContainerResources"""
+
+    cpu_period: int = 0
+    cpu_quota: int = 0
+    cpu_shares: int = 0
+    memory_limit_in_bytes: int = 0
+    oom_score_adj: int = 0
+    cpuset_cpus: str = ""
+    cpuset_mems: str = ""
+    hugepage_limits: list[HugepageLimit] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class LinuxContainerSecurityContext:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type LinuxContainerSecurityContext"""
+
+    capabilities: Capability | None = None
+    privileged: bool = False
+    namespace_options: NamespaceOption | None = None
+    selinux_options: SELinuxOption | None = None
+    run_as_user: Int64Value | None = None
+    run_as_group: Int64Value | None = None
+    run_as_username: str = ""
+    readonly_rootfs: bool = False
+    supplemental_groups: list[int] = field(default_factory=list)
+    no_new_privs: bool = False
+    masked_paths: list[str] = field(default_factory=list)
+    readonly_paths: list[str] = field(default_factory=list)
+    seccomp: SecurityProfile | None = None
+    apparmor: SecurityProfile | None = None
+    apparmor_profile: str = ""
+    seccomp_profile_path: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class LinuxContainerConfig:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type LinuxContainerConfig"""
+
+    resources: LinuxContainerResources | None = None
+    security_context: LinuxContainerSecurityContext | None = None
+
+
 @dataclass(slots=True, kw_only=True)
 class ContainerConfig:
     """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type ContainerConfig"""
@@ -296,6 +388,7 @@ class ContainerConfig:
     stdin: bool = False
     stdin_once: bool = False
     tty: bool = False
+    linux: LinuxContainerConfig | None = None
 
 
 class ContainerState(IntEnum):

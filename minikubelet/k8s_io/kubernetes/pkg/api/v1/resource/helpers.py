@@ -5,7 +5,7 @@ Go: pkg/api/v1/resource/helpers.go
 kubelet imports this package as ``resource`` or ``v1resource``; the port names the module after
 the second, so that it does not clash with the quantity module [`minikubelet.k8s_io.apimachinery.pkg.api.resource`][minikubelet.k8s_io.apimachinery.pkg.api.resource].
 Ported: the request helpers the critical-pod admission handler uses, and the sums of requests
-and limits the eviction manager reads.
+and limits the eviction manager and kubelet's cgroup code read.
 """
 
 from __future__ import annotations

@@ -43,14 +43,19 @@ def get_pod_qos(pod: Pod) -> PodQOSClass:
     requests: dict[str, Fraction] = {}
     limits: dict[str, Fraction] = {}
     is_guaranteed = True
+    # Go: allContainers := []v1.Container{}
     all_containers = [*pod.spec.containers, *pod.spec.init_containers]
+    # Go: for _, container := range allContainers {
     for container in all_containers:
+        # Go: for name, quantity := range container.Resources.Requests {
         for name, quantity in container.resources.requests.items():
             if not is_supported_qos_compute_resource(name):
                 continue
             if quantity.amount > 0:
                 requests[name] = requests.get(name, Fraction(0)) + quantity.amount
+        # Go: qosLimitsFound := sets.NewString()
         qos_limits_found: set[str] = set()
+        # Go: for name, quantity := range container.Resources.Limits {
         for name, quantity in container.resources.limits.items():
             if not is_supported_qos_compute_resource(name):
                 continue
@@ -58,16 +63,21 @@ def get_pod_qos(pod: Pod) -> PodQOSClass:
                 qos_limits_found.add(name)
                 limits[name] = limits.get(name, Fraction(0)) + quantity.amount
 
+        # Go: if !qosLimitsFound.HasAll(string(v1.ResourceMemory), string(v1.ResourceCPU)) {
         if not {ResourceMemory, ResourceCPU} <= qos_limits_found:
             is_guaranteed = False
+    # Go: if len(requests) == 0 && len(limits) == 0 {
     if len(requests) == 0 and len(limits) == 0:
         return PodQOSBestEffort
+    # Go: if isGuaranteed {
     if is_guaranteed:
         for name, req in requests.items():
             lim = limits.get(name)
             if lim is None or lim != req:
                 is_guaranteed = False
                 break
+    # Go: if isGuaranteed &&
     if is_guaranteed and len(requests) == len(limits):
         return PodQOSGuaranteed
+    # Go: return v1.PodQOSBurstable
     return PodQOSBurstable

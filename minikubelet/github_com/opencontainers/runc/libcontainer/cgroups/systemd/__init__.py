@@ -1,0 +1,1 @@
+"""github.com/opencontainers/runc/libcontainer/cgroups/systemd."""

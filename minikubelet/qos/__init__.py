@@ -1,0 +1,1 @@
+"""How much the kernel's OOM killer should prefer each container (Go: ``pkg/kubelet/qos``)."""
