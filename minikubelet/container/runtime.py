@@ -213,7 +213,7 @@ class ContainerID:
         if self is other:
             return True
         if other.__class__ is ContainerID:
-            return self.id == other.id and self.type == other.type  # type: ignore[attr-defined]
+            return self.id == other.id and self.type == other.type
         return NotImplemented
 
     def __str__(self) -> str:
