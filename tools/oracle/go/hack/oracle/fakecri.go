@@ -8,7 +8,8 @@
 //     forever; init containers are told by the container annotation minikubelet.dev/init-container;
 //   - creation times strictly increasing within a pod (1us apart at the same instant);
 //   - StopContainer exits 143 (137 if stopTime exceeds the grace period); StopPodSandbox kills
-//     running containers with 137; IPs from 10.88.0.2 on.
+//     running containers with 137; IPs from 10.88.0.2 on;
+//   - ExecSync runs the lifetime's postStart/preStop hook scripts (fakehooks.go).
 package main
 
 import (
@@ -46,6 +47,8 @@ type lifetime struct {
 	exitCode    int32
 	stopTime    time.Duration
 	runForGiven bool
+	// Hook scripts (fakehooks.go); nil: the hook succeeds at once.
+	postStart, preStop *hookScript
 }
 
 var defaultInit = lifetime{runFor: durp(time.Second), runForGiven: true}
@@ -95,7 +98,7 @@ func parseLifetime(v interface{}) (lifetime, error) {
 		}
 		lt.stopTime = d
 	}
-	return lt, nil
+	return lt, parseHooks(m, &lt)
 }
 
 func (lt lifetime) orDefault(def lifetime) lifetime {
@@ -365,13 +368,14 @@ type FakeRuntime struct {
 	lastCreated map[string]int64
 	nextIP      int
 	nextID      int
+	preStops    map[string]preStopRun // by container ID: the preStop hooks being run
 }
 
 func NewFakeRuntime(c *clock.FakeClock, log *CallLog, images *FakeImages) *FakeRuntime {
 	return &FakeRuntime{clock: c, log: log, images: images,
 		sandboxes: map[string]*fsandbox{}, sbByPod: map[string][]string{},
 		containers: map[string]*fcontainer{}, ctrByPod: map[string][]string{},
-		lastCreated: map[string]int64{}}
+		lastCreated: map[string]int64{}, preStops: map[string]preStopRun{}}
 }
 
 func (f *FakeRuntime) now() int64 { return f.clock.Now().UnixNano() }
@@ -654,6 +658,7 @@ func (f *FakeRuntime) StartContainer(id string) error {
 
 func (f *FakeRuntime) StopContainer(id string, timeout int64) error {
 	f.mu.Lock()
+	f.preStopGivenUp(id)
 	f.reap()
 	f.log.add("StopContainer %s timeout=%d", f.log.name(id), timeout)
 	c, ok := f.containers[id]
@@ -678,11 +683,8 @@ func (f *FakeRuntime) StopContainer(id string, timeout int64) error {
 		code = exitSigkill
 	}
 	if wait > 0 {
-		// "Sleep" on the fake clock: move it to at least now+wait (concurrent stops overlap).
-		target := f.clock.Now().Add(wait)
-		if target.After(f.clock.Now()) {
-			f.clock.SetTime(target)
-		}
+		// "Sleep" on the fake clock.
+		f.advanceTo(f.clock.Now().Add(wait))
 		f.reap()
 		if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING {
 			f.mu.Unlock()
@@ -780,23 +782,6 @@ func (f *FakeRuntime) ContainerStatus(id string) (*runtimeapi.ContainerStatus, e
 func (f *FakeRuntime) UpdateContainerResources(id string, r *runtimeapi.LinuxContainerResources) error {
 	f.log.add("UpdateContainerResources %s", f.log.name(id))
 	return nil
-}
-
-// ExecSync runs a hook: it succeeds in a running container; as the Python fake, a container
-// that is gone is NotFound and one that is not running an Unknown error.
-func (f *FakeRuntime) ExecSync(id string, cmd []string, timeout time.Duration) ([]byte, []byte, error) {
-	f.log.add("ExecSync %s %v", f.log.name(id), cmd)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.reap()
-	c, ok := f.containers[id]
-	if !ok {
-		return nil, nil, notFound("an error occurred when try to find container %q", id)
-	}
-	if c.state != runtimeapi.ContainerState_CONTAINER_RUNNING {
-		return nil, nil, grpcstatus.Error(codes.Unknown, fmt.Sprintf("failed to exec in container: container is in %s state", c.state))
-	}
-	return nil, nil, nil
 }
 
 func (f *FakeRuntime) Exec(*runtimeapi.ExecRequest) (*runtimeapi.ExecResponse, error) {
