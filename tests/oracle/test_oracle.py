@@ -157,6 +157,27 @@ MUTANTS = [
         "if grace_period < 0:",
     ),
     Mutant(
+        "a failed postStart hook leaves the container running",
+        KC,
+        "ContainerMethods.start_container",
+        "kill_err = await self.kill_container(",
+        "kill_err = None and await self.kill_container(",
+    ),
+    Mutant(
+        "the preStop hook's time is not taken off the grace period",
+        KC,
+        "ContainerMethods.kill_container",
+        "grace_period = grace_period - await self.execute_pre_stop_hook(",
+        "grace_period = grace_period + 0 * await self.execute_pre_stop_hook(",
+    ),
+    Mutant(
+        "a preStop hook is waited for past the grace period",
+        KC,
+        "ContainerMethods.execute_pre_stop_hook",
+        "recv(after(grace_period * Second))",
+        "recv(after(3600 * Second))",
+    ),
+    Mutant(
         "the init container that succeeded runs again",
         KC,
         "find_next_init_container_to_run",
