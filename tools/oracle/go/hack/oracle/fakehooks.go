@@ -9,7 +9,9 @@
 // clock. It waits for a preStop hook with the real time.After(grace) and measures it with the
 // real metav1.Now(), so a preStop hook takes its runFor in real seconds; the fake clock then
 // moves by what kubelet waited: the hook's runFor when it ends first, or, when kubelet stops the
-// container before it ends, the whole seconds since it began, as kubelet counts them.
+// container before it ends, its whole grace period: the real time since the hook began, to the
+// nearest second (kubelet's own start is a little earlier than the fake's, so the fake's count
+// may fall just short of it).
 package main
 
 import (
@@ -142,13 +144,11 @@ func (f *FakeRuntime) advanceTo(t time.Time) {
 }
 
 // preStopGivenUp is called by StopContainer (f.mu held): kubelet stops a container whose preStop
-// hook still runs, so it waited its grace period: the fake clock moves by the whole seconds it
-// counted.
+// hook still runs, so it waited its whole grace period: the fake clock moves by that.
 func (f *FakeRuntime) preStopGivenUp(id string) {
 	if run, ok := f.preStops[id]; ok {
 		delete(f.preStops, id)
-		waited := time.Duration(int64(time.Since(run.real).Seconds())) * time.Second
-		f.advanceTo(run.fake.Add(waited))
+		f.advanceTo(run.fake.Add(time.Since(run.real).Round(time.Second)))
 	}
 }
 
