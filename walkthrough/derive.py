@@ -347,10 +347,12 @@ def _import_lines(
     wanted: dict[tuple[str, bool], list[tuple[str, str]]] = {}
     for module, name, alias in extra or []:
         wanted.setdefault((module, False), []).append((name, alias))
+    # A function the file itself defines is not imported: the import would be shadowed.
+    defined = {fn.node.name for fn in functions if not fn.classes}
     for fn in functions:
         bindings = _bindings(fn.module)
         used = {n.id for n in ast.walk(fn.node) if isinstance(n, ast.Name)}
-        for name in sorted(used):
+        for name in sorted(used - defined):
             if name not in bindings or (fn.classes and name == fn.classes[0]):
                 continue
             source, original, typing_only = bindings[name]

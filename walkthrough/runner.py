@@ -460,7 +460,7 @@ def hint_text(ws: Workspace, exercise: Exercise, lang: str, chosen: list[int]) -
             text(
                 f"That was the last hint. The port's own code is in {', '.join(places)}: "
                 "reading it is allowed.",
-                f"这是最后一条提示。移植版自己的代码在 {', '.join(places)}，可以去读。",
+                f"这是最后一条提示。移植版自己的代码在 {'、'.join(places)}，可以去读。",
                 lang,
             )
         )

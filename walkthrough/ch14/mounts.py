@@ -15,7 +15,8 @@ from typing import Any
 from minikubelet.kubelet import Kubelet
 from walkthrough.ch06.syncs import Run, now, run_syncs
 
-#: The API scripts the exercises run (``web-ready``, ``web-slow``, ``web-missing``).
+#: The API scripts the exercises run (``web-ready``, ``web-slow``, ``web-last-moment``,
+#: ``web-missing``).
 SCRIPTS = Path(__file__).with_name("scripts")
 
 

@@ -16,6 +16,11 @@ def slow() -> Mounts:
     return run_mounts("web-slow", until=70.0)
 
 
+def last_moment() -> Mounts:
+    """Each SetUp of the volume ends 50 ms before the wait's time-out, after its last look."""
+    return run_mounts("web-last-moment", until=150.0)
+
+
 def missing(until: float) -> Mounts:
     """The configMap never appears."""
     return run_mounts("web-missing", until=until)
@@ -62,6 +67,24 @@ def check_the_wait_gives_up_after_2m3s() -> None:
         zh="web 的卷 config 所用的 ConfigMap 一直没有出现。syncPod 的第一次等待（从 0.1 秒开始）必须在 2 分 3 秒后以一个"
         "错误放弃，好让 pod worker 之后把整个同步重试一遍。它"
         + ("一直没有放弃。" if took is None else f"在 {took:g} 秒后放弃。"),
+    )
+
+
+def check_a_volume_mounted_at_the_last_moment_is_no_failure() -> None:
+    run = last_moment()
+    gave_up = [s.detail for s in run.of("gave-up", "web")]
+    started = run.started("web")
+    expect(
+        not gave_up and started is not None and started < 124,
+        en="web's volume config is mounted at 2 min 3.05 s: after the last look of syncPod's wait "
+        "(2 min 2.8 s), before its time-out (2 min 3.1 s). When the wait times out, nothing is "
+        "left unmounted, so the pod must go on at once, with no error and no FailedMount event. "
+        f"The wait gave up with: {gave_up[0] if gave_up else 'nothing'}; web's first container "
+        f"started: {when(started, 'en')}.",
+        zh="web 的卷 config 在 2 分 3.05 秒挂载好：在 syncPod 的等待最后一次查看（2 分 2.8 秒）之后，"
+        "超时（2 分 3.1 秒）之前。等待超时的时候，已经没有未挂载的卷了，所以 Pod 必须立刻继续，"
+        f"不报错，也没有 FailedMount 事件。等待放弃时的错误：{gave_up[0] if gave_up else '无'}；"
+        f"web 的第一个容器启动于：{when(started, 'zh')}。",
     )
 
 
