@@ -1,5 +1,16 @@
 """Faults a reader can script: a sandbox that dies, a container the OOM killer ends, and what
-kubelet does about them, run from the examples through ``minikubelet run``."""
+kubelet does about them, run from the examples through ``minikubelet run`` (issue #29 items 2
+and 4).
+
+Go (v1.21.4 lines): pkg/kubelet/kuberuntime/kuberuntime_manager.go L478-480 (podSandboxChanged:
+a sandbox not READY, "No ready sandbox …", attempt + 1), L704-727 (SyncPod step 1, the
+SandboxChanged event at L712; step 2, killPodWithSyncResult at L726), L916-927 (doBackOff: the
+BackOff event and CrashLoopBackOff); pkg/kubelet/kuberuntime/kuberuntime_container.go L179-183
+(startContainer: a refused CreateContainer, the event "Error: %v" and ErrCreateContainer),
+L515-520 (toKubeContainerStatus: an exited container keeps the runtime's reason and exit code);
+pkg/kubelet/kubelet_pods.go L1684-1692 (convertToAPIContainerStatuses: ContainerStateTerminated);
+pkg/kubelet/status/status_manager.go L451 (the -v 5 line that prints the status).
+"""
 
 from __future__ import annotations
 
@@ -17,8 +28,8 @@ def _event(pod: str, type_: str, reason: str) -> str:
 
 
 def test_a_dead_sandbox_is_replaced_and_its_containers_killed():
-    """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podSandboxChanged ("No ready sandbox
-    for pod can be found"), computePodActions (Attempt = the old one's + 1) and SyncPod (the
+    """Go: pkg/kubelet/kuberuntime/kuberuntime_manager.go podSandboxChanged L478-480 ("No ready
+    sandbox for pod can be found", Attempt = the old one's + 1) and SyncPod L704-727 (the
     SandboxChanged event, then killPodWithSyncResult: "Stopping container app")."""
     code, out = run_cli("--manifests", EXAMPLES + "/sandbox-death", "--until", "40s", "-v", "4")
     assert code == 0
@@ -45,8 +56,8 @@ def test_a_dead_sandbox_is_replaced_and_its_containers_killed():
 
 
 def test_no_container_is_created_in_a_sandbox_that_died_during_the_pull():
-    """Go: pkg/kubelet/kuberuntime/kuberuntime_container.go startContainer (the
-    FailedToCreateContainer event "Error: %s" with the runtime's message); the runtime's text is
+    """Go: pkg/kubelet/kuberuntime/kuberuntime_container.go startContainer L179-183 (the
+    FailedToCreateContainer event "Error: %v" with the runtime's message); the runtime's text is
     containerd 1.4/1.5's CreateContainer (pkg/cri/server/container_create.go)."""
     code, out = run_cli("--manifests", EXAMPLES + "/sandbox-death", "--until", "40s", "-v", "4")
     assert code == 0
@@ -62,9 +73,10 @@ def test_no_container_is_created_in_a_sandbox_that_died_during_the_pull():
 
 
 def test_an_oom_killed_container_ends_137_oomkilled_and_backs_off():
-    """Go: pkg/kubelet/kuberuntime/kuberuntime_container.go toKubeContainerStatus (the runtime's
-    reason and exit code), pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses
-    (ContainerStateTerminated), kuberuntime_manager.go doBackOff (the BackOff event)."""
+    """Go: pkg/kubelet/kuberuntime/kuberuntime_container.go toKubeContainerStatus L515-520 (the
+    runtime's reason and exit code), pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses
+    L1684-1692 (ContainerStateTerminated), kuberuntime_manager.go doBackOff L916-927 (the
+    BackOff event)."""
     code, out = run_cli("--manifests", EXAMPLES + "/oom-kill", "--until", "30s", "-v", "5")
     assert code == 0
     assert "Terminated:&ContainerStateTerminated{ExitCode:137,Signal:0,Reason:OOMKilled," in out
