@@ -8,6 +8,7 @@ SandboxChanged event at L712; step 2, killPodWithSyncResult at L726), L916-927 (
 BackOff event and CrashLoopBackOff); pkg/kubelet/kuberuntime/kuberuntime_container.go L179-183
 (startContainer: a refused CreateContainer, the event "Error: %v" and ErrCreateContainer),
 L515-520 (toKubeContainerStatus: an exited container keeps the runtime's reason and exit code);
+pkg/kubelet/cri/remote/remote_runtime.go L227-230 (the CRI client logs the refusal);
 pkg/kubelet/kubelet_pods.go L1684-1692 (convertToAPIContainerStatuses: ContainerStateTerminated);
 pkg/kubelet/status/status_manager.go L451 (the -v 5 line that prints the status).
 """
@@ -56,7 +57,8 @@ def test_a_dead_sandbox_is_replaced_and_its_containers_killed():
 
 
 def test_no_container_is_created_in_a_sandbox_that_died_during_the_pull():
-    """Go: pkg/kubelet/kuberuntime/kuberuntime_container.go startContainer L179-183 (the
+    """Go: pkg/kubelet/cri/remote/remote_runtime.go CreateContainer L227-230 (the refusal's
+    line), pkg/kubelet/kuberuntime/kuberuntime_container.go startContainer L179-183 (the
     FailedToCreateContainer event "Error: %v" with the runtime's message); the runtime's text is
     containerd 1.4/1.5's CreateContainer (pkg/cri/server/container_create.go)."""
     code, out = run_cli("--manifests", EXAMPLES + "/sandbox-death", "--until", "40s", "-v", "4")
@@ -67,6 +69,14 @@ def test_no_container_is_created_in_a_sandbox_that_died_during_the_pull():
         + ' message="Error: failed to get sandbox container task: no running task found: task '
     )
     assert "CreateContainerError" in out[failed:].splitlines()[2]
+    # kubelet's CRI client logged the refusal first, naming the dead sandbox.
+    refused = out.rindex('] "CreateContainer in sandbox from runtime service failed"', 0, failed)
+    line = out[refused : out.index("\n", refused)]
+    assert re.search(
+        r'err="rpc error: code = NotFound desc = failed to get sandbox container task: no running '
+        r'task found: task ([0-9a-f]{64}) not found: not found" podSandboxID="\1"$',
+        line,
+    )
     assert out.index(_event(pod, "Normal", "SandboxChanged")) > failed
     summary = out.split("minikubelet: after 40s, 2 pod(s):\n")[1]
     assert re.search(r"default/slow-pull-minikubelet +Running +ready 1/1  restarts 0", summary)
