@@ -297,10 +297,12 @@ def test_a_scripted_hang_holds_calls_made_in_its_window_until_it_ends():
     assert go.run(main) == [1.0, 5.0, 6.0]
 
 
-def test_a_stopped_or_dead_sandbox_takes_no_new_containers():
+def test_a_stopped_or_dead_sandbox_takes_no_new_containers(capsys):
     """containerd 1.4/1.5 pkg/cri/server: CreateContainer asks for the sandbox's task
     (``failed to get sandbox container task``, gRPC NotFound once the task is deleted);
-    StartContainer checks the sandbox's state (``sandbox container %q is not running``)."""
+    StartContainer checks the sandbox's state (``sandbox container %q is not running``).
+    kubelet's CRI client logs each refusal (Go, v1.21.4: pkg/kubelet/cri/remote/remote_runtime.go
+    L227-230 in CreateContainer, L252-255 in StartContainer)."""
 
     async def main():
         rs = FakeRuntimeService(seed=1)
@@ -327,6 +329,17 @@ def test_a_stopped_or_dead_sandbox_takes_no_new_containers():
         f'sandbox container "{dead}" is not running',
     )
     assert rs.containers[created].state == runtimeapi.ContainerState_CONTAINER_CREATED
+    create_line, start_line = [
+        line for line in capsys.readouterr().err.splitlines() if "runtime service failed" in line
+    ]
+    assert create_line.startswith("E") and create_line.endswith(
+        '] "CreateContainer in sandbox from runtime service failed" err="rpc error: code = '
+        f'NotFound desc = {create_err.desc}" podSandboxID={klog.quote(stopped)}'
+    )
+    assert start_line.startswith("E") and start_line.endswith(
+        '] "StartContainer from runtime service failed" err="rpc error: code = Unknown desc = '
+        f'sandbox container \\"{dead}\\" is not running" containerID={klog.quote(created)}'
+    )
 
 
 def test_a_scripted_sandbox_dies_on_time_and_an_oom_kill_has_its_reason():

@@ -6,7 +6,7 @@ step 4: the event at L229, the kill with the message "FailedPostStartHook" at L2
 "PostStartHookError: …" at L234); pkg/kubelet/lifecycle/handlers.go L64-66 (the exec hook, run
 with a timeout of 0, and its message), L73 and L131 (the HTTP hook's message and URL);
 pkg/kubelet/cri/remote/remote_runtime.go L374-383 (a timeout of 0 sets no deadline) and L408
-(the error of a non-zero exit); kuberuntime_manager.go doBackOff (the BackOff event).
+(the error of a non-zero exit); kuberuntime_manager.go L921-927 (doBackOff: the BackOff event).
 """
 
 from __future__ import annotations

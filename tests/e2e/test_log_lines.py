@@ -6,7 +6,7 @@ Go (v1.21.4 lines): pkg/kubelet/prober/prober.go L116 (``"probeType", probeType`
 pkg/kubelet/kuberuntime/kuberuntime_manager.go L864 (``utilruntime.HandleError`` of a failed start,
 ``%+v`` of the ``*v1.Container``) and L683 (``"containerStatusID", containerStatus.ID``, a
 ``kubecontainer.ContainerID`` value); pkg/kubelet/kubelet_pods.go L979-981 (``%+v`` of each
-``*status`` of the pod cache); vendor k8s.io/apimachinery/pkg/util/runtime/runtime.go
+``*status`` of the pod cache); staging/src/k8s.io/apimachinery/pkg/util/runtime/runtime.go
 L113-114 (``klog.ErrorDepth(2, err)``: the error's text, unquoted).
 """
 

@@ -195,12 +195,19 @@ def test_steps_are_located_in_the_port_not_in_the_simulation():
     assert "minikubelet/pod_workers.py" in files and "minikubelet/kubelet.py" in files
     assert not {f for f in files if f.removeprefix("minikubelet/").startswith(SIM)}
     cri = [s for s in trace["steps"] if s["k"] == "cri"]
-    # A runtime call is located at the kubelet line that made it.
+    # A runtime call is located at the kubelet line that made it: kuberuntime's, or its CRI
+    # client's (which kuberuntime called) for the calls that go through the client.
     assert {trace["locations"][s["at"][0]]["py"] for s in cri} <= {
         "minikubelet/kuberuntime/kuberuntime_sandbox.py",
         "minikubelet/kuberuntime/kuberuntime_container.py",
         "minikubelet/kuberuntime/kuberuntime_image.py",
+        "minikubelet/cri/remote/remote_runtime.py",
     }
+    created = next(s for s in cri if s["op"] == "CreateContainer")
+    assert [trace["locations"][i]["py"] for i in created["at"][:2]] == [
+        "minikubelet/cri/remote/remote_runtime.py",
+        "minikubelet/kuberuntime/kuberuntime_container.py",
+    ]
 
 
 def test_one_recording_at_a_time_and_one_run_per_recording():

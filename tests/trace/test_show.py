@@ -170,7 +170,7 @@ def test_on_a_terminal_the_listing_is_coloured(trace_file, monkeypatch):
         assert "\x1b[" in listing
         plain = re.sub(r"\x1b\[[0-9;]*m", "", listing)
         assert f"container runtime: CreateContainer nginx for {NGINX}" in plain
-        assert "syncPod › SyncPod › startContainer" in plain
+        assert "SyncPod › startContainer › " in plain
 
 
 def test_the_cli_knows_the_kinds_without_loading_the_port():

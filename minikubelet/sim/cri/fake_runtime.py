@@ -29,7 +29,7 @@ How containers behave:
 * A sandbox dies (NOTREADY, its containers left running) when the scenario says, reaped lazily
   as containers are; an exit the scenario marks ``oomKilled`` has reason ``OOMKilled``.
 * A stopped or dead (NOTREADY) sandbox takes no new containers: ``create_container`` and
-  ``start_container`` fail there with containerd's errors.
+  ``start_container`` fail there with containerd's errors, which kubelet's CRI client logs.
 * ``stop_container`` blocks (on the runtime's clock) for the container's ``stopTime``, at most
   the grace period; the container then exits with 143, or 137 if the grace period ran out.
 * The runtime's health (``status``) can be scripted (``runtime: notReady/down`` in the scenario
@@ -38,9 +38,9 @@ How containers behave:
 * Lifecycle hooks: ``exec_sync`` (an ``exec`` hook) and [`FakeRuntimeService.http_get`][]
   (the pod network's answer to an ``httpGet`` hook) follow the run's ``postStart`` or ``preStop``
   script: they take its ``runFor`` on the runtime's clock, then succeed or fail as it says.
-  ``exec_sync`` goes through kubelet's CRI client (the port of
-  pkg/kubelet/cri/remote/remote_runtime.go), which logs a failed call and turns a non-zero exit
-  into the error ``command '…' exited with N: <stderr>``.
+* ``create_container``, ``start_container`` and ``exec_sync`` go through kubelet's CRI client
+  ([`minikubelet.sim.cri.runtime_server`][minikubelet.sim.cri.runtime_server]), which logs a
+  failed call and turns an exec's non-zero exit into ``command '…' exited with N: <stderr>``.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ from minikubelet.k8s_io.cri_api.pkg.apis.runtime import v1alpha2 as runtimeapi
 from minikubelet.k8s_io.cri_api.pkg.apis.services import CRIError
 from minikubelet.sim.cri.fake_records import Container, Sandbox
 from minikubelet.sim.cri.hooks import answer_http_get, run_exec_hook
+from minikubelet.sim.cri.runtime_server import RuntimeServer
 from minikubelet.sim.cri.scenario import (
     Lifetime,
     Scenario,
@@ -137,6 +138,8 @@ class FakeRuntimeService:
         self.calls: Counter[str] = Counter()
         self.runtime_ready = runtimeapi.RuntimeCondition(type=runtimeapi.RuntimeReady, status=True)
         self.network_ready = runtimeapi.RuntimeCondition(type=runtimeapi.NetworkReady, status=True)
+        #: kubelet's CRI client, through which kubelet's create, start and exec calls come.
+        self.client = RemoteRuntimeService(RuntimeServer(self))
         try:
             self._start = self.clock.now()
         except RuntimeError:  # made before go.run: start on first use
@@ -399,12 +402,18 @@ class FakeRuntimeService:
         config: runtimeapi.ContainerConfig,
         sandbox_config: runtimeapi.PodSandboxConfig,
     ) -> str:
-        """Create a container (CREATED) in a READY sandbox; its scripted lifetime is fixed now.
+        """Through kubelet's CRI client (``client``); see [`answer_create_container`][]."""
+        return await self.client.create_container(pod_sandbox_id, config, sandbox_config)
 
-        In a stopped or dead sandbox it fails as containerd's does (``NotFound``, ``failed to
-        get sandbox container task: …``)."""
+    async def answer_create_container(
+        self, req: runtimeapi.CreateContainerRequest
+    ) -> runtimeapi.CreateContainerResponse:
+        """The runtime's side of ``CreateContainer``: a container (CREATED) whose scripted
+        lifetime is fixed now; in a stopped or dead sandbox it fails as containerd's does
+        (``NotFound``, ``failed to get sandbox container task: …``)."""
         await self._enter("create_container")
-        s = self._sandbox(pod_sandbox_id)
+        s = self._sandbox(req.pod_sandbox_id)
+        config = req.config or runtimeapi.ContainerConfig()
         if s.state != runtimeapi.PodSandboxState_SANDBOX_READY:
             # containerd (1.4, 1.5) asks for the sandbox's task, which is deleted once the
             # sandbox has stopped or died.
@@ -433,19 +442,24 @@ class FakeRuntimeService:
         self.containers[c.id] = c
         self._containers_by_pod.setdefault(s.pod_uid, []).append(c.id)
         trace.cri("CreateContainer", s.config, meta.name)
-        return c.id
+        return runtimeapi.CreateContainerResponse(container_id=c.id)
 
     async def start_container(self, container_id: str) -> None:
-        """Start a CREATED container; its scripted run starts now.
+        """Through kubelet's CRI client (``client``); see [`answer_start_container`][]."""
+        await self.client.start_container(container_id)
 
-        If its sandbox is no longer READY it fails as containerd's does (``sandbox container
-        "…" is not running``)."""
+    async def answer_start_container(
+        self, req: runtimeapi.StartContainerRequest
+    ) -> runtimeapi.StartContainerResponse:
+        """The runtime's side of ``StartContainer``: a CREATED container's run starts now; in a
+        sandbox no longer READY it fails as containerd's does (``sandbox container "…" is not
+        running``)."""
         await self._enter("start_container")
-        c = self._container(container_id)
+        c = self._container(req.container_id)
         if c.state != runtimeapi.ContainerState_CONTAINER_CREATED:
             raise CRIError(
                 "FailedPrecondition",
-                f'container "{container_id}" is in {c.state.name} state, not CONTAINER_CREATED',
+                f'container "{c.id}" is in {c.state.name} state, not CONTAINER_CREATED',
             )
         if self.sandboxes[c.sandbox_id].state != runtimeapi.PodSandboxState_SANDBOX_READY:
             # containerd's StartContainer (1.4, 1.5) checks the sandbox's state.
@@ -458,6 +472,7 @@ class FakeRuntimeService:
             self._schedule_end(c.end_at, c.id)
         c.changed()
         self._trace("StartContainer", c)
+        return runtimeapi.StartContainerResponse()
 
     async def stop_container(self, container_id: str, timeout: int) -> None:
         """Ask a running container to stop; wait until it does, at most ``timeout`` seconds.
@@ -528,13 +543,8 @@ class FakeRuntimeService:
     async def exec_sync(
         self, container_id: str, cmd: list[str], timeout: float
     ) -> tuple[bytes, bytes, Exception | None]:
-        """Run ``cmd`` in a running container, through kubelet's own CRI client
-        ([`RemoteRuntimeService`][minikubelet.cri.remote.remote_runtime.RemoteRuntimeService]),
-        which logs a failed call and turns an exit code into an error; the runtime's answer is
-        [`answer_exec_sync`][]'s."""
-        return await RemoteRuntimeService(_RuntimeServer(self)).exec_sync(
-            container_id, cmd, timeout
-        )
+        """Through kubelet's CRI client (``client``); see [`answer_exec_sync`][]."""
+        return await self.client.exec_sync(container_id, cmd, timeout)
 
     async def answer_exec_sync(
         self, req: runtimeapi.ExecSyncRequest
@@ -587,13 +597,3 @@ class FakeRuntimeService:
                 message="the scenario says the runtime is not ready",
             )
         return runtimeapi.RuntimeStatus(conditions=[runtime_ready, self.network_ready])
-
-
-class _RuntimeServer:
-    """The fake runtime as the gRPC server kubelet's CRI client calls (ours)."""
-
-    def __init__(self, runtime: FakeRuntimeService) -> None:
-        self.runtime = runtime
-
-    async def exec_sync(self, req: runtimeapi.ExecSyncRequest) -> runtimeapi.ExecSyncResponse:
-        return await self.runtime.answer_exec_sync(req)

@@ -509,6 +509,34 @@ class RuntimeStatus:
 
 
 @dataclass(slots=True, kw_only=True)
+class CreateContainerRequest:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type CreateContainerRequest"""
+
+    pod_sandbox_id: str = ""
+    config: ContainerConfig | None = None
+    sandbox_config: PodSandboxConfig | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class CreateContainerResponse:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type CreateContainerResponse"""
+
+    container_id: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class StartContainerRequest:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type StartContainerRequest"""
+
+    container_id: str = ""
+
+
+@dataclass(slots=True, kw_only=True)
+class StartContainerResponse:
+    """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type StartContainerResponse"""
+
+
+@dataclass(slots=True, kw_only=True)
 class ExecSyncRequest:
     """Go: staging/src/k8s.io/cri-api/pkg/apis/runtime/v1alpha2/api.pb.go type ExecSyncRequest"""
 
