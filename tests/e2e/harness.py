@@ -56,16 +56,18 @@ def run_kubelet(
     max_pods: int = 110,
     verbosity: int = 2,
     setup: Callable[[Kubelet], None] | None = None,
+    keep_events: bool = True,
 ) -> Run:
     """Run kubelet for ``until`` virtual seconds.
 
     Pods come from a manifest directory, and/or are sent as the API source's pods: ``pods`` at
     0 s, then each ``(time, pods)`` of ``changes`` as the source's new full set. ``setup`` gets
-    the Kubelet before it runs.
+    the Kubelet before it runs. ``keep_events=False`` keeps no events (``Run.events`` stays
+    empty), as kubelet with no API server: for runs too long to hold them all.
     """
     log = io.StringIO()
     result = Run(log="")
-    recorder = Recorder()
+    recorder = Recorder(keep=keep_events)
     runtime = new_fake_runtime(scenario=scenario, seed=seed, recorder=recorder)
     machine = MachineInfo(cpu=Quantity.parse(cpu), memory=Quantity.parse(memory))
     cgroup_fs = SimCgroupFS()

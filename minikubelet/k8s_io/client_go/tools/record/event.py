@@ -2,8 +2,9 @@
 
 Go: staging/src/k8s.io/client-go/tools/record/event.go
 
-There is no API server here: the recorder keeps the events in a list and logs each one the way
-kubelet's event broadcaster does (``"Event occurred"`` at verbosity 3).
+There is no API server here: the recorder logs each event the way kubelet's event broadcaster
+does (``"Event occurred"`` at verbosity 3) and, for the tests and traces that read them, keeps
+the events in a list. Kubelet without an API server keeps none: its broadcaster only logs them.
 """
 
 from __future__ import annotations
@@ -50,10 +51,16 @@ class EventRecorder(Protocol):
 
 
 class Recorder:
-    """An [`EventRecorder`][] that keeps and logs events."""
+    """An [`EventRecorder`][] that logs events and, unless told not to, keeps them.
 
-    def __init__(self) -> None:
+    ``keep=False`` (ours) keeps none, as kubelet's broadcaster with no API server to send them
+    to: a long run then holds no more than a short one. A kept list grows with every event
+    (the node's pressure events come again with each sync of a static pod on a standalone node).
+    """
+
+    def __init__(self, keep: bool = True) -> None:
         self.events: list[Event] = []
+        self.keep = keep
 
     def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
         """Record an event; ``message_fmt`` uses ``%`` formatting like Go's ``Sprintf``."""
@@ -71,7 +78,8 @@ class Recorder:
         """Record an event with annotations (``eventf`` is this without them)."""
         message = message_fmt % args if args else message_fmt
         event = Event(klog.kobj(obj), event_type, reason, message, annotations)
-        self.events.append(event)
+        if self.keep:
+            self.events.append(event)
         klog.v(3).info_s(
             "Event occurred",
             object=event.object,
