@@ -63,4 +63,4 @@ func (oracleNodeLister) node() *v1.Node {
 }
 
 func (l oracleNodeLister) List(labels.Selector) ([]*v1.Node, error) { return []*v1.Node{l.node()}, nil }
-func (l oracleNodeLister) Get(string) (*v1.Node, error)              { return l.node(), nil }
+func (l oracleNodeLister) Get(string) (*v1.Node, error)             { return l.node(), nil }
