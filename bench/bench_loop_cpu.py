@@ -173,25 +173,15 @@ def measure_pods_by_loop(n: int) -> dict[str, float]:
     (bench_pods' run: one API SET, 10 virtual seconds), so that the growth of the cost per pod
     from 1,000 to 10,000 pods can be laid at the loops that grow. The event loop's residual row
     is left out: it is not one of kubelet's loops."""
-    from tests.e2e.test_pod_creation import pod
+    from bench.bench_pods import measure
 
     clock = StepClock()
-    pods = [pod(f"p{i:06d}", ["app"]) for i in range(n)]
     clock.install()
-    start = time.process_time()
     try:
-        run_kubelet(
-            pods=pods,
-            until=10,
-            max_pods=n,
-            cpu="200000",
-            memory="200000Gi",
-            verbosity=0,
-            setup=clock.time_housekeeping,
-        )
+        _, cpu = measure(n, setup=clock.time_housekeeping)
     finally:
         clock.uninstall()
-    per_loop = clock.per_loop(time.process_time() - start)
+    per_loop = clock.per_loop(cpu)
     per_loop.pop("event loop", None)
     return {LOOPS.get(key, key): sec / n * 1e6 for key, sec in per_loop.items()}
 

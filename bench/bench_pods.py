@@ -13,19 +13,29 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from minikubelet.kubelet import Kubelet
 from tests.e2e.harness import run_kubelet
 from tests.e2e.test_pod_creation import pod
 
 
-def measure(n: int) -> tuple[float, float]:
-    """Wall and CPU seconds of one run of n pods."""
+def measure(n: int, setup: Callable[[Kubelet], None] | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of n pods (``setup`` gets the Kubelet before it runs)."""
     pods = [pod(f"p{i:06d}", ["app"]) for i in range(n)]
     wall, cpu = time.perf_counter(), time.process_time()
-    run = run_kubelet(pods=pods, until=10, max_pods=n, cpu="200000", memory="200000Gi", verbosity=0)
+    run = run_kubelet(
+        pods=pods,
+        until=10,
+        max_pods=n,
+        cpu="200000",
+        memory="200000Gi",
+        verbosity=0,
+        setup=setup,
+    )
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     running = sum(1 for s in run.statuses.values() if s.phase == "Running")
     if running != n:
